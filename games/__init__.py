@@ -1,0 +1,1 @@
+"""The generic Game/State interface and the built-in games (native and GDL)."""

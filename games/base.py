@@ -1,0 +1,173 @@
+"""The generic Game/State interface: the one seam between search and rules.
+
+Everything that searches or referees talks to games only through `Game` and
+`State`; it never knows whether the rules are native Python or interpreted GDL.
+
+GGP games are n-player and simultaneous in general, so the interface speaks of
+roles, joint moves (one move per role, in role order) and goal vectors (an int
+0..100 per role).  Turn-taking games give the role not on move the single move
+``noop``.  A move is the canonical KIF text of its term: ``(mark 1 2)``,
+``noop`` (single spaces, no space after ``(`` or before ``)``).  Native games
+use the same roles, move texts and state facts as their GDL twins, so the two
+are interchangeable everywhere.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+
+Goals = tuple[int, ...]
+"""One goal value (0..100) per role, in role order."""
+
+PlayoutResult = tuple[Goals, int]
+"""The goal vector at the end of a playout, and how many joint moves it took."""
+
+
+class GameError(Exception):
+    """Base class of the errors a game raises on bad input or broken rules."""
+
+
+class IllegalMoveError(GameError, ValueError):
+    """A joint move that is not legal in the state it was applied to."""
+
+    def __init__(self, role: str, move: str, legal: Sequence[str]) -> None:
+        self.role = role
+        self.move = move
+        self.legal = tuple(legal)
+        shown = ", ".join(self.legal) if self.legal else "none"
+        super().__init__(f"illegal move {move!r} for role {role}; legal moves: {shown}")
+
+
+class GameDefinitionError(GameError):
+    """The rules themselves are broken in this state (no legal move, no goal...)."""
+
+
+class Game(ABC):
+    """A game: its roles in order, its initial state, and how to read states back."""
+
+    name: str
+    roles: tuple[str, ...]
+
+    @abstractmethod
+    def initial_state(self) -> State:
+        """The state the game starts in."""
+
+    @abstractmethod
+    def state_from_facts(self, facts: Sequence[str]) -> State:
+        """Rebuild a state from its GDL facts (the inverse of `State.facts`)."""
+
+    def role_index(self, role: str) -> int:
+        """The position of `role` in `roles`; a clear error if there is none."""
+        try:
+            return self.roles.index(role)
+        except ValueError:
+            raise GameError(
+                f"no role {role!r} in {self.name}; roles: {', '.join(self.roles)}"
+            ) from None
+
+
+class State(ABC):
+    """One state of a game.  States are immutable values."""
+
+    __slots__ = ()
+
+    @property
+    @abstractmethod
+    def game(self) -> Game:
+        """The game this state belongs to."""
+
+    @abstractmethod
+    def legal_moves(self, role: int) -> tuple[str, ...]:
+        """The legal moves of the role at index `role`, in a deterministic order."""
+
+    @abstractmethod
+    def next(self, joint: Sequence[str]) -> State:
+        """The state after the joint move (one move per role, in role order).
+
+        Raises `IllegalMoveError` if a move is not legal for its role, and
+        `GameError` if the joint move does not have one move per role.
+        """
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """Whether the game is over in this state."""
+
+    @abstractmethod
+    def goals(self) -> Goals:
+        """The goal value (0..100) of every role, in role order.
+
+        Defined in terminal states; a game may raise `GameDefinitionError`
+        elsewhere.
+        """
+
+    @abstractmethod
+    def key(self) -> str:
+        """A stable key: equal states give equal keys, in every process."""
+
+    @abstractmethod
+    def facts(self) -> tuple[str, ...]:
+        """The state as GDL facts (the arguments of ``true``), sorted."""
+
+    def all_legal_moves(self) -> tuple[tuple[str, ...], ...]:
+        """The legal moves of every role, in role order."""
+        return tuple(self.legal_moves(i) for i in range(len(self.game.roles)))
+
+    def random_playout(self, rng: random.Random) -> PlayoutResult:
+        """Play uniformly random joint moves to the end; return goals and length.
+
+        This generic version goes through the interface; games override it
+        with a faster one where they can (it is where search spends its time).
+        """
+        state: State = self
+        steps = 0
+        while not state.is_terminal():
+            joint = [rng.choice(moves) for moves in state.all_legal_moves()]
+            state = state.next(joint)
+            steps += 1
+        return state.goals(), steps
+
+    def render(self) -> str:
+        """A human-readable picture of the state (the facts unless overridden)."""
+        return "\n".join(self.facts())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and other.game is self.game and other.key() == self.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __repr__(self) -> str:
+        return f"<{self.game.name} state {self.key()}>"
+
+
+_TOKEN = re.compile(r"\(|\)|[^\s()]+")
+
+
+def canonical_move(text: str) -> str:
+    """The canonical KIF spelling of a move term: ``( mark 1  2 )`` -> ``(mark 1 2)``.
+
+    Case is kept (game managers compare moves case-sensitively).
+    """
+    out: list[str] = []
+    for token in _TOKEN.findall(text):
+        if out and token != ")" and out[-1] != "(":
+            out.append(" ")
+        out.append(token)
+    return "".join(out)
+
+
+def check_joint(state: State, joint: Sequence[str]) -> None:
+    """Raise a clear error unless `joint` has one legal move per role of `state`."""
+    roles = state.game.roles
+    if len(joint) != len(roles):
+        raise GameError(
+            f"a joint move needs one move per role ({len(roles)}: {', '.join(roles)}), "
+            f"got {len(joint)}: {list(joint)}"
+        )
+    for index, move in enumerate(joint):
+        legal = state.legal_moves(index)
+        if move not in legal:
+            raise IllegalMoveError(roles[index], move, legal)

@@ -1,0 +1,1 @@
+"""The Game Description Language: parsing, validation and reasoning."""

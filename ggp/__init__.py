@@ -1,0 +1,1 @@
+"""The ``ggp`` command line."""

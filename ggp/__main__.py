@@ -1,0 +1,3 @@
+from ggp.cli import main
+
+raise SystemExit(main())

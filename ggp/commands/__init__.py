@@ -1,0 +1,1 @@
+"""One module per ``ggp`` subcommand, each with `register(subparsers)`."""

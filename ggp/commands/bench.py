@@ -1,0 +1,82 @@
+"""``ggp bench GAME``: random playouts per second through the game interface."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from games.base import Game, State
+from games.registry import load_game
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "bench",
+        help="measure random playouts per second",
+        description="Run random playouts from the initial state of GAME and print "
+        "playouts/s and states/s (state transitions per second), the median of "
+        "several runs.",
+    )
+    parser.add_argument("game", metavar="GAME", help="a built-in game or a .kif file")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=5.0,
+        help="total time to measure, split between the runs (default: %(default)s)",
+    )
+    parser.add_argument("--runs", type=int, default=5, help="runs (default: %(default)s)")
+    parser.add_argument(
+        "--generic",
+        action="store_true",
+        help="use the interface's generic playout (legal moves and next states one by "
+        "one) instead of the game's own fast playout, to see what the interface costs",
+    )
+    parser.add_argument("--gdl", action="store_true", help="use the GDL twin of a built-in game")
+    parser.add_argument("--seed", type=int, default=1, help="random seed (default: %(default)s)")
+    parser.set_defaults(run=run)
+
+
+def measure(state: State, seconds: float, rng: random.Random, generic: bool) -> tuple[float, float]:
+    """Playouts/s and states/s of random playouts from `state` for `seconds`."""
+    playout = (
+        (lambda: State.random_playout(state, rng))
+        if generic
+        else (lambda: state.random_playout(rng))
+    )
+    playouts = steps = 0
+    start = time.perf_counter()
+    end = start + seconds
+    while True:
+        steps += playout()[1]
+        playouts += 1
+        now = time.perf_counter()
+        if now >= end:
+            break
+    elapsed = now - start
+    return playouts / elapsed, steps / elapsed
+
+
+def bench_game(
+    game: Game, seconds: float, runs: int, seed: int, generic: bool
+) -> tuple[float, float]:
+    """The median playouts/s and states/s over `runs` runs."""
+    rng = random.Random(seed)
+    state = game.initial_state()
+    results = [measure(state, seconds / runs, rng, generic) for _ in range(runs)]
+    return (
+        statistics.median(r[0] for r in results),
+        statistics.median(r[1] for r in results),
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    game = load_game(args.game, gdl=args.gdl)
+    playouts, states = bench_game(game, args.seconds, max(1, args.runs), args.seed, args.generic)
+    how = " (generic playout)" if args.generic else ""
+    print(
+        f"{game.name}: {playouts:,.0f} playouts/s, {states:,.0f} states/s{how} "
+        f"(median of {max(1, args.runs)} runs)"
+    )
+    return 0

@@ -1,0 +1,80 @@
+"""``ggp play GAME``: a person plays against the computer in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from games.registry import load_game
+from player.agents import HumanAgent, MatchQuit, make_agent
+from server.match import MatchRecord, play_match
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "play",
+        help="play a game against the computer in the terminal",
+        description="Play GAME against the computer. The board is shown after every "
+        "move; type the number of a legal move or its text, or quit to leave.",
+    )
+    parser.add_argument(
+        "game",
+        metavar="GAME",
+        help="a built-in game (tictactoe, connect_four:width=5,height=4, ...) or a .kif file",
+    )
+    parser.add_argument(
+        "--role",
+        metavar="ROLE",
+        help="the role you play (default: the first role of the game)",
+    )
+    parser.add_argument(
+        "--ai",
+        metavar="AGENT",
+        default="random",
+        help="the computer's agent for every other role (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--gdl",
+        action="store_true",
+        help="play a built-in game through its GDL twin instead of the native rules",
+    )
+    parser.add_argument("--seed", type=int, help="seed of the computer's random choices")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    game = load_game(args.game, gdl=args.gdl)
+    human_role = game.role_index(args.role) if args.role else 0
+    agents = [
+        HumanAgent() if index == human_role else make_agent(args.ai, seed=args.seed)
+        for index in range(len(game.roles))
+    ]
+
+    def show(record: MatchRecord) -> None:
+        if record.moves:
+            played = ", ".join(
+                f"{role} {move}"
+                for role, move in zip(game.roles, record.moves[-1], strict=True)
+                if move != "noop"
+            )
+            print(f"\nPlayed: {played}")
+        print(record.states[-1].render())
+
+    print(f"{game.name}: you are {game.roles[human_role]}.")
+    try:
+        record = play_match(game, agents, on_step=show)
+    except MatchQuit:
+        print("You left the game.")
+        return 0
+    goals = record.goals or ()
+    scores = ", ".join(f"{role} {goal}" for role, goal in zip(game.roles, goals, strict=True))
+    best = max(goals)
+    mine = goals[human_role]
+    verdict = (
+        "You win!"
+        if mine == best and goals.count(best) == 1
+        else ("Draw." if mine == best else "You lose.")
+    )
+    print(f"\nGame over: {scores}. {verdict}")
+    sys.stdout.flush()
+    return 0

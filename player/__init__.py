@@ -1,0 +1,1 @@
+"""Playing games: agents, Monte Carlo tree search and the GGP HTTP player."""

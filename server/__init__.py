@@ -1,0 +1,1 @@
+"""The local referee: matches, tournaments and match logs."""

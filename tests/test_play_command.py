@@ -1,0 +1,62 @@
+"""`ggp play` driven through standard input, as a script would."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+
+from ggp.cli import main
+
+
+def run_play(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str, stdin: str
+):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(["play", *args])
+    return code, capsys.readouterr().out
+
+
+def test_a_whole_game_typed_by_number_and_text(monkeypatch, capsys) -> None:
+    # Against the first-legal agent the game is deterministic: X takes the
+    # diagonal while O fills the first row.
+    code, out = run_play(
+        monkeypatch, capsys, "tictactoe", "--ai", "legal", stdin="5\n(mark 1 3)\n mark 3 1 \n"
+    )
+    assert code == 0
+    assert "Game over: xplayer 100, oplayer 0. You win!" in out
+
+
+def test_wrong_input_is_answered_and_asked_again(monkeypatch, capsys) -> None:
+    code, out = run_play(
+        monkeypatch, capsys, "tictactoe", "--ai", "legal", stdin="hello\n0\n42\n(mark 9 9)\nquit\n"
+    )
+    assert code == 0
+    assert out.count("is not a legal move") == 4
+    assert "Traceback" not in out and "You left the game." in out
+
+
+def test_end_of_input_leaves_the_game(monkeypatch, capsys) -> None:
+    code, out = run_play(monkeypatch, capsys, "tictactoe", stdin="")
+    assert code == 0 and "You left the game." in out
+
+
+def test_second_role(monkeypatch, capsys) -> None:
+    code, out = run_play(
+        monkeypatch,
+        capsys,
+        "tictactoe",
+        "--role",
+        "oplayer",
+        "--ai",
+        "legal",
+        stdin="4\n4\n4\n4\n",
+    )
+    assert code == 0 and "you are oplayer" in out and "Game over" in out
+
+
+def test_unknown_game_is_a_clear_error(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["play", "nosuchgame"]) == 2
+    assert "unknown game 'nosuchgame'" in capsys.readouterr().err
