@@ -46,10 +46,23 @@ class GameDefinitionError(GameError):
 
 
 class Game(ABC):
-    """A game: its roles in order, its initial state, and how to read states back."""
+    """A game: its roles in order, its initial state, and how to read states back.
+
+    `name` is what the game is called by (`load_game` accepts it back); a native
+    game with options spells them in it, e.g. ``connect_four:height=4,width=5``.
+    """
 
     name: str
     roles: tuple[str, ...]
+
+    @property
+    def rules_id(self) -> str:
+        """What identifies these rules across processes and matches (for saved data).
+
+        The name, options included, for a native game; GDL games use a hash
+        of their rules.
+        """
+        return self.name
 
     @abstractmethod
     def initial_state(self) -> State:
