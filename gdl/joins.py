@@ -1,0 +1,332 @@
+"""Clauses compiled into joins: an order for the body, then one step per literal.
+
+A join works set-at-a-time on **bindings**: tuples holding the clause's
+constants first (so that every value a step needs is a position in the
+binding) and then each variable's value, in the order the join binds them.
+A step maps the list of bindings to a new list:
+
+- a positive sentence looks each binding's key up in an index
+  (`gdl.facts.IndexSpec`) and extends the binding with each projection found;
+- ``(not sentence)`` keeps the bindings whose key is not in the index;
+- ``(distinct a b)`` keeps the bindings where the two values differ.
+
+The head is then built from each remaining binding.  The body order is chosen
+greedily when the clause is first evaluated: filters as soon as their
+variables are bound, otherwise the sentence expected to yield the fewest
+bindings, estimated from the facts at hand (with one relation read from the
+*delta* first, for semi-naive recursion).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from operator import itemgetter
+
+from gdl.facts import (
+    Args,
+    IndexSpec,
+    Layer,
+    Skeleton,
+    build_index,
+    flatten_all,
+    getter,
+    is_flat,
+    tuple_getter,
+)
+from gdl.strata import Clause
+from gdl.terms import Term, arguments, is_ground, is_variable, relation
+
+Binding = tuple
+Step = Callable[[list[Binding], Sequence[Layer], dict[str, list[Args]] | None], list[Binding]]
+Estimator = Callable[[str, Skeleton, tuple[int, ...]], float]
+"""Expected facts per key: relation, skeleton, key leaf positions -> count."""
+
+
+def _kind(literal: Term) -> str:
+    if type(literal) is tuple and literal[0] in ("not", "distinct"):
+        return literal[0]
+    return "positive"
+
+
+def shape(args: tuple[Term, ...]) -> tuple[Skeleton, list[Term]]:
+    """The skeleton and leaves of a pattern: ground subterms are leaves too."""
+    skeleton: list = []
+    leaves: list[Term] = []
+    for arg in args:
+        if type(arg) is tuple and not is_ground(arg):
+            inner, inner_leaves = shape(arg[1:])
+            skeleton.append((arg[0], inner))
+            leaves.extend(inner_leaves)
+        else:
+            skeleton.append(None)
+            leaves.append(arg)
+    return tuple(skeleton), leaves
+
+
+def _constants(term: Term, out: dict[Term, int]) -> None:
+    if is_variable(term):
+        return
+    if type(term) is str or is_ground(term):
+        out.setdefault(term, len(out))
+        return
+    for arg in term[1:]:
+        _constants(arg, out)
+
+
+def _literal_terms(literal: Term) -> tuple[Term, ...]:
+    kind = _kind(literal)
+    if kind == "not":
+        return arguments(literal[1])
+    if kind == "distinct":
+        return literal[1:]
+    return arguments(literal)
+
+
+@dataclass
+class ClausePlan:
+    """A clause compiled for one body order; `run` gives the head facts."""
+
+    clause: Clause
+    relation: str
+    initial: Binding
+    steps: list[Step]
+    build: Callable[[Binding], Args]
+
+    def run(self, layers: Sequence[Layer], delta: dict[str, list[Args]] | None = None) -> set[Args]:
+        bindings = [self.initial]
+        for step in self.steps:
+            bindings = step(bindings, layers, delta)
+            if not bindings:
+                return set()
+        return set(map(self.build, bindings))
+
+    def run_counted(
+        self,
+        layers: Sequence[Layer],
+        delta: dict[str, list[Args]] | None,
+        work: list[int],
+        limit: int,
+    ) -> set[Args]:
+        """`run`, adding the bindings made to ``work[0]``; `WorkLimit` past `limit`."""
+        bindings = [self.initial]
+        for step in self.steps:
+            bindings = step(bindings, layers, delta)
+            work[0] += len(bindings)
+            if work[0] > limit:
+                raise WorkLimit
+            if not bindings:
+                return set()
+        return set(map(self.build, bindings))
+
+
+class WorkLimit(Exception):
+    """A join made more bindings than it was allowed to."""
+
+
+class _Compiler:
+    """Compiles one clause for a chosen literal order."""
+
+    def __init__(self, clause: Clause, phase_of: Callable[[str], int]) -> None:
+        self.clause = clause
+        self.phase_of = phase_of
+        self.slots: dict[Term, int] = {}
+        for term in (
+            *arguments(clause.head),
+            *(t for lit in clause.body for t in _literal_terms(lit)),
+        ):
+            _constants(term, self.slots)
+        self.initial = tuple(self.slots)
+
+    def bound(self, term: Term) -> bool:
+        return all(var in self.slots for var in _variables(term))
+
+    def pattern(self, sentence: Term) -> tuple[IndexSpec, tuple[int, ...], list[str]]:
+        """The index spec of a sentence now, its key slots, and the variables it binds."""
+        skeleton, leaves = shape(arguments(sentence))
+        key, key_slots, project, equal = [], [], [], []
+        first: dict[str, int] = {}
+        new: list[str] = []
+        for position, leaf in enumerate(leaves):
+            if leaf in self.slots:
+                key.append(position)
+                key_slots.append(self.slots[leaf])
+            elif leaf in first:
+                equal.append((first[leaf], position))
+            else:
+                first[leaf] = position
+                project.append(position)
+                new.append(leaf)
+        spec = IndexSpec(relation(sentence), skeleton, tuple(key), tuple(equal), tuple(project))
+        return spec, tuple(key_slots), new
+
+    def step(self, literal: Term, from_delta: bool = False) -> Step:
+        kind = _kind(literal)
+        if kind == "distinct":
+            return self._distinct(literal[1], literal[2])
+        sentence = literal[1] if kind == "not" else literal
+        spec, key_slots, new = self.pattern(sentence)
+        for var in new:
+            self.slots[var] = len(self.slots)
+        if kind == "not":
+            return _negative_step(self.phase_of(spec.relation), spec, key_slots)
+        if from_delta:
+            return _delta_step(spec, key_slots)
+        return _positive_step(self.phase_of(spec.relation), spec, key_slots)
+
+    def _distinct(self, a: Term, b: Term) -> Step:
+        if a in self.slots and b in self.slots:
+            first, second = self.slots[a], self.slots[b]
+            return lambda bs, layers, delta: [x for x in bs if x[first] != x[second]]
+        make_a, make_b = self.builder(a), self.builder(b)
+        return lambda bs, layers, delta: [x for x in bs if make_a(x) != make_b(x)]
+
+    def builder(self, term: Term) -> Callable[[Binding], Term]:
+        """A function building `term` from a binding (all its variables bound)."""
+        if term in self.slots:
+            return itemgetter(self.slots[term])
+        functor = term[0]
+        parts = [self.builder(arg) for arg in term[1:]]
+        return lambda binding: (functor, *(part(binding) for part in parts))
+
+    def head_builder(self) -> Callable[[Binding], Args]:
+        args = arguments(self.clause.head)
+        if all(arg in self.slots for arg in args):
+            return tuple_getter(tuple(self.slots[arg] for arg in args))
+        parts = [self.builder(arg) for arg in args]
+        return lambda binding: tuple(part(binding) for part in parts)
+
+
+def _variables(term: Term) -> list[str]:
+    if type(term) is str:
+        return [term] if term[:1] == "?" else []
+    return [var for part in term for var in _variables(part)]
+
+
+def _positive_step(phase: int, spec: IndexSpec, key_slots: tuple[int, ...]) -> Step:
+    if key_slots:
+        key = getter(key_slots)
+        if spec.project:
+
+            def join(bs, layers, delta):
+                get = layers[phase].index(spec).get
+                return [b + p for b in bs for p in get(key(b), ())]
+
+            return join
+
+        def check(bs, layers, delta):
+            index = layers[phase].index(spec)
+            return [b for b in bs if key(b) in index]
+
+        return check
+    if spec.project:
+
+        def product(bs, layers, delta):
+            rows = layers[phase].index(spec)
+            return [b + p for b in bs for p in rows]
+
+        return product
+    return lambda bs, layers, delta: bs if layers[phase].index(spec) else []
+
+
+def _negative_step(phase: int, spec: IndexSpec, key_slots: tuple[int, ...]) -> Step:
+    if key_slots:
+        key = getter(key_slots)
+
+        def check(bs, layers, delta):
+            index = layers[phase].index(spec)
+            return [b for b in bs if key(b) not in index]
+
+        return check
+    return lambda bs, layers, delta: [] if layers[phase].index(spec) else bs
+
+
+def _delta_step(spec: IndexSpec, key_slots: tuple[int, ...]) -> Step:
+    """The first step of a semi-naive variant: read the new facts only."""
+    key = getter(key_slots) if key_slots else None
+
+    def scan(bs, layers, delta):
+        facts = delta.get(spec.relation, ())
+        rows = facts if is_flat(spec.skeleton) else flatten_all(facts, spec.skeleton)
+        index = build_index(spec, rows)
+        if key is None:
+            if spec.project:
+                return [b + p for b in bs for p in index]
+            return bs if index else []
+        if spec.project:
+            return [b + p for b in bs for p in index.get(key(b), ())]
+        return [b for b in bs if key(b) in index]
+
+    return scan
+
+
+def compile_clause(
+    clause: Clause,
+    phase_of: Callable[[str], int],
+    estimate: Estimator,
+    delta_literal: int | None = None,
+) -> ClausePlan:
+    """Compile `clause`, ordering its body greedily with `estimate`.
+
+    With `delta_literal` (a position in the body), that positive literal is
+    read from the delta and placed first.
+    """
+    compiler = _Compiler(clause, phase_of)
+    remaining = list(enumerate(clause.body))
+    steps: list[Step] = []
+    if delta_literal is not None:
+        steps.append(compiler.step(clause.body[delta_literal], from_delta=True))
+        remaining = [(i, lit) for i, lit in remaining if i != delta_literal]
+    while remaining:
+        ready = [
+            (i, lit) for i, lit in remaining if _kind(lit) != "positive" and compiler.bound(lit)
+        ]
+        if ready:
+            chosen = ready[0]
+        else:
+            positives = [(i, lit) for i, lit in remaining if _kind(lit) == "positive"]
+            if not positives:
+                raise ValueError(f"unsafe clause, cannot be ordered: {clause.rule.located()}")
+            chosen = min(positives, key=lambda item: _cost(compiler, item, estimate))
+        steps.append(compiler.step(chosen[1]))
+        remaining.remove(chosen)
+    return ClausePlan(
+        clause, relation(clause.head), compiler.initial, steps, compiler.head_builder()
+    )
+
+
+def _cost(compiler: _Compiler, item: tuple[int, Term], estimate: Estimator) -> tuple:
+    position, literal = item
+    spec, _, new = compiler.pattern(literal)
+    expected = 0.0 if not new else estimate(spec.relation, spec.skeleton, spec.key)
+    return (expected, -len(spec.key), position)
+
+
+def estimator(
+    layers: Sequence[Layer],
+    phase_of: Callable[[str], int],
+    incomplete: frozenset[str],
+) -> Estimator:
+    """Estimates from the facts in `layers` (guesses for `incomplete` relations).
+
+    Expected facts per key = facts / product of the distinct values at the
+    key positions; a relation of a later phase counts at least 1, since it
+    may be empty now but not in other states.
+    """
+    cache: dict[tuple[str, Skeleton], tuple[int, list[int]]] = {}
+
+    def estimate(name: str, skeleton: Skeleton, key: tuple[int, ...]) -> float:
+        if name in incomplete:
+            return 1000.0 / 30.0 ** len(key)
+        phase = phase_of(name)
+        stats = cache.get((name, skeleton))
+        if stats is None:
+            stats = cache[(name, skeleton)] = layers[phase].statistics(name, skeleton)
+        count, distinct = stats
+        if count == 0:
+            return 0.0 if phase == 0 else 1.0
+        expected = count / math.prod(distinct[i] for i in key)
+        return expected if phase == 0 else max(expected, 1.0)
+
+    return estimate

@@ -1,0 +1,285 @@
+"""Computing a relation only where it is asked for: the magic-sets transformation.
+
+Many public games were written for top-down provers, with relations meant
+to be asked with most arguments known: chess's ``(threatened_with_capture
+?owner ?cx ?cy ?x ?y ?ignorex ?ignorey)`` is only ever asked about one
+move, but bottom-up it has millions of facts.  For such a relation ``R``
+the transformation adds a *demand* relation holding the argument values
+that callers ask about, and lets ``R``'s rules derive only facts for those:
+
+- every rule ``R(args) :- body`` becomes ``R(args) :- demand_R(bound args), body``;
+- every call of ``R`` in a rule ``H(...) :- ..., R(args), ...`` adds a rule
+  ``demand_R(bound args) :- [demand_H(...)], literals before the call``
+  (all positive literals of the rule for a call under ``not``).
+
+The *bound* argument positions of ``R`` (its adornment) are those bound at
+every call, reading each rule body left to right as the author wrote it,
+which is how the top-down provers these games were written for read them.
+The result is evaluated bottom-up like any other program: recursion through
+``R`` (counting loops) is semi-naive as usual.  Demand rules leave out
+``not`` literals, so they cannot add a cycle through negation; should the
+program still not be stratified, the relations concerned are computed in
+full again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from gdl.reasoner import Reasoner, WorkLimitExceeded
+from gdl.strata import STATE, STATIC, Clause, Strata
+from gdl.terms import Term, arguments, relation, to_kif, variables
+
+DEMAND_PREFIX = "demand "
+"""Demand relations are named ``"demand R"``: no GDL symbol contains a space."""
+
+
+def demand_name(name: str) -> str:
+    return DEMAND_PREFIX + name
+
+
+def _kind(literal: Term) -> str:
+    if type(literal) is tuple and literal[0] in ("not", "distinct"):
+        return literal[0]
+    return "positive"
+
+
+def _bound_positions(args: tuple[Term, ...], bound: set[str]) -> frozenset[int]:
+    return frozenset(i for i, arg in enumerate(args) if set(variables(arg)) <= bound)
+
+
+class _Call:
+    """A sentence read by a clause body, and what may bind its arguments there.
+
+    `literals` are the positive literals a demand rule may use: those before
+    the call (all of them for a call under ``not``), leaving out those of a
+    later phase than the called relation's (`_ceiling`).  `guarded` says
+    whether the rule's own demand (for a demand-driven head) may be used.
+    """
+
+    def __init__(
+        self, position: int, sentence: Term, literals: list[Term], guarded: bool, bound: set[str]
+    ) -> None:
+        self.position = position
+        self.sentence = sentence
+        self.literals = literals
+        self.guarded = guarded
+        self.bound = bound
+        self.positions = _bound_positions(arguments(sentence), bound)
+
+
+def _ceiling(phase: dict[str, int], name: str) -> int:
+    """The latest phase a relation's demand may depend on: state, or its own if later.
+
+    A static relation asked about in each state becomes a state relation
+    computed only for what is asked; nothing becomes move-dependent.
+    """
+    return max(phase.get(name, STATIC), STATE)
+
+
+def _calls(clause: Clause, head_bound: set[str], phase: dict[str, int]) -> Iterable[_Call]:
+    head_phase = phase.get(relation(clause.head), STATIC)
+    for position, literal in enumerate(clause.body):
+        kind = _kind(literal)
+        if kind == "distinct":
+            continue
+        sentence = literal[1] if kind == "not" else literal
+        ceiling = _ceiling(phase, relation(sentence))
+        literals = [
+            lit
+            for i, lit in enumerate(clause.body)
+            if _kind(lit) == "positive"
+            and (i < position or (kind == "not" and i != position))
+            and phase.get(relation(lit), STATIC) <= ceiling
+        ]
+        guarded = head_phase <= ceiling
+        bound = (set(head_bound) if guarded else set()) | {
+            var for lit in literals for var in variables(lit)
+        }
+        yield _Call(position, sentence, literals, guarded, bound)
+
+
+def adornments(
+    clauses: list[Clause], candidates: set[str], phase: dict[str, int]
+) -> dict[str, frozenset[int]]:
+    """The argument positions bound at every call of each candidate (none: omitted)."""
+    arity = {relation(c.head): len(arguments(c.head)) for c in clauses}
+    adorned = {name: frozenset(range(arity[name])) for name in candidates if arity.get(name)}
+    changed = True
+    while changed:
+        changed = False
+        called: dict[str, frozenset[int]] = {}
+        for clause in clauses:
+            head = relation(clause.head)
+            head_bound = _head_bound_variables(clause, adorned.get(head, frozenset()))
+            for call in _calls(clause, head_bound, phase):
+                name = relation(call.sentence)
+                if name in adorned:
+                    called[name] = called.get(name, call.positions) & call.positions
+        for name in list(adorned):
+            positions = called.get(name, frozenset())
+            if positions != adorned[name]:
+                changed = True
+                if positions:
+                    adorned[name] = positions
+                else:
+                    del adorned[name]
+    return adorned
+
+
+def _head_bound_variables(clause: Clause, positions: frozenset[int]) -> set[str]:
+    args = arguments(clause.head)
+    return {var for i in positions for var in variables(args[i])}
+
+
+def _demand_atom(name: str, args: tuple[Term, ...], positions: frozenset[int]) -> Term:
+    return (demand_name(name), *(args[i] for i in sorted(positions)))
+
+
+def transform(
+    clauses: list[Clause], adorned: dict[str, frozenset[int]], phase: dict[str, int]
+) -> list[Clause]:
+    """The clauses rewritten so that the `adorned` relations are computed on demand."""
+    result = []
+    for clause in clauses:
+        head = relation(clause.head)
+        guard: tuple[Term, ...] = ()
+        if head in adorned:
+            guard = (_demand_atom(head, arguments(clause.head), adorned[head]),)
+        result.append(Clause(clause.head, guard + clause.body, clause.rule))
+        head_bound = _head_bound_variables(clause, adorned.get(head, frozenset()))
+        for call in _calls(clause, head_bound, phase):
+            name = relation(call.sentence)
+            if name not in adorned:
+                continue
+            distinct = [
+                lit
+                for i, lit in enumerate(clause.body)
+                if _kind(lit) == "distinct"
+                and (i < call.position or _kind(clause.body[call.position]) == "not")
+                and set(variables(lit)) <= call.bound
+            ]
+            body = (guard if call.guarded else ()) + tuple(call.literals + distinct)
+            demand = _demand_atom(name, arguments(call.sentence), adorned[name])
+            result.append(Clause(demand, body, clause.rule))
+    return _unique(result)
+
+
+def _unique(clauses: list[Clause]) -> list[Clause]:
+    seen: set[tuple[Term, tuple[Term, ...]]] = set()
+    unique = []
+    for clause in clauses:
+        key = (clause.head, clause.body)
+        if key not in seen:
+            seen.add(key)
+            unique.append(clause)
+    return unique
+
+
+def demand_strata(strata: Strata, candidates: set[str]) -> Strata:
+    """`strata` rewritten so that the `candidates` that can be are computed on demand.
+
+    Candidates never read with a bound argument stay as they are, and so do
+    those that would make the rewritten program unstratified or put a GDL
+    relation in a later phase than it may be (``legal`` depending on ``does``).
+    """
+    candidates = set(candidates)
+    while True:
+        adorned = adornments(strata.clauses, candidates, strata.phase)
+        if not adorned:
+            return strata
+        rewritten = Strata.of(strata.rules, transform(strata.clauses, adorned, strata.phase))
+        broken = {
+            name.removeprefix(DEMAND_PREFIX) for name in rewritten.unstratified()
+        } & adorned.keys()
+        broken |= _phase_breakers(strata, rewritten, adorned.keys())
+        if not broken:
+            rewritten.demand = {name: tuple(sorted(p)) for name, p in adorned.items()}
+            return rewritten
+        candidates -= broken
+
+
+def _phase_breakers(strata: Strata, rewritten: Strata, adorned: Iterable[str]) -> set[str]:
+    """Demand-driven relations that moved a GDL relation to a later phase."""
+    late = {
+        name
+        for name, phase in rewritten.phase.items()
+        if name in strata.phase and phase > strata.phase[name]
+    }
+    keywords = [
+        name
+        for name in late
+        if name in ("init", "role", "base", "input", "legal", "goal", "terminal")
+        and rewritten.phase[name] > (STATIC if name in ("init", "role", "base", "input") else STATE)
+    ]
+    breakers = set()
+    for name in keywords:
+        reached = rewritten.reachable(name)
+        breakers |= {n for n in adorned if n in reached and n in late}
+    return breakers
+
+
+STATIC_WORK_LIMIT = 1_000_000
+"""Join bindings a static stratum may make before it is computed on demand instead."""
+STATE_WORK_LIMIT = 20_000
+"""The same for a stratum computed in every state or for every joint move."""
+
+GDL_RELATIONS = frozenset(
+    {"role", "init", "true", "next", "legal", "does", "goal", "terminal", "base", "input"}
+)
+
+
+def demand_reasoner(strata: Strata) -> Reasoner:
+    """A reasoner for `strata` that computes its expensive relations on demand.
+
+    The rules are tried on the initial state and one joint move, with a
+    limit on the join bindings each stratum may make.  The relations of a
+    stratum over its limit, and those that depend on them (through which
+    the demand comes), become demand-driven (`demand_strata`) and the trial
+    starts again; a stratum that stays over its limit is accepted as
+    it is.  The limits count bindings, not time, so the choice is the same
+    on every machine.
+    """
+    candidates: set[str] = set()
+    unlimited: set[int] = set()
+    program = strata
+    while True:
+        reasoner = Reasoner(program, (STATIC_WORK_LIMIT, STATE_WORK_LIMIT, STATE_WORK_LIMIT))
+        reasoner.unlimited = unlimited
+        try:
+            _trial(reasoner)
+        except WorkLimitExceeded as exceeded:
+            expensive = {
+                name.removeprefix(DEMAND_PREFIX) for name in exceeded.stratum.relations
+            } - GDL_RELATIONS
+            # Demand reaches a relation only through callers that are demand-driven too.
+            expensive |= {
+                name
+                for name in strata.edges
+                if name not in GDL_RELATIONS and strata.reachable(name) & expensive
+            }
+            rewritten = demand_strata(strata, candidates | expensive)
+            if rewritten.demand.keys() > program.demand.keys():
+                candidates |= expensive
+                program = rewritten
+                unlimited = set()
+            else:
+                unlimited = unlimited | {exceeded.stratum.index}
+            continue
+        reasoner.limits = None
+        return reasoner
+
+
+def _trial(reasoner: Reasoner) -> None:
+    """Compute what playing the first joint move of the game needs."""
+    roles = sorted((args[0] for args in reasoner.facts("role")), key=to_kif)
+    layers = reasoner.state_layers(args[0] for args in reasoner.facts("init"))
+    reasoner.facts("goal", layers)
+    if reasoner.facts("terminal", layers):
+        return
+    moves: dict[Term, list[Term]] = {}
+    for role, move in reasoner.facts("legal", layers):
+        moves.setdefault(role, []).append(move)
+    if all(role in moves for role in roles):
+        joint = [(role, min(moves[role], key=to_kif)) for role in roles]
+        reasoner.facts("next", reasoner.move_layers(layers, joint))
