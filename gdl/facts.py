@@ -19,6 +19,7 @@ which are projected out (variables the literal binds).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import cache
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -71,8 +72,25 @@ def flatten(args: Args, skeleton: Skeleton) -> tuple | None:
     return tuple(out)
 
 
+@cache
 def is_flat(skeleton: Skeleton) -> bool:
+    """Whether every argument is a leaf (the facts are their own rows)."""
     return all(shape is None for shape in skeleton)
+
+
+@cache
+def _grouped_functor(skeleton: Skeleton) -> tuple[str, int] | None:
+    """For ``((f, (None, ...)),)``, one argument ``(f leaf...)``: f and its length."""
+    if len(skeleton) == 1 and skeleton[0] is not None and is_flat(skeleton[0][1]):
+        functor, inner = skeleton[0]
+        return functor, len(inner) + 1
+    return None
+
+
+@cache
+def _spec_functions(spec: IndexSpec) -> tuple[Callable | None, Callable]:
+    """The key and projection functions of an index spec."""
+    return (getter(spec.key) if spec.key else None), tuple_getter(spec.project)
 
 
 def build_index(spec: IndexSpec, rows: Iterable[tuple]) -> Any:
@@ -93,51 +111,69 @@ def insert_rows(spec: IndexSpec, index: Any, rows: Iterable[tuple]) -> None:
     if spec.equal:
         equal = spec.equal
         rows = [row for row in rows if all(row[i] == row[j] for i, j in equal)]
-    project = tuple_getter(spec.project)
-    if spec.key:
-        key = getter(spec.key)
-        if spec.project:
-            for row in rows:
-                bucket = index.get(key(row))
-                if bucket is None:
-                    index[key(row)] = [project(row)]
-                else:
-                    bucket.append(project(row))
-        else:
-            index.update(map(key, rows))
-    else:
+    key, project = _spec_functions(spec)
+    if key is None:
         index.extend(map(project, rows))
+    elif spec.project:
+        for row in rows:
+            k = key(row)
+            bucket = index.get(k)
+            if bucket is None:
+                index[k] = [project(row)]
+            else:
+                bucket.append(project(row))
+    else:
+        index.update(map(key, rows))
 
 
 class Layer:
     """The facts of one phase and the flattened rows and indexes built on them.
 
     `done` holds the indexes of the strata already computed into this layer.
-    Facts are added with `add`, which keeps every existing index up to date
-    (recursive strata read their own relations while they grow).
+    Facts are added with `add` (or `extend`), which keeps every existing index
+    up to date (recursive strata read their own relations while they grow).
     """
 
-    __slots__ = ("facts", "done", "_rows", "_indexes", "_skeletons", "_specs")
+    __slots__ = ("facts", "done", "_rows", "_groups", "_indexes", "_skeletons", "_specs")
 
     def __init__(self, facts: dict[str, set[Args]] | None = None) -> None:
         self.facts: dict[str, set[Args]] = facts if facts is not None else {}
         self.done: set[int] = set()
         self._rows: dict[tuple[str, Skeleton], list[tuple]] = {}
+        self._groups: dict[str, dict[tuple[str, int], list[tuple]]] = {}
         self._indexes: dict[IndexSpec, Any] = {}
         self._skeletons: dict[str, list[Skeleton]] = {}
         self._specs: dict[str, list[IndexSpec]] = {}
 
     def rows(self, relation: str, skeleton: Skeleton) -> list[tuple] | set[Args]:
         """The facts of `relation` that fit `skeleton`, flattened."""
+        rows = self._rows.get((relation, skeleton))
+        if rows is not None:
+            return rows
         if is_flat(skeleton):
             return self.facts.get(relation, ())
-        cache_key = (relation, skeleton)
-        rows = self._rows.get(cache_key)
-        if rows is None:
+        grouped = _grouped_functor(skeleton)
+        if grouped is not None:
+            rows = self._group(relation).pop(grouped, [])
+        else:
             rows = flatten_all(self.facts.get(relation, ()), skeleton)
-            self._rows[cache_key] = rows
-            self._skeletons.setdefault(relation, []).append(skeleton)
+        self._rows[(relation, skeleton)] = rows
+        self._skeletons.setdefault(relation, []).append(skeleton)
         return rows
+
+    def _group(self, relation: str) -> dict[tuple[str, int], list[tuple]]:
+        """The one-argument facts of `relation` by functor: ``(cell 1 1 b)`` under cell/4."""
+        groups = self._groups.get(relation)
+        if groups is None:
+            groups = self._groups[relation] = {}
+            for (arg,) in self.facts.get(relation, ()):
+                if type(arg) is tuple:
+                    group = groups.get((arg[0], len(arg)))
+                    if group is None:
+                        groups[(arg[0], len(arg))] = [arg[1:]]
+                    else:
+                        group.append(arg[1:])
+        return groups
 
     def index(self, spec: IndexSpec) -> Any:
         """The index `spec` on this layer's facts, built on first use."""
@@ -148,6 +184,18 @@ class Layer:
             self._specs.setdefault(spec.relation, []).append(spec)
         return index
 
+    def extend(self, relation: str, new: set[Args]) -> None:
+        """Add facts of `relation` (the set may be kept: the caller must not change it)."""
+        if (
+            relation not in self.facts
+            and relation not in self._specs
+            and relation not in self._skeletons
+        ):
+            self.facts[relation] = new
+            self._groups.pop(relation, None)
+        elif new:
+            self.add(relation, new)
+
     def add(self, relation: str, new: Iterable[Args]) -> list[Args]:
         """Add facts of `relation`; return those that were not there yet."""
         known = self.facts.setdefault(relation, set())
@@ -155,15 +203,15 @@ class Layer:
         if not fresh:
             return fresh
         known.update(fresh)
+        self._groups.pop(relation, None)
+        flattened: dict[Skeleton, list[tuple]] = {}
         for skeleton in self._skeletons.get(relation, ()):
-            self._rows[(relation, skeleton)].extend(flatten_all(fresh, skeleton))
+            flattened[skeleton] = flatten_all(fresh, skeleton)
+            self._rows[(relation, skeleton)].extend(flattened[skeleton])
         for spec in self._specs.get(relation, ()):
-            insert_rows(spec, self._indexes[spec], self._fresh_rows(fresh, spec.skeleton))
+            rows = fresh if is_flat(spec.skeleton) else flattened[spec.skeleton]
+            insert_rows(spec, self._indexes[spec], rows)
         return fresh
-
-    @staticmethod
-    def _fresh_rows(fresh: list[Args], skeleton: Skeleton) -> list[tuple]:
-        return fresh if is_flat(skeleton) else flatten_all(fresh, skeleton)
 
     def statistics(self, relation: str, skeleton: Skeleton) -> tuple[int, list[int]]:
         """How many facts fit `skeleton`, and how many distinct values each leaf has."""
@@ -176,6 +224,14 @@ class Layer:
 
 def flatten_all(facts: Iterable[Args], skeleton: Skeleton) -> list[tuple]:
     """The facts that fit `skeleton`, flattened (see `flatten`)."""
+    grouped = _grouped_functor(skeleton)
+    if grouped is not None:
+        functor, length = grouped
+        return [
+            arg[1:]
+            for (arg,) in facts
+            if type(arg) is tuple and arg[0] == functor and len(arg) == length
+        ]
     rows = []
     for args in facts:
         row = flatten(args, skeleton)

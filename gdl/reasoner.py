@@ -95,7 +95,7 @@ class Reasoner:
         run = self._runner(stratum)
         if not stratum.recursive:
             for clause in plan.full:
-                layer.add(clause.relation, run(clause, layers, None))
+                layer.extend(clause.relation, run(clause, layers, None))
             return
         delta: dict[str, list[Args]] = {}
         for clause in plan.full:
