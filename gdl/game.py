@@ -41,7 +41,9 @@ class GdlGame(Game):
     def __init__(self, rules: list[Rule], name: str = "gdl", source: str = "") -> None:
         self.name = name
         self.rules = rules
-        self.reasoner = demand_reasoner(check(rules, source or name))
+        self.strata = check(rules, source or name)
+        """The validated dependency structure of the rules as written."""
+        self.reasoner = demand_reasoner(self.strata)
         self._rules_id = hashlib.sha256(rules_text(rules).encode()).hexdigest()
         self.role_terms = self._ordered_roles()
         self.roles = tuple(to_kif(role) for role in self.role_terms)

@@ -217,9 +217,10 @@ class Strata:
             if positions and len(values) > 1:
                 self.split[name] = positions
                 shown = ", ".join(str(i + 1) for i in positions)
+                plural = "s" if len(positions) > 1 else ""
                 self.notes.append(
                     f"{name} depends on its own negation; it is stratified by the values "
-                    f"of its argument {shown} ({len(values)} parts) instead of as a whole"
+                    f"of its argument{plural} {shown} ({len(values)} parts) instead of as a whole"
                 )
 
     def nodes_of(self, sentence: Term) -> list[Node]:

@@ -69,6 +69,15 @@ def validate(rules: list[Rule]) -> tuple[list[str], Strata | None]:
     return faults, strata
 
 
+def arities(rules: list[Rule]) -> dict[str, int]:
+    """Every relation of `rules` and its number of arguments (as first used)."""
+    found: dict[str, int] = {}
+    for rule in rules:
+        for sentence, _ in body_sentences((rule.head, *rule.body)):
+            found.setdefault(relation(sentence), len(arguments(sentence)))
+    return found
+
+
 def _arity_faults(rules: list[Rule]) -> list[str]:
     first_use: dict[str, tuple[int, Rule]] = {}
     reported: set[str] = set()

@@ -1,0 +1,144 @@
+"""``ggp check GAME``: validate a GDL game, summarise it, replay recorded playouts."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import textwrap
+import time
+
+from games.base import GameDefinitionError, GameError
+from games.registry import load_game
+from gdl.game import GdlGame
+from gdl.strata import MOVE, STATE, STATIC
+from gdl.traces import ReplayReport, read_playouts, replay
+from gdl.validator import arities
+
+MAX_STEPS = 1000
+"""Longest random playout explored; longer means the game may never end."""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "check",
+        help="validate a GDL game and check it against recorded playouts",
+        description="Validate the GDL description GAME (a .kif file, or a built-in "
+        "game's GDL twin) and print a summary: roles, relations, strata, static facts, "
+        "and whether it is turn-taking. With --traces, replay recorded playouts step by "
+        "step (state, legal moves, next state, goals) and report the first disagreement; "
+        "otherwise play a few random playouts. Exit status 0 only if everything agrees.",
+    )
+    parser.add_argument("game", metavar="GAME", help="a .kif file (or a built-in game's twin)")
+    parser.add_argument(
+        "--traces",
+        metavar="FILE",
+        help="recorded playouts to replay (.jsonl.gz, the format of the GDL corpus)",
+    )
+    parser.add_argument(
+        "--playouts",
+        type=int,
+        default=5,
+        help="random playouts to explore when no --traces are given (default: %(default)s)",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="random seed (default: %(default)s)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    start = time.perf_counter()
+    game = load_game(args.game, gdl=True)
+    if not isinstance(game, GdlGame):
+        raise GameError(f"{args.game} is not a GDL game")
+    summarise(game)
+    if args.traces:
+        report = replay(game, read_playouts(args.traces))
+        print(turn_taking(report.states, report.simultaneous_states, "recorded states"))
+        print(replay_summary(report))
+        if report.disagreements:
+            print("first disagreement: " + report.disagreements[0].describe())
+        status = 0 if report.agrees else 1
+    else:
+        status = explore(game, args.playouts, random.Random(args.seed))
+    print(f"checked in {time.perf_counter() - start:.1f} s")
+    return status
+
+
+def summarise(game: GdlGame) -> None:
+    """Print what the description contains and how it is evaluated."""
+    strata = game.strata
+    found = arities(game.rules)
+    print(f"{game.name}: valid GDL, {len(game.rules)} rules and facts")
+    print(f"roles ({len(game.roles)}): {', '.join(game.roles)}")
+    relations = " ".join(f"{name}/{arity}" for name, arity in sorted(found.items()))
+    print(_wrapped(f"relations ({len(found)}): {relations}"))
+    by_phase = [sum(s.phase == phase for s in strata.order) for phase in (STATIC, STATE, MOVE)]
+    recursive = sum(s.recursive for s in strata.order)
+    print(
+        f"strata: {len(strata.order)} ({by_phase[0]} static, {by_phase[1]} per state, "
+        f"{by_phase[2]} per joint move; {recursive} recursive)"
+    )
+    static = game.reasoner.static.facts
+    count = sum(len(static[name]) for name in static if strata.phase.get(name) == STATIC)
+    print(f"static facts: {count} (computed once per game)")
+    demand = game.reasoner.strata.demand
+    if demand:
+        described = ", ".join(
+            f"{name} (by argument{'s' if len(pos) > 1 else ''} {' '.join(str(p + 1) for p in pos)})"
+            for name, pos in sorted(demand.items())
+        )
+        print(_wrapped(f"computed on demand only: {described}"))
+    for note in strata.notes:
+        print(_wrapped(f"note: {note}"))
+
+
+def _wrapped(text: str) -> str:
+    return textwrap.fill(text, width=100, subsequent_indent="    ", break_on_hyphens=False)
+
+
+def turn_taking(states: int, simultaneous: int, seen: str) -> str:
+    """Whether, in the states seen, at most one role ever had a choice of moves."""
+    if not states:
+        return "turn-taking: unknown (no non-terminal state seen)"
+    if not simultaneous:
+        return (
+            f"turn-taking: yes, in all {states} {seen} at most one role had more than "
+            "one legal move"
+        )
+    return f"turn-taking: no, several roles had a choice in {simultaneous} of {states} {seen}"
+
+
+def replay_summary(report: ReplayReport) -> str:
+    errors = (
+        f"; {report.recorded_errors} recorded as broken by the reference"
+        if report.recorded_errors
+        else ""
+    )
+    return (
+        f"traces: {report.agreeing_playouts} of {report.playouts} playouts agree, "
+        f"{report.agreeing_steps} of {report.steps} steps{errors}"
+    )
+
+
+def explore(game: GdlGame, playouts: int, rng: random.Random) -> int:
+    """Play random playouts; report turn-taking and any broken state. 0 if none."""
+    states = simultaneous = steps = 0
+    for _ in range(playouts):
+        state = game.initial_state()
+        try:
+            while not state.is_terminal():
+                if steps >= MAX_STEPS * playouts:
+                    print(f"random playouts: no terminal state after {MAX_STEPS} steps")
+                    return 1
+                moves = state.all_legal_moves()
+                states += 1
+                simultaneous += sum(len(m) > 1 for m in moves) > 1
+                state = state.next([rng.choice(m) for m in moves])
+                steps += 1
+            state.goals()
+        except GameDefinitionError as error:
+            print(turn_taking(states, simultaneous, "states seen"))
+            print(f"random playouts: the rules are broken in a state reached: {error}")
+            return 1
+    print(turn_taking(states, simultaneous, f"states of {playouts} random playouts"))
+    print(f"random playouts: {playouts} played to the end, {steps} joint moves, no fault")
+    return 0

@@ -1,0 +1,128 @@
+"""`ggp check`: the summary, trace replay, disagreements and exit status."""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from test_gdl_game import RACE
+
+from ggp.cli import main
+
+PLAYOUT = {
+    "game": "race",
+    "playout": 0,
+    "seed": 7,
+    "roles": ["left", "right"],
+    "steps": [
+        {
+            "state": ["(control left)", "(count 0)"],
+            "legal": {"left": ["(add 1)", "(add 2)"], "right": ["noop"]},
+            "joint": ["(add 2)", "noop"],
+        },
+        {
+            "state": ["(control right)", "(count 2)"],
+            "legal": {"left": ["noop"], "right": ["(add 1)", "(add 2)"]},
+            "joint": ["noop", "(add 2)"],
+        },
+    ],
+    "terminal_state": ["(control left)", "(count 4)"],
+    "goals": {"left": 100, "right": 0},
+    "truncated": False,
+}
+"""A playout of `RACE` as the corpus records it (lower-cased)."""
+
+
+def write(tmp_path: Path, rules: str, *playouts: dict) -> tuple[str, str]:
+    game = tmp_path / "race.kif"
+    game.write_text(rules)
+    traces = tmp_path / "race.jsonl.gz"
+    with gzip.open(traces, "wt") as out:
+        for playout in playouts:
+            out.write(json.dumps(playout) + "\n")
+    return str(game), str(traces)
+
+
+def test_summary_and_agreeing_traces(tmp_path: Path, capsys) -> None:
+    game, traces = write(tmp_path, RACE, PLAYOUT, dict(PLAYOUT, playout=1))
+    assert main(["check", game, "--traces", traces]) == 0
+    out = capsys.readouterr().out
+    assert "race: valid GDL, 18 rules and facts\nroles (2): left, Right\n" in out
+    assert (
+        "relations (9): does/2 goal/2 init/1 legal/2 next/1 role/1 succ/2 terminal/0 true/1" in out
+    )
+    assert "strata: 7 (3 static, 3 per state, 1 per joint move; 0 recursive)" in out
+    assert "static facts: 8 (computed once per game)" in out
+    assert "turn-taking: yes, in all 4 recorded states" in out
+    assert "traces: 2 of 2 playouts agree, 4 of 4 steps" in out
+
+
+def test_first_disagreement_is_shown_as_a_difference(tmp_path: Path, capsys) -> None:
+    wrong = copy.deepcopy(PLAYOUT)
+    wrong["steps"][1]["legal"]["right"] = ["(add 1)", "(add 3)"]
+    game, traces = write(tmp_path, RACE, PLAYOUT, wrong)
+    assert main(["check", game, "--traces", traces]) == 1
+    out = capsys.readouterr().out
+    assert "traces: 1 of 2 playouts agree, 3 of 4 steps" in out
+    assert (
+        "first disagreement: playout 0, step 1: the legal moves of right differ\n"
+        "  expected but not computed: (add 3)\n"
+        "  computed but not expected: (add 2)\n"
+        "  in state: (control Right) (count 2)"
+    ) in out
+
+
+def test_goals_and_states_are_checked_too(tmp_path: Path, capsys) -> None:
+    wrong = copy.deepcopy(PLAYOUT)
+    wrong["goals"] = {"left": 0, "right": 100}
+    game, traces = write(tmp_path, RACE, wrong)
+    assert main(["check", game, "--traces", traces]) == 1
+    assert "step 2: the goals differ" in capsys.readouterr().out
+    wrong = copy.deepcopy(PLAYOUT)
+    wrong["steps"][1]["state"] = ["(control right)", "(count 3)"]
+    game, traces = write(tmp_path, RACE, wrong)
+    assert main(["check", game, "--traces", traces]) == 1
+    out = capsys.readouterr().out
+    assert "step 1: the state differs\n  expected but not computed: (count 3)" in out
+
+
+def test_a_reference_failure_agrees_when_we_fail_in_the_same_state(tmp_path: Path, capsys) -> None:
+    rules = RACE.replace("(<= (goal ?p 100) (true (control ?p)) terminal)", "")
+    failed = dict(PLAYOUT, goals={"left": None, "right": 0}, error="GoalDefinitionException")
+    game, traces = write(tmp_path, rules, failed)
+    assert main(["check", game, "--traces", traces]) == 0
+    assert "1 recorded as broken by the reference" in capsys.readouterr().out
+    game, traces = write(tmp_path, RACE, failed)
+    assert main(["check", game, "--traces", traces]) == 1
+    assert "the recording failed here" in capsys.readouterr().out
+
+
+def test_random_playouts_without_traces(tmp_path: Path, capsys) -> None:
+    game, _ = write(tmp_path, RACE)
+    assert main(["check", game, "--playouts", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "turn-taking: yes" in out and "random playouts: 3 played to the end" in out
+    broken, _ = write(tmp_path, RACE.replace("(<= (legal ?p noop)", "(<= (legal ?p (wait))"))
+    assert main(["check", broken]) == 0
+    game, _ = write(tmp_path, RACE.replace("(<= (goal ?p 100) (true (control ?p)) terminal)", ""))
+    assert main(["check", game]) == 1
+    assert "the rules are broken in a state reached: race: role " in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        ("(role a)\n(<= (legal a ?m) (true x))", "unsafe variable ?m"),
+        ("(role a)\n(legal a (go)", "line 2, column 14: the text ends inside a list: the '(' at"),
+    ],
+)
+def test_an_invalid_game_is_refused_with_its_faults(
+    tmp_path: Path, capsys, rules: str, message: str
+) -> None:
+    game, _ = write(tmp_path, rules)
+    assert main(["check", game]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ggp check: ") and message in err and "Traceback" not in err
