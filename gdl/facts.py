@@ -88,6 +88,12 @@ def _grouped_functor(skeleton: Skeleton) -> tuple[str, int] | None:
 
 
 @cache
+def _reads_rows_whole(spec: IndexSpec) -> bool:
+    """Whether the spec has no key and no equality and projects every leaf in order."""
+    return not spec.key and not spec.equal and spec.project == tuple(range(len(spec.project)))
+
+
+@cache
 def _spec_functions(spec: IndexSpec) -> tuple[Callable | None, Callable]:
     """The key and projection functions of an index spec."""
     return (getter(spec.key) if spec.key else None), tuple_getter(spec.project)
@@ -176,12 +182,23 @@ class Layer:
         return groups
 
     def index(self, spec: IndexSpec) -> Any:
-        """The index `spec` on this layer's facts, built on first use."""
+        """The index `spec` on this layer's facts, built on first use.
+
+        A spec that only reads every row whole is served by the rows themselves
+        (which `add` keeps up to date).
+        """
         index = self._indexes.get(spec)
         if index is None:
-            index = build_index(spec, self.rows(spec.relation, spec.skeleton))
+            rows = self.rows(spec.relation, spec.skeleton)
+            if _reads_rows_whole(spec):
+                if not isinstance(rows, list):
+                    rows = self._rows[(spec.relation, spec.skeleton)] = list(rows)
+                    self._skeletons.setdefault(spec.relation, []).append(spec.skeleton)
+                index = rows
+            else:
+                index = build_index(spec, rows)
+                self._specs.setdefault(spec.relation, []).append(spec)
             self._indexes[spec] = index
-            self._specs.setdefault(spec.relation, []).append(spec)
         return index
 
     def extend(self, relation: str, new: set[Args]) -> None:

@@ -10,16 +10,20 @@ that callers ask about, and lets ``R``'s rules derive only facts for those:
 - every rule ``R(args) :- body`` becomes ``R(args) :- demand_R(bound args), body``;
 - every call of ``R`` in a rule ``H(...) :- ..., R(args), ...`` adds a rule
   ``demand_R(bound args) :- [demand_H(...)], literals before the call``
-  (all positive literals of the rule for a call under ``not``).
+  (all positive literals of the rule for a call under ``not``), keeping
+  only the literals linked to the call's arguments through shared
+  variables, and ground ones as cheap conditions.
 
 The *bound* argument positions of ``R`` (its adornment) are those bound at
 every call, reading each rule body left to right as the author wrote it,
 which is how the top-down provers these games were written for read them.
 The result is evaluated bottom-up like any other program: recursion through
-``R`` (counting loops) is semi-naive as usual.  Demand rules leave out
-``not`` literals, so they cannot add a cycle through negation; should the
-program still not be stratified, the relations concerned are computed in
-full again.
+``R`` (counting loops) is semi-naive as usual.  Demand rules never use a
+literal of a later phase than ``R``'s (a static relation may become a state
+relation, computed for what each state asks, but nothing comes to depend on
+``does``).  Should the rewritten program not be stratified, or put ``legal``
+or ``init`` in a later phase, the relations concerned are computed in full
+again.  `demand_reasoner` chooses which relations to rewrite.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from collections.abc import Iterable
 
 from gdl.reasoner import Reasoner, WorkLimitExceeded
 from gdl.strata import STATE, STATIC, Clause, Strata
-from gdl.terms import Term, arguments, relation, to_kif, variables
+from gdl.terms import Term, arguments, is_ground, relation, to_kif, variables
 
 DEMAND_PREFIX = "demand "
 """Demand relations are named ``"demand R"``: no GDL symbol contains a space."""
@@ -77,7 +81,8 @@ def _ceiling(phase: dict[str, int], name: str) -> int:
     return max(phase.get(name, STATIC), STATE)
 
 
-def _calls(clause: Clause, head_bound: set[str], phase: dict[str, int]) -> Iterable[_Call]:
+def _calls(clause: Clause, head_bound: set[str], strata: Strata) -> Iterable[_Call]:
+    phase = strata.phase
     head_phase = phase.get(relation(clause.head), STATIC)
     for position, literal in enumerate(clause.body):
         kind = _kind(literal)
@@ -85,24 +90,56 @@ def _calls(clause: Clause, head_bound: set[str], phase: dict[str, int]) -> Itera
             continue
         sentence = literal[1] if kind == "not" else literal
         ceiling = _ceiling(phase, relation(sentence))
-        literals = [
+        usable = [
             lit
             for i, lit in enumerate(clause.body)
             if _kind(lit) == "positive"
             and (i < position or (kind == "not" and i != position))
             and phase.get(relation(lit), STATIC) <= ceiling
         ]
-        guarded = head_phase <= ceiling
-        bound = (set(head_bound) if guarded else set()) | {
-            var for lit in literals for var in variables(lit)
-        }
+        wanted = set(variables(sentence))
+        guard = set(head_bound) if head_phase <= ceiling else set()
+        literals, guarded = _connected(wanted, usable, guard)
+        literals += [
+            lit
+            for lit in usable
+            if lit not in literals
+            and is_ground(lit)
+            and relation(sentence) not in strata.reachable(relation(lit))
+        ]
+        guarded = guarded or (not wanted and head_phase <= ceiling)
+        bound = (guard if guarded else set()) | {var for lit in literals for var in variables(lit)}
         yield _Call(position, sentence, literals, guarded, bound)
 
 
-def adornments(
-    clauses: list[Clause], candidates: set[str], phase: dict[str, int]
-) -> dict[str, frozenset[int]]:
+def _connected(wanted: set[str], literals: list[Term], guard: set[str]) -> tuple[list[Term], bool]:
+    """The literals linked to the `wanted` variables through shared variables.
+
+    Only they can bind a call's arguments or narrow them down; unrelated
+    literals would only make the demand wait for their joins (and, when
+    they depend on the called relation, make it recursive).  Ground
+    literals are added separately as cheap conditions.  The second value
+    says whether the guard (the head's demanded variables) is linked too.
+    """
+    reached = set(wanted)
+    chosen = [False] * len(literals)
+    guarded = False
+    changed = True
+    while changed:
+        changed = False
+        if not guarded and guard & reached:
+            guarded = changed = True
+            reached |= guard
+        for i, lit in enumerate(literals):
+            if not chosen[i] and reached & set(variables(lit)):
+                chosen[i] = changed = True
+                reached |= set(variables(lit))
+    return [lit for i, lit in enumerate(literals) if chosen[i]], guarded
+
+
+def adornments(strata: Strata, candidates: set[str]) -> dict[str, frozenset[int]]:
     """The argument positions bound at every call of each candidate (none: omitted)."""
+    clauses = strata.clauses
     arity = {relation(c.head): len(arguments(c.head)) for c in clauses}
     adorned = {name: frozenset(range(arity[name])) for name in candidates if arity.get(name)}
     changed = True
@@ -112,7 +149,7 @@ def adornments(
         for clause in clauses:
             head = relation(clause.head)
             head_bound = _head_bound_variables(clause, adorned.get(head, frozenset()))
-            for call in _calls(clause, head_bound, phase):
+            for call in _calls(clause, head_bound, strata):
                 name = relation(call.sentence)
                 if name in adorned:
                     called[name] = called.get(name, call.positions) & call.positions
@@ -136,19 +173,17 @@ def _demand_atom(name: str, args: tuple[Term, ...], positions: frozenset[int]) -
     return (demand_name(name), *(args[i] for i in sorted(positions)))
 
 
-def transform(
-    clauses: list[Clause], adorned: dict[str, frozenset[int]], phase: dict[str, int]
-) -> list[Clause]:
-    """The clauses rewritten so that the `adorned` relations are computed on demand."""
+def transform(strata: Strata, adorned: dict[str, frozenset[int]]) -> list[Clause]:
+    """The clauses of `strata` rewritten so that `adorned` relations are computed on demand."""
     result = []
-    for clause in clauses:
+    for clause in strata.clauses:
         head = relation(clause.head)
         guard: tuple[Term, ...] = ()
         if head in adorned:
             guard = (_demand_atom(head, arguments(clause.head), adorned[head]),)
         result.append(Clause(clause.head, guard + clause.body, clause.rule))
         head_bound = _head_bound_variables(clause, adorned.get(head, frozenset()))
-        for call in _calls(clause, head_bound, phase):
+        for call in _calls(clause, head_bound, strata):
             name = relation(call.sentence)
             if name not in adorned:
                 continue
@@ -185,18 +220,30 @@ def demand_strata(strata: Strata, candidates: set[str]) -> Strata:
     """
     candidates = set(candidates)
     while True:
-        adorned = adornments(strata.clauses, candidates, strata.phase)
+        adorned = adornments(strata, candidates)
         if not adorned:
             return strata
-        rewritten = Strata.of(strata.rules, transform(strata.clauses, adorned, strata.phase))
-        broken = {
-            name.removeprefix(DEMAND_PREFIX) for name in rewritten.unstratified()
-        } & adorned.keys()
+        rewritten = Strata.of(strata.rules, transform(strata, adorned))
+        broken = _negated_in_cycles(rewritten) & adorned.keys() or (
+            {name.removeprefix(DEMAND_PREFIX) for name in rewritten.unstratified()} & adorned.keys()
+        )
         broken |= _phase_breakers(strata, rewritten, adorned.keys())
         if not broken:
             rewritten.demand = {name: tuple(sorted(p)) for name, p in adorned.items()}
             return rewritten
         candidates -= broken
+
+
+def _negated_in_cycles(rewritten: Strata) -> set[str]:
+    """The relations read under ``not`` within their own stratum.
+
+    Computing them in full again is usually enough to restore stratification.
+    """
+    return {
+        relation(literal[1]).removeprefix(DEMAND_PREFIX)
+        for clause in rewritten.clauses
+        for literal in rewritten.negated_in_cycle(clause)
+    }
 
 
 def _phase_breakers(strata: Strata, rewritten: Strata, adorned: Iterable[str]) -> set[str]:
@@ -230,19 +277,25 @@ GDL_RELATIONS = frozenset(
 
 
 def demand_reasoner(strata: Strata) -> Reasoner:
-    """A reasoner for `strata` that computes its expensive relations on demand.
+    """A reasoner for `strata` that computes relations on demand where it pays.
 
-    The rules are tried on the initial state and one joint move, with a
-    limit on the join bindings each stratum may make.  The relations of a
-    stratum over its limit, and those that depend on them (through which
-    the demand comes), become demand-driven (`demand_strata`) and the trial
-    starts again; a stratum that stays over its limit is accepted as
-    it is.  The limits count bindings, not time, so the choice is the same
-    on every machine.
+    Relations that depend on the state are computed on demand whenever every
+    call gives them a bound argument: per state, only what is asked about.
+    Static relations are computed once per game, in full, unless that is too
+    much work: the rules are tried on the initial state and one joint move
+    with a limit on the join bindings each stratum may make, the relations of
+    a stratum over its limit (and those that depend on them, through which
+    the demand comes) become demand-driven too, and the trial starts again.
+    A stratum that stays over its limit is accepted as it is.  The limits
+    count bindings, not time, so the choice is the same on every machine.
     """
-    candidates: set[str] = set()
+    candidates = {
+        name
+        for name, phase in strata.phase.items()
+        if phase != STATIC and name in strata.edges and name not in GDL_RELATIONS
+    }
     unlimited: set[int] = set()
-    program = strata
+    program = demand_strata(strata, candidates)
     while True:
         reasoner = Reasoner(program, (STATIC_WORK_LIMIT, STATE_WORK_LIMIT, STATE_WORK_LIMIT))
         reasoner.unlimited = unlimited
@@ -252,7 +305,6 @@ def demand_reasoner(strata: Strata) -> Reasoner:
             expensive = {
                 name.removeprefix(DEMAND_PREFIX) for name in exceeded.stratum.relations
             } - GDL_RELATIONS
-            # Demand reaches a relation only through callers that are demand-driven too.
             expensive |= {
                 name
                 for name in strata.edges
