@@ -15,7 +15,13 @@ from functools import cache
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import (
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
 
 from gdl.errors import GdlSyntaxError
 from gdl.terms import KEYWORDS, Rule, Term
@@ -32,15 +38,22 @@ _EXPECTED = {
 }
 
 
+MAX_DEPTH = 100
+"""Deepest nesting of lists accepted (games nest a few levels; this guards the stack)."""
+
+
 class _List:
     """A parenthesised list as read, with where its '(' is (for messages)."""
 
-    __slots__ = ("items", "line", "column")
+    __slots__ = ("items", "line", "column", "depth")
 
     def __init__(self, items: list, line: int, column: int) -> None:
         self.items = items
         self.line = line
         self.column = column
+        self.depth = 1 + max((item.depth for item in items if isinstance(item, _List)), default=0)
+        if self.depth > MAX_DEPTH:
+            raise GdlSyntaxError(f"lists nested more than {MAX_DEPTH} deep", line, column)
 
 
 class _Reader(Transformer):
@@ -68,6 +81,10 @@ def _read(text: str) -> list:
         return _lark().parse(text)
     except UnexpectedInput as error:
         raise _syntax_error(text, error) from None
+    except VisitError as error:
+        if isinstance(error.orig_exc, GdlSyntaxError):
+            raise error.orig_exc from None
+        raise
 
 
 def _syntax_error(text: str, error: UnexpectedInput) -> GdlSyntaxError:

@@ -117,3 +117,9 @@ def test_unexpected_token_lists_what_was_expected() -> None:
         parse_rules("(role a)\n  )")
     assert error.value.line == 2 and error.value.column == 3
     assert "expected '(' or a symbol or a variable or the end of the text" in str(error.value)
+
+
+def test_absurd_nesting_is_a_syntax_error_not_a_crash() -> None:
+    assert parse_term("(f " * 99 + ")" * 99)[0] == "f"
+    with pytest.raises(GdlSyntaxError, match="lists nested more than 100 deep"):
+        parse_rules("(role a)\n" + "(f " * 5000 + ")" * 5000)
