@@ -36,7 +36,7 @@ from gdl.facts import (
     tuple_getter,
 )
 from gdl.strata import Clause
-from gdl.terms import Term, arguments, is_ground, is_variable, relation
+from gdl.terms import Term, arguments, is_ground, is_variable, relation, variables
 
 Binding = tuple
 Step = Callable[[list[Binding], Sequence[Layer], dict[str, list[Args]] | None], list[Binding]]
@@ -140,7 +140,7 @@ class _Compiler:
         self.initial = tuple(self.slots)
 
     def bound(self, term: Term) -> bool:
-        return all(var in self.slots for var in _variables(term))
+        return all(var in self.slots for var in variables(term))
 
     def pattern(self, sentence: Term) -> tuple[IndexSpec, tuple[int, ...], list[str]]:
         """The index spec of a sentence now, its key slots, and the variables it binds."""
@@ -196,12 +196,6 @@ class _Compiler:
             return tuple_getter(tuple(self.slots[arg] for arg in args))
         parts = [self.builder(arg) for arg in args]
         return lambda binding: tuple(part(binding) for part in parts)
-
-
-def _variables(term: Term) -> list[str]:
-    if type(term) is str:
-        return [term] if term[:1] == "?" else []
-    return [var for part in term for var in _variables(part)]
 
 
 def _positive_step(phase: int, spec: IndexSpec, key_slots: tuple[int, ...]) -> Step:
