@@ -49,6 +49,7 @@ class GdlGame(Game):
         self.roles = tuple(to_kif(role) for role in self.role_terms)
         self._role_index = {role: i for i, role in enumerate(self.role_terms)}
         self._initial = frozenset(args[0] for args in self.reasoner.facts("init"))
+        self._move_texts: dict[Term, str] = {}
 
     @classmethod
     def from_text(cls, text: str, name: str = "gdl", source: str = "") -> GdlGame:
@@ -81,6 +82,13 @@ class GdlGame(Game):
                     ordered.append(role)
         ordered += sorted(derived - set(ordered), key=to_kif)
         return tuple(ordered)
+
+    def move_text(self, move: Term) -> str:
+        """The canonical text of a move term (remembered: moves recur in every state)."""
+        text = self._move_texts.get(move)
+        if text is None:
+            text = self._move_texts[move] = to_kif(move)
+        return text
 
     def initial_state(self) -> GdlState:
         return GdlState(self, self._initial)
@@ -131,10 +139,11 @@ class GdlState(State):
         if self._legal is None:
             per_role: list[dict[str, Term]] = [{} for _ in self._game.roles]
             index = self._game._role_index
+            text = self._game.move_text
             for role, move in self.derived("legal"):
                 i = index.get(role)
                 if i is not None:
-                    per_role[i][to_kif(move)] = move
+                    per_role[i][text(move)] = move
             self._legal = [(tuple(sorted(moves)), moves) for moves in per_role]
         return self._legal
 

@@ -186,16 +186,22 @@ class _Compiler:
         """A function building `term` from a binding (all its variables bound)."""
         if term in self.slots:
             return itemgetter(self.slots[term])
-        functor = term[0]
-        parts = [self.builder(arg) for arg in term[1:]]
-        return lambda binding: (functor, *(part(binding) for part in parts))
+        prefix = (term[0],)
+        args = self.args_builder(term[1:])
+        return lambda binding: prefix + args(binding)
 
-    def head_builder(self) -> Callable[[Binding], Args]:
-        args = arguments(self.clause.head)
+    def args_builder(self, args: tuple[Term, ...]) -> Callable[[Binding], tuple]:
+        """A function building the tuple of `args` from a binding."""
         if all(arg in self.slots for arg in args):
             return tuple_getter(tuple(self.slots[arg] for arg in args))
         parts = [self.builder(arg) for arg in args]
-        return lambda binding: tuple(part(binding) for part in parts)
+        if len(parts) == 1:
+            (only,) = parts
+            return lambda binding: (only(binding),)
+        return lambda binding: tuple([part(binding) for part in parts])
+
+    def head_builder(self) -> Callable[[Binding], Args]:
+        return self.args_builder(arguments(self.clause.head))
 
 
 def _positive_step(phase: int, spec: IndexSpec, key_slots: tuple[int, ...]) -> Step:
