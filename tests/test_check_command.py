@@ -94,7 +94,7 @@ def test_a_reference_failure_agrees_when_we_fail_in_the_same_state(tmp_path: Pat
     failed = dict(PLAYOUT, goals={"left": None, "right": 0}, error="GoalDefinitionException")
     game, traces = write(tmp_path, rules, failed)
     assert main(["check", game, "--traces", traces]) == 0
-    assert "1 recorded as broken by the reference" in capsys.readouterr().out
+    assert "(in 1 the recording's reasoner found the game broken)" in capsys.readouterr().out
     game, traces = write(tmp_path, RACE, failed)
     assert main(["check", game, "--traces", traces]) == 1
     assert "the recording failed here" in capsys.readouterr().out

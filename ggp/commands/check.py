@@ -109,7 +109,7 @@ def turn_taking(states: int, simultaneous: int, seen: str) -> str:
 
 def replay_summary(report: ReplayReport) -> str:
     errors = (
-        f"; {report.recorded_errors} recorded as broken by the reference"
+        f" (in {report.recorded_errors} the recording's reasoner found the game broken)"
         if report.recorded_errors
         else ""
     )
