@@ -116,11 +116,13 @@ def replay(game: Game, playouts: Iterator[dict]) -> ReplayReport:
     report = ReplayReport()
     for record in playouts:
         report.playouts += 1
-        report.steps += len(record["steps"])
-        if "error" in record:
-            report.recorded_errors += 1
         try:
             _replay_one(game, record, report)
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise GameError(
+                f"recorded playout {report.playouts} is not in the corpus trace format "
+                f"({type(error).__name__}: {error})"
+            ) from None
         except _Mismatch as mismatch:
             report.disagreements.append(mismatch.disagreement)
         else:
@@ -129,6 +131,9 @@ def replay(game: Game, playouts: Iterator[dict]) -> ReplayReport:
 
 
 def _replay_one(game: Game, record: dict, report: ReplayReport) -> None:
+    report.steps += len(record["steps"])
+    if "error" in record:
+        report.recorded_errors += 1
     number = record.get("playout", report.playouts - 1)
     roles = [role.lower() for role in game.roles]
     if roles != [role.lower() for role in record["roles"]]:

@@ -112,6 +112,16 @@ def test_random_playouts_without_traces(tmp_path: Path, capsys) -> None:
     assert "the rules are broken in a state reached: race: role " in capsys.readouterr().out
 
 
+def test_malformed_traces_are_explained(tmp_path: Path, capsys) -> None:
+    game, traces = write(tmp_path, RACE, {"game": "race", "playout": 0})
+    assert main(["check", game, "--traces", traces]) == 2
+    err = capsys.readouterr().err
+    assert "recorded playout 1 is not in the corpus trace format (KeyError: 'steps')" in err
+    Path(traces).write_text("not json\n")
+    assert main(["check", game, "--traces", traces]) == 2
+    assert "cannot read traces" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("rules", "message"),
     [
