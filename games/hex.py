@@ -118,10 +118,9 @@ class Hex(Game):
             raise GameError(f"not a fact of {self.name} (or a second stone on a cell): {fact!r}")
         if mover is None:
             raise GameError(f"{self.name} facts need a control fact")
-        winners = [role for role in (0, 1) if self.connects(role, stones[role])]
-        if len(winners) == 2:
-            raise GameError(f"{self.name}: both players connect their sides")
-        return HexState(self, (stones[0], stones[1]), mover, winners[0] if winners else None)
+        # At most one role connects: a red chain and a blue chain would cross.
+        winner = next((role for role in (0, 1) if self.connects(role, stones[role])), None)
+        return HexState(self, (stones[0], stones[1]), mover, winner)
 
 
 class HexState(State):
