@@ -163,7 +163,11 @@ class HexState(State):
         own = self.stones[mover] | bit
         stones = (own, self.stones[1]) if mover == 0 else (self.stones[0], own)
         winner = mover if game.connects(mover, own, bit) else None
-        return HexState(game, stones, 1 - mover, winner)
+        after = HexState(game, stones, 1 - mover, winner)
+        if self._legal is not None:  # the same moves but one, without a scan of the board
+            i = self._legal.index(game.move_text[k])
+            after._legal = self._legal[:i] + self._legal[i + 1 :]
+        return after
 
     def is_terminal(self) -> bool:
         return self.winner is not None

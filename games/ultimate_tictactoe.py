@@ -21,6 +21,7 @@ itself, and small-board lines are tic-tac-toe lines with two more arguments.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 
@@ -31,9 +32,6 @@ ROLES = ("xplayer", "oplayer")
 MARKS = ("x", "o")
 OPEN, FULL = "b", "d"
 """Small-board status: open, or full without a line (else the winner's mark)."""
-
-LINES_THROUGH = tuple(tuple(line for line in LINES if i in line) for i in range(9))
-"""For each position 0..8 of a 3x3 board, the lines through it."""
 
 
 def _coords(index: int) -> str:
@@ -47,31 +45,40 @@ MOVE_TEXT = tuple(f"(mark {_coords(i)})" for i in range(81))
 MOVE_INDEX = {text: i for i, text in enumerate(MOVE_TEXT)}
 NOOP = ("noop",)
 
+# A 3x3 board (nine cells, or the nine statuses of the big board) is read as a
+# 9-bit mask by translating it to 0s and 1s and parsing that in base 2, so
+# position i (0..8, row by row) is bit 8 - i.
+BIT = tuple(1 << (8 - i) for i in range(9))
+EMPTY_BITS = str.maketrans({OPEN: "1", "x": "0", "o": "0", FULL: "0"})
+MARK_BITS = {
+    mark: str.maketrans({c: "1" if c == mark else "0" for c in (OPEN, "x", "o", FULL)})
+    for mark in MARKS
+}
+LINE_MASKS = tuple(BIT[a] | BIT[b] | BIT[c] for a, b, c in LINES)
+WINS = tuple(any(mask & line == line for line in LINE_MASKS) for mask in range(512))
+"""Whether a 9-bit mask holds a line of three."""
+BOARD_MOVES = tuple(
+    tuple(tuple(MOVE_TEXT[9 * b + i] for i in range(9) if mask & BIT[i]) for mask in range(512))
+    for b in range(9)
+)
+"""The moves of small board b whose empty cells make the 9-bit mask."""
 
-def line_owner(marks: Sequence[str], through: int | None = None) -> str | None:
-    """The mark with a line of three in the 3x3 `marks`, if any.
 
-    With `through`, only the lines through that position are looked at.
-    """
-    lines = LINES if through is None else LINES_THROUGH[through]
-    for a, b, c in lines:
-        if marks[a] in MARKS and marks[a] == marks[b] == marks[c]:
-            return marks[a]
-    return None
+def has_line(cells: str, mark: str) -> bool:
+    """Whether `mark` has a line of three in the nine `cells` (or statuses)."""
+    return WINS[int(cells.translate(MARK_BITS[mark]), 2)]
 
 
-def small_board_status(cells: Sequence[str]) -> str:
+def line_owner(cells: str) -> str | None:
+    """The mark with a line of three in the nine `cells` (or statuses), if any."""
+    return next((mark for mark in MARKS if has_line(cells, mark)), None)
+
+
+def small_board_status(cells: str) -> str:
     """The status of a small board from its nine cells (x, o, or b)."""
-    has_line = [mark for mark in MARKS if _has_line(cells, mark)]
-    if len(has_line) == 2:
-        raise GameError(f"a small board has lines of both marks: {''.join(cells)}")
-    if has_line:
-        return has_line[0]
-    return OPEN if OPEN in cells else FULL
-
-
-def _has_line(cells: Sequence[str], mark: str) -> bool:
-    return any(cells[a] == cells[b] == cells[c] == mark for a, b, c in LINES)
+    if has_line(cells, "x") and has_line(cells, "o"):
+        raise GameError(f"a small board has lines of both marks: {cells}")
+    return line_owner(cells) or (OPEN if OPEN in cells else FULL)
 
 
 class UltimateTicTacToe(Game):
@@ -79,7 +86,7 @@ class UltimateTicTacToe(Game):
     roles = ROLES
 
     def initial_state(self) -> UltimateState:
-        return UltimateState(self, OPEN * 81, OPEN * 9, -1, 0)
+        return UltimateState(self, OPEN * 81, OPEN * 9, -1, 0, None)
 
     def state_from_facts(self, facts: Sequence[str]) -> UltimateState:
         board = [""] * 81
@@ -103,27 +110,34 @@ class UltimateTicTacToe(Game):
             raise GameError(f"not an ultimate tic-tac-toe fact: {fact!r}")
         if "" in board or mover is None:
             raise GameError("ultimate tic-tac-toe facts need all 81 cells and a control fact")
-        status = "".join(small_board_status(board[9 * b : 9 * b + 9]) for b in range(9))
-        if _has_line(status, "x") and _has_line(status, "o"):
+        cells = "".join(board)
+        status = "".join(small_board_status(cells[9 * b : 9 * b + 9]) for b in range(9))
+        if has_line(status, "x") and has_line(status, "o"):
             raise GameError("both players have a line of won small boards")
-        return UltimateState(self, "".join(board), status, target, mover)
+        return UltimateState(self, cells, status, target, mover, line_owner(status))
 
 
 class UltimateState(State):
     """The 81 cells (``x``, ``o``, ``b``), the nine small-board statuses, the
-    target position (-1 before the first move) and the role on move."""
+    target position (-1 before the first move), the role on move, the winner."""
 
     __slots__ = ("_game", "board", "status", "target", "mover", "winner", "_legal")
 
     def __init__(
-        self, game: UltimateTicTacToe, board: str, status: str, target: int, mover: int
+        self,
+        game: UltimateTicTacToe,
+        board: str,
+        status: str,
+        target: int,
+        mover: int,
+        winner: str | None,
     ) -> None:
         self._game = game
         self.board = board
         self.status = status
         self.target = target
         self.mover = mover
-        self.winner = line_owner(status)
+        self.winner = winner
         self._legal: tuple[str, ...] | None = None
 
     @property
@@ -139,16 +153,16 @@ class UltimateState(State):
         return tuple(b for b, status in enumerate(self.status) if status == OPEN)
 
     def legal_moves(self, role: int) -> tuple[str, ...]:
+        if role != self.mover:
+            return () if self.is_terminal() else NOOP
         if self._legal is None:
             board = self.board
             self._legal = tuple(
-                MOVE_TEXT[i]
-                for b in self.open_boards()
-                for i in range(9 * b, 9 * b + 9)
-                if board[i] == OPEN
+                itertools.chain.from_iterable(
+                    BOARD_MOVES[b][int(board[9 * b : 9 * b + 9].translate(EMPTY_BITS), 2)]
+                    for b in self.open_boards()
+                )
             )
-        if role != self.mover and self._legal:
-            return NOOP
         return self._legal
 
     def _allows(self, index: int) -> bool:
@@ -168,13 +182,14 @@ class UltimateState(State):
         mark = MARKS[mover]
         board = self.board[:index] + mark + self.board[index + 1 :]
         small, position = divmod(index, 9)
-        status = self.status
+        status, winner = self.status, None
         cells = board[9 * small : 9 * small + 9]
-        if line_owner(cells, position) == mark:
+        if has_line(cells, mark):
             status = status[:small] + mark + status[small + 1 :]
+            winner = mark if has_line(status, mark) else None
         elif OPEN not in cells:
             status = status[:small] + FULL + status[small + 1 :]
-        return UltimateState(self._game, board, status, position, 1 - mover)
+        return UltimateState(self._game, board, status, position, 1 - mover, winner)
 
     def is_terminal(self) -> bool:
         return self.winner is not None or OPEN not in self.status
@@ -195,16 +210,22 @@ class UltimateState(State):
         return tuple(sorted(facts))
 
     def random_playout(self, rng: random.Random) -> PlayoutResult:
+        """Random marks on lists of empty positions and 9-bit masks of marks."""
         if self.is_terminal():
             return self.goals(), 0
-        board = list(self.board)
-        status = list(self.status)
+        board = self.board
         empty = [[i for i in range(9) if board[9 * b + i] == OPEN] for b in range(9)]
-        unfinished = [b for b in range(9) if status[b] == OPEN]
+        unfinished = [b for b in range(9) if self.status[b] == OPEN]
+        is_open = [status == OPEN for status in self.status]
+        marks = [
+            [int(board[9 * b : 9 * b + 9].translate(MARK_BITS[mark]), 2) for b in range(9)]
+            for mark in MARKS
+        ]
+        won = [int(self.status.translate(MARK_BITS[mark]), 2) for mark in MARKS]
         target, mover, steps = self.target, self.mover, 0
         draw = rng.random
         while True:
-            if target >= 0 and status[target] == OPEN:
+            if target >= 0 and is_open[target]:
                 small = target
                 k = int(draw() * len(empty[small]))
             else:  # free choice: uniform over every empty cell of every open board
@@ -217,22 +238,17 @@ class UltimateState(State):
             position = cells[k]
             cells[k] = cells[-1]
             cells.pop()
-            mark = MARKS[mover]
-            base = 9 * small
-            board[base + position] = mark
             steps += 1
-            won = False
-            for a, b, c in LINES_THROUGH[position]:
-                if board[base + a] == board[base + b] == board[base + c]:
-                    won = True
-                    break
-            if won:
-                status[small] = mark
+            own = marks[mover]
+            own[small] |= BIT[position]
+            if WINS[own[small]]:
+                is_open[small] = False
                 unfinished.remove(small)
-                if line_owner(status, small) == mark:
-                    return ((100, 0) if mark == "x" else (0, 100)), steps
+                won[mover] |= BIT[small]
+                if WINS[won[mover]]:
+                    return ((100, 0) if mover == 0 else (0, 100)), steps
             elif not cells:
-                status[small] = FULL
+                is_open[small] = False
                 unfinished.remove(small)
             if not unfinished:
                 return (50, 50), steps

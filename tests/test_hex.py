@@ -137,14 +137,16 @@ def test_invariants_on_several_sizes(size: int) -> None:
 
 
 @pytest.mark.parametrize("size", [3, 6, 9])
-def test_incremental_win_check_agrees_with_a_rebuild_from_facts(size: int) -> None:
+def test_incremental_win_and_moves_agree_with_a_rebuild_from_facts(size: int) -> None:
     rng = random.Random(size)
     game = load_game(f"hex:size={size}")
     for _ in range(10):
         state = game.initial_state()
         while not state.is_terminal():
             state = state.next([rng.choice(moves) for moves in state.all_legal_moves()])
-            assert game.state_from_facts(state.facts()).winner == state.winner
+            rebuilt = game.state_from_facts(state.facts())
+            assert rebuilt.winner == state.winner
+            assert rebuilt.all_legal_moves() == state.all_legal_moves()
 
 
 @pytest.mark.parametrize(

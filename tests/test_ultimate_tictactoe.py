@@ -153,6 +153,7 @@ def test_incremental_statuses_agree_with_a_rebuild_from_facts() -> None:
             state = state.next([rng.choice(moves) for moves in state.all_legal_moves()])
             rebuilt = GAME.state_from_facts(state.facts())
             assert (rebuilt.status, rebuilt.winner) == (state.status, state.winner)
+            assert rebuilt.all_legal_moves() == state.all_legal_moves()
 
 
 @pytest.mark.parametrize(
