@@ -52,6 +52,7 @@ class Hex(Game):
         cells = [(r, c) for r in range(size) for c in range(size)]
         self.cell_names = tuple(f"{string.ascii_lowercase[r]} {c + 1}" for r, c in cells)
         self.bits = tuple(1 << (r * width + c) for r, c in cells)
+        self.dense = {bit: k for k, bit in enumerate(self.bits)}
         self.move_text = tuple(f"(place {name})" for name in self.cell_names)
         self.move_index = {text: k for k, text in enumerate(self.move_text)}
         self.sorted_moves = tuple(sorted(zip(self.move_text, self.bits, strict=True)))
@@ -200,14 +201,14 @@ class HexState(State):
         colour = [-1] * cells
         parent = list(range(cells))
         touches = [0] * cells
-        empty = []
-        for k, bit in enumerate(game.bits):
-            for role in (0, 1):
-                if self.stones[role] & bit:
-                    _place(k, role, colour, parent, touches, game.neighbours, game.side_flags)
-                    break
-            else:
-                empty.append(k)
+        occupied = self.stones[0] | self.stones[1]
+        empty = [k for k, bit in enumerate(game.bits) if not occupied & bit]
+        for role, stones in enumerate(self.stones):
+            while stones:
+                bit = stones & -stones  # the lowest stone
+                stones ^= bit
+                k = game.dense[bit]
+                _place(k, role, colour, parent, touches, game.neighbours, game.side_flags)
         role, steps, draw = self.mover, 0, rng.random
         while True:
             i = int(draw() * len(empty))
