@@ -73,8 +73,7 @@ class Hex(Game):
         self.side_flags = tuple(
             tuple((1 if bit & first else 0) | (2 if bit & last else 0) for bit in self.bits)
             for first, last in self.sides
-        )
-        """Per role and dense cell: 1 on the role's first side, 2 on its last."""
+        )  # per role and dense cell: 1 on the role's first side, 2 on its last
 
     def initial_state(self) -> HexState:
         return HexState(self, (0, 0), 0, None)
@@ -107,7 +106,7 @@ class Hex(Game):
         stones = [0, 0]
         mover = None
         for fact in facts:
-            parts = fact.strip("()").split()
+            parts = fact.strip("()").split() or [""]
             if parts[0] == "cell" and len(parts) == 4 and parts[3] in ROLES:
                 k = self.move_index.get(f"(place {parts[1]} {parts[2]})")
                 if k is not None and not (stones[0] | stones[1]) & self.bits[k]:

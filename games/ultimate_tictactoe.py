@@ -93,7 +93,7 @@ class UltimateTicTacToe(Game):
         mover = None
         target = -1
         for fact in facts:
-            parts = fact.strip("()").split()
+            parts = fact.strip("()").split() or [""]
             if parts[0] == "cell" and len(parts) == 6:
                 index = MOVE_INDEX.get(f"(mark {' '.join(parts[1:5])})")
                 if index is not None and parts[5] in ("x", "o", OPEN):
