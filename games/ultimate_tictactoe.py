@@ -43,6 +43,7 @@ def _coords(index: int) -> str:
 MOVE_TEXT = tuple(f"(mark {_coords(i)})" for i in range(81))
 """Move texts by cell index; index order is also sorted string order."""
 MOVE_INDEX = {text: i for i, text in enumerate(MOVE_TEXT)}
+CELL_PREFIX = tuple(f"(cell {_coords(i)} " for i in range(81))
 NOOP = ("noop",)
 
 # A 3x3 board (nine cells, or the nine statuses of the big board) is read as a
@@ -203,11 +204,12 @@ class UltimateState(State):
         return f"{self.board}{self.target + 1}{self.mover}"
 
     def facts(self) -> tuple[str, ...]:
-        facts = [f"(cell {_coords(i)} {c})" for i, c in enumerate(self.board)]
+        # Already sorted: cells in index order, then control, then target.
+        facts = [f"{prefix}{c})" for prefix, c in zip(CELL_PREFIX, self.board, strict=True)]
         facts.append(f"(control {ROLES[self.mover]})")
         if self.target >= 0:
             facts.append(f"(target {self.target // 3 + 1} {self.target % 3 + 1})")
-        return tuple(sorted(facts))
+        return tuple(facts)
 
     def random_playout(self, rng: random.Random) -> PlayoutResult:
         """Random marks on lists of empty positions and 9-bit masks of marks."""
