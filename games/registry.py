@@ -11,6 +11,7 @@ from games.base import Game, GameError
 NATIVE_GAMES = {
     "tictactoe": "games.tictactoe:TicTacToe",
     "connect_four": "games.connect_four:ConnectFour",
+    "othello": "games.othello:Othello",
 }
 """Built-in native games: name -> ``module:class``; options are constructor keywords."""
 
