@@ -167,8 +167,8 @@ def test_render_shows_discs() -> None:
 
 
 def test_fast_playouts_replay_through_the_interface() -> None:
-    check_fast_playouts(ConnectFour(), playouts=30)
-    check_fast_playouts(ConnectFour(width=4, height=3, line=3), playouts=30)
+    check_fast_playouts(ConnectFour().initial_state(), playouts=30)
+    check_fast_playouts(ConnectFour(width=4, height=3, line=3).initial_state(), playouts=30)
 
 
 def test_corpus_connect_four_traces(shared_dir) -> None:

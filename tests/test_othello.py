@@ -123,7 +123,8 @@ def test_render_shows_discs_and_counts() -> None:
 
 
 def test_fast_playouts_replay_through_the_interface() -> None:
-    check_fast_playouts(GAME, playouts=10)
+    check_fast_playouts(GAME.initial_state(), playouts=10)
+    check_fast_playouts(position([(1, 3)], [(1, 1), (1, 2)]), playouts=1, opening=1)
 
 
 def test_corpus_reversi_traces(shared_dir) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from games.base import Game, State
+from games.base import State
 
 
 def play_turns(state: State, *moves: str) -> State:
@@ -17,25 +17,25 @@ def play_turns(state: State, *moves: str) -> State:
     return state
 
 
-def check_fast_playouts(game: Game, playouts: int, seed: int = 0) -> None:
+def check_fast_playouts(state: State, playouts: int, opening: int = 10, seed: int = 0) -> None:
     """The game's fast playout plays legal moves to a terminal state and reports it truly.
 
-    Each playout starts a few random moves into the game; it records its
-    joint moves, and replaying them through the interface must be legal all
-    the way and end in a terminal state with the same goals and the same
-    number of steps.
+    Each playout starts after fewer than `opening` random moves from `state`;
+    it records its joint moves, and replaying them through the interface must
+    be legal all the way and end in a terminal state with the same goals and
+    the same number of steps.
     """
     rng = random.Random(seed)
     for _ in range(playouts):
-        start = game.initial_state()
-        for _ in range(rng.randrange(10)):
+        start = state
+        for _ in range(rng.randrange(opening)):
             if not start.is_terminal():
                 start = start.next([rng.choice(moves) for moves in start.all_legal_moves()])
         joints: list[tuple[str, ...]] = []
         goals, steps = start.random_playout(rng, joints)  # type: ignore[call-arg]
-        state = start
+        end = start
         for joint in joints:
-            state = state.next(joint)
-        assert state.is_terminal()
-        assert state.goals() == goals
+            end = end.next(joint)
+        assert end.is_terminal()
+        assert end.goals() == goals
         assert steps == len(joints)
