@@ -12,6 +12,7 @@ NATIVE_GAMES = {
     "tictactoe": "games.tictactoe:TicTacToe",
     "connect_four": "games.connect_four:ConnectFour",
     "othello": "games.othello:Othello",
+    "breakthrough": "games.breakthrough:Breakthrough",
 }
 """Built-in native games: name -> ``module:class``; options are constructor keywords."""
 
