@@ -72,6 +72,8 @@ class ConnectFour(Game):
         self.stride = height + 1
         self.moves = tuple(f"(drop {column + 1})" for column in range(width))
         self.column_of = {move: column for column, move in enumerate(self.moves)}
+        self.full = sum(((1 << height) - 1) << (column * self.stride) for column in range(width))
+        """The bits of all the cells: the board is full when the discs cover them."""
         self.move_order = tuple(sorted(range(width), key=self.moves.__getitem__))
         self.line_shifts = tuple(
             line_shifts(direction, line)
@@ -174,12 +176,12 @@ class ConnectFourState(State):
         return ConnectFourState(game, (bits[0], bits[1]), heights, 1 - mover, winner)
 
     def is_terminal(self) -> bool:
-        return self.winner is not None or min(self.heights) == self._game.height
+        return self.winner is not None or self.bits[0] | self.bits[1] == self._game.full
 
     def goals(self) -> Goals:
         if self.winner is not None:
             return WIN[self.winner]
-        return DRAW if min(self.heights) == self._game.height else UNDECIDED
+        return DRAW if self.bits[0] | self.bits[1] == self._game.full else UNDECIDED
 
     def key(self) -> str:
         return f"{self.bits[0]:x}.{self.bits[1]:x}.{self.mover}"
