@@ -25,7 +25,6 @@ from games.base import Game, GameError, Goals, PlayoutResult, State, check_joint
 ROLES = ("white", "black")
 NOOP = ("noop",)
 SIZE = 8
-FULL = (1 << 64) - 1
 WIN = ((100, 0), (0, 100))
 UNDECIDED = (0, 0)
 SQUARES = tuple((x, y) for x in range(1, SIZE + 1) for y in range(1, SIZE + 1))
@@ -56,14 +55,14 @@ def _steps(role: int, index: int) -> tuple[tuple[int, bool, str] | None, ...]:
 STEPS = tuple(tuple(_steps(role, index) for index in range(SIZE * SIZE)) for role in (0, 1))
 """STEPS[role][square]: the three forward steps of a pawn of `role` on `square`."""
 MOVES = {
-    text: (role, index, target)
+    text: (index, target)
     for role in (0, 1)
     for index in range(SIZE * SIZE)
     for step in STEPS[role][index]
     if step
     for target, _, text in [step]
 }
-"""Move text -> (role, from square, to square)."""
+"""Move text -> (from square, to square)."""
 
 
 def winner(white: int, black: int) -> int | None:
@@ -149,7 +148,7 @@ class BreakthroughState(State):
     def next(self, joint: Sequence[str]) -> BreakthroughState:
         check_joint(self, joint)
         mover = self.mover
-        _, source, target = MOVES[joint[mover]]
+        source, target = MOVES[joint[mover]]
         own = self.bits[mover] ^ (1 << source | 1 << target)
         other = self.bits[1 - mover] & ~(1 << target)
         bits = (own, other) if mover == 0 else (other, own)
@@ -187,10 +186,12 @@ class BreakthroughState(State):
         board = [0] * (SIZE * SIZE)
         pawns: list[list[int]] = [[], []]
         for role in (0, 1):
-            for index in range(SIZE * SIZE):
-                if self.bits[role] >> index & 1:
-                    board[index] = role + 1
-                    pawns[role].append(index)
+            rest = self.bits[role]
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                board[low.bit_length() - 1] = role + 1
+                pawns[role].append(low.bit_length() - 1)
         mover = self.mover
         steps = 0
         uniform = rng.random
