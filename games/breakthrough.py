@@ -30,6 +30,8 @@ UNDECIDED = (0, 0)
 SQUARES = tuple((x, y) for x in range(1, SIZE + 1) for y in range(1, SIZE + 1))
 """Square (X, Y) is index ``(X-1)*8 + (Y-1)``: ascending indexes sort like the move texts."""
 INDEX_OF = {square: index for index, square in enumerate(SQUARES)}
+INDEX_OF_CELL = {(str(x), str(y)): index for index, (x, y) in enumerate(SQUARES)}
+"""The square of the X and Y texts of a ``cellholds`` fact."""
 FORWARD = (1, -1)
 """The row step of each role's pawns."""
 FAR_ROW = tuple(sum(1 << INDEX_OF[x, far] for x in range(1, SIZE + 1)) for far in (SIZE, 1))
@@ -89,7 +91,7 @@ class Breakthrough(Game):
         for fact in facts:
             parts = fact.strip("()").split()
             if parts[0] == "cellholds" and len(parts) == 4 and parts[3] in ROLES:
-                index = INDEX_OF.get((_number(parts[1]), _number(parts[2])))
+                index = INDEX_OF_CELL.get((parts[1], parts[2]))
                 if index is not None and not (bits[0] | bits[1]) >> index & 1:
                     bits[ROLES.index(parts[3])] |= 1 << index
                     continue
@@ -103,10 +105,6 @@ class Breakthrough(Game):
         if (white & FAR_ROW[0] or not black) and (black & FAR_ROW[1] or not white):
             raise GameError("breakthrough: both roles have won; no game reaches that")
         return BreakthroughState(self, (white, black), movers[0])
-
-
-def _number(text: str) -> int | None:
-    return int(text) if text.isdigit() and str(int(text)) == text else None
 
 
 class BreakthroughState(State):

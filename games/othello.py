@@ -36,6 +36,8 @@ ROW_8 = ROW_1 << 7
 SQUARES = tuple((x, y) for x in range(1, SIZE + 1) for y in range(1, SIZE + 1))
 MOVE_TEXT = tuple(f"(move {x} {y})" for x, y in SQUARES)
 SQUARE_OF = {text: index for index, text in enumerate(MOVE_TEXT)}
+SQUARE_OF_CELL = {(str(x), str(y)): index for index, (x, y) in enumerate(SQUARES)}
+"""The square of the X and Y texts of a ``cell`` fact."""
 
 UP_SHIFTS = ((1, FULL & ~ROW_1), (8, FULL), (9, FULL & ~ROW_1), (7, FULL & ~ROW_8))
 """Shifts to higher bits, each with the squares a shifted disc may land on.
@@ -113,7 +115,7 @@ class Othello(Game):
         for fact in facts:
             parts = fact.strip("()").split()
             if parts[0] == "cell" and len(parts) == 4 and parts[3] in ROLES:
-                index = SQUARE_OF.get(f"(move {parts[1]} {parts[2]})")
+                index = SQUARE_OF_CELL.get((parts[1], parts[2]))
                 if index is not None and not (bits[0] | bits[1]) >> index & 1:
                     bits[ROLES.index(parts[3])] |= 1 << index
                     continue
