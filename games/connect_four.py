@@ -29,8 +29,8 @@ NOOP = ("noop",)
 WIN = ((100, 0), (0, 100))
 DRAW = (50, 50)
 UNDECIDED = (0, 0)
-DEFAULTS = {"height": 6, "line": 4, "width": 7}
-"""The default options, in the order the game's name spells changed ones."""
+WIDTH, HEIGHT, LINE = 7, 6, 4
+"""The default options."""
 
 
 def line_shifts(direction: int, line: int) -> tuple[int, ...]:
@@ -53,7 +53,7 @@ class ConnectFour(Game):
 
     roles = ROLES
 
-    def __init__(self, *, width: int = 7, height: int = 6, line: int = 4) -> None:
+    def __init__(self, *, width: int = WIDTH, height: int = HEIGHT, line: int = LINE) -> None:
         if width < 1 or height < 1:
             raise GameError(
                 f"connect_four: width and height must be at least 1, got {width}x{height}"
@@ -66,8 +66,10 @@ class ConnectFour(Game):
         self.width = width
         self.height = height
         self.line = line
-        options = {"height": height, "line": line, "width": width}
-        changed = [f"{key}={value}" for key, value in options.items() if value != DEFAULTS[key]]
+        options = {"height": (height, HEIGHT), "line": (line, LINE), "width": (width, WIDTH)}
+        changed = [
+            f"{key}={value}" for key, (value, default) in options.items() if value != default
+        ]
         self.name = "connect_four" + (":" + ",".join(changed) if changed else "")
         self.stride = height + 1
         self.moves = tuple(f"(drop {column + 1})" for column in range(width))
