@@ -7,9 +7,9 @@ import sys
 from collections.abc import Sequence
 
 from games.base import GameError
-from ggp.commands import bench, play
+from ggp.commands import bench, match, play, tournament
 
-COMMANDS = (play, bench)
+COMMANDS = (play, bench, match, tournament)
 
 
 def build_parser() -> argparse.ArgumentParser:
