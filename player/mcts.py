@@ -13,11 +13,11 @@ plays GDL games unchanged.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from math import log, sqrt
 from typing import TYPE_CHECKING
 
 from games.base import GameError, State
@@ -188,9 +188,10 @@ class MCTS:
         node.visits += 1
         for node, joint in path:
             node.visits += 1
+            counts, sums = node.counts, node.sums
             for role, i in enumerate(joint):
-                node.counts[role][i] += 1
-                node.sums[role][i] += rewards[role]
+                counts[role][i] += 1
+                sums[role][i] += rewards[role]
 
     def _choose_joint(self, node: Node) -> tuple[int, ...]:
         """The joint move (move indices) chosen at `node`: each role chooses its own."""
@@ -207,9 +208,9 @@ class MCTS:
         untried = node.untried[role]
         if untried:
             return untried.pop()
-        explore = self.c * math.sqrt(math.log(node.visits))
+        explore = self.c * sqrt(log(node.visits))
         values = [
-            total / n + explore / math.sqrt(n)
+            total / n + explore / sqrt(n)
             for total, n in zip(node.sums[role], node.counts[role], strict=True)
         ]
         if self.stochastic:
