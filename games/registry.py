@@ -10,6 +10,8 @@ from games.base import Game, GameError
 
 NATIVE_GAMES = {
     "tictactoe": "games.tictactoe:TicTacToe",
+    "ultimate_tictactoe": "games.ultimate_tictactoe:UltimateTicTacToe",
+    "hex": "games.hex:Hex",
 }
 """Built-in native games: name -> ``module:class``; options are constructor keywords."""
 

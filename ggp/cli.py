@@ -31,6 +31,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GameError as error:
         print(f"ggp {args.command}: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (`ggp ... | head`): stop quietly, as Unix tools do.
+        sys.stderr.close()
+        return 1
     except KeyboardInterrupt:
         print(f"\nggp {args.command}: interrupted", file=sys.stderr)
         return 130

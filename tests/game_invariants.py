@@ -44,6 +44,10 @@ def check_state(game: Game, state: State) -> None:
     rebuilt = game.state_from_facts(facts)
     assert rebuilt.key() == state.key() and rebuilt.facts() == facts
     assert rebuilt == state and hash(rebuilt) == hash(state)
+    assert rebuilt.is_terminal() == state.is_terminal()
+    assert rebuilt.all_legal_moves() == state.all_legal_moves()
+    if state.is_terminal():
+        assert rebuilt.goals() == state.goals()
     if not state.is_terminal():
         for role in range(len(game.roles)):
             moves = state.legal_moves(role)
