@@ -89,9 +89,10 @@ def test_final_choice_by_visits_or_by_mean() -> None:
     by_visits = MCTS(state, final="visits", rng=random.Random(0))
     by_mean = MCTS(state, final="mean", rng=random.Random(0))
     for search in (by_visits, by_mean):
-        root = search.root
-        root.counts[0] = [10, 3, 0, 0, 0, 0, 0, 0, 0]
-        root.sums[0] = [6.0, 2.7, 0, 0, 0, 0, 0, 0, 0]
+        root = search.root  # its moves are in random order
+        first, second = root.moves[0].index("(mark 1 1)"), root.moves[0].index("(mark 1 2)")
+        root.counts[0][first], root.sums[0][first] = 10, 6.0
+        root.counts[0][second], root.sums[0][second] = 3, 2.7
         root.untried[0] = []
     assert by_visits.best_move(0) == "(mark 1 1)"
     assert by_mean.best_move(0) == "(mark 1 2)"
@@ -100,14 +101,23 @@ def test_final_choice_by_visits_or_by_mean() -> None:
         MCTS(state, final="best")
 
 
-def test_stochastic_selection_spreads_visits_and_still_finds_the_win() -> None:
-    state = position("xx. oo. ...", "xplayer")
+def test_a_move_that_wins_at_once_is_always_taken_once_seen() -> None:
+    search = MCTS(position("xx. oo. ...", "xplayer"), rng=random.Random(5))
+    search.search(iterations=40)
+    win, *others = search.statistics(0)
+    assert win.move == "(mark 1 3)" and win.value == 1.0
+    assert all(s.visits <= 1 for s in others)
+    assert win.visits == 40 - sum(s.visits for s in others)
+
+
+def test_stochastic_selection_spreads_visits_and_still_finds_the_block() -> None:
+    state = position("xx. o.. ..o", "oplayer")
     greedy = MCTS(state, rng=random.Random(4))
     sampled = MCTS(state, stochastic=True, rng=random.Random(4))
     for search in (greedy, sampled):
-        search.search(iterations=600)
-        assert search.best_move(0) == "(mark 1 3)"
-    assert sampled.statistics(0)[0].visits < greedy.statistics(0)[0].visits
+        search.search(iterations=1000)
+        assert search.best_move(1) == "(mark 1 3)"
+    assert sampled.statistics(1)[0].visits < greedy.statistics(1)[0].visits
 
 
 def test_the_same_seed_gives_the_same_search() -> None:
