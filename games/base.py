@@ -147,7 +147,11 @@ class State(ABC):
         return "\n".join(self.facts())
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and other.game is self.game and other.key() == self.key()
+        return (
+            isinstance(other, State)
+            and other.key() == self.key()
+            and (other.game is self.game or other.game.rules_id == self.game.rules_id)
+        )
 
     def __hash__(self) -> int:
         return hash(self.key())

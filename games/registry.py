@@ -10,8 +10,11 @@ from games.base import Game, GameError
 
 NATIVE_GAMES = {
     "tictactoe": "games.tictactoe:TicTacToe",
+    "connect_four": "games.connect_four:ConnectFour",
+    "othello": "games.othello:Othello",
     "ultimate_tictactoe": "games.ultimate_tictactoe:UltimateTicTacToe",
     "hex": "games.hex:Hex",
+    "breakthrough": "games.breakthrough:Breakthrough",
 }
 """Built-in native games: name -> ``module:class``; options are constructor keywords."""
 
