@@ -94,9 +94,11 @@ class MCTSAgent(Agent):
     The budget per move is `iterations`, `time` seconds, or both (whichever
     ends first), and never past the referee's deadline.  A forced move (the
     only legal one, ``noop`` while another role moves) is played without a
-    search: measured on Connect Four, searching then too did not pay.  With `table`, a
-    folder, the statistics of the top `depth` levels of the tree are loaded
-    at the start of a match and saved at its end (`player.state_table`).
+    search: on Connect Four, searching during the other player's turns too
+    (the tree is kept) won no measurable strength for twice the work.  With
+    `table`, a folder, the statistics of the top `depth` levels of the tree
+    are loaded at the start of a match and saved at its end
+    (`player.state_table`).
     """
 
     spec = "mcts"

@@ -69,3 +69,16 @@ def test_mcts_never_loses_to_random() -> None:
     losses = [r for r in results if r.goals[r.seats.index(0)] < 50]
     assert not losses
     assert sum(r.goals[r.seats.index(0)] == 100 for r in results) > 170
+
+
+def test_ggp_play_uses_mcts_by_default_and_takes_any_agent_spec(monkeypatch, capsys) -> None:
+    import io
+    import sys
+
+    from ggp.cli import build_parser, main
+
+    assert build_parser().parse_args(["play", "tictactoe"]).ai == "mcts"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 5))
+    assert main(["play", "tictactoe", "--ai", "mcts:iterations=300", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "Game over" in out and "You win!" not in out
