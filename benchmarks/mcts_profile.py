@@ -18,8 +18,7 @@ import random
 from collections import defaultdict
 
 from games.registry import load_game
-from player.agents import DEFAULT_C
-from player.mcts import MCTS
+from player.mcts import DEFAULT_C, MCTS
 
 
 def main() -> None:

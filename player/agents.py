@@ -19,11 +19,8 @@ from typing import TextIO
 
 from games.base import Game, GameError, State, canonical_move
 from games.registry import parse_spec
-from player.mcts import FINAL_CHOICES, MCTS, MoveStats
+from player.mcts import DEFAULT_C, FINAL_CHOICES, MCTS, MoveStats
 from player.state_table import StateTable, table_path
-
-DEFAULT_C = 1.0
-"""The default exploration constant, chosen by measurement (see docs/mcts-study.md)."""
 
 DEFAULT_TIME = 1.0
 """Seconds per move of an MCTS agent given no budget: about what a person will wait."""

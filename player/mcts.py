@@ -30,6 +30,9 @@ Rewards = Sequence[float]
 
 FINAL_CHOICES = ("visits", "mean")
 
+DEFAULT_C = 0.7
+"""The default exploration constant, chosen by measurement (docs/mcts-study.md)."""
+
 
 @dataclass(frozen=True)
 class MoveStats:
@@ -147,7 +150,7 @@ class MCTS:
         self,
         state: State,
         *,
-        c: float = 1.0,
+        c: float = DEFAULT_C,
         final: str = "visits",
         stochastic: bool = False,
         rng: random.Random | None = None,

@@ -9,8 +9,7 @@ import time
 
 from games.base import Game, State
 from games.registry import load_game
-from player.agents import DEFAULT_C
-from player.mcts import MCTS, RandomPlayout
+from player.mcts import DEFAULT_C, MCTS, RandomPlayout
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

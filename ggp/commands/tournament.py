@@ -25,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="play many matches between agents and print the standings",
         description="Play GAMES matches of GAME between the agents (one per role, in role "
         "order) and print, per agent and per seat, wins, draws, losses, the mean goal and "
-        "the score (mean of goal/100) with a 95%% confidence interval (normal "
+        "the score (mean of goal/100) with a 95% confidence interval (normal "
         "approximation: mean +- 1.96 standard errors). With iteration budgets the same "
         "--seed gives the same results, whatever --jobs; time budgets (mcts:time=...) "
         "depend on the machine's speed and load, so they cannot be reproduced exactly.",
