@@ -7,9 +7,9 @@ import sys
 from collections.abc import Sequence
 
 from games.base import GameError
-from ggp.commands import bench, check, play
+from ggp.commands import bench, check, match, play, tournament
 
-COMMANDS = (play, bench, check)
+COMMANDS = (play, bench, check, match, tournament)
 
 
 def build_parser() -> argparse.ArgumentParser:

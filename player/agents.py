@@ -1,21 +1,37 @@
 """Agents: whatever chooses a move for one role of a match.
 
-An agent is told the game and its role at the start, is asked for a move in
-each state (with a deadline, a `time.monotonic()` value, or None), and sees
-every joint move as it is played, so that search can reuse its tree.
-Agents are named by specs on the command line: ``random``, ``legal``,
-``human``, with options after a colon (``mcts:iterations=200,c=0.7``).
+An agent is told the game, its role and the match clocks at the start, is
+asked for a move in each state (with a deadline, a `time.monotonic()` value,
+or None), and sees every joint move as it is played, so that search can reuse
+its tree.  Agents are named by specs on the command line: ``random``,
+``legal``, ``mcts``, ``human``, with options after a colon
+(``mcts:iterations=200,c=0.7``).
 """
 
 from __future__ import annotations
 
 import random
 import sys
+import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TextIO
 
 from games.base import Game, GameError, State, canonical_move
 from games.registry import parse_spec
+from player.mcts import DEFAULT_C, FINAL_CHOICES, MCTS, MoveStats
+from player.state_table import StateTable, table_path
+
+DEFAULT_TIME = 1.0
+"""Seconds per move of an MCTS agent given no budget: about what a person will wait."""
+
+
+@dataclass(frozen=True)
+class Clocks:
+    """The clocks of a match in seconds, as a referee announces them (None: no limit)."""
+
+    start: float | None = None
+    play: float | None = None
 
 
 class MatchQuit(Exception):
@@ -27,10 +43,11 @@ class Agent:
 
     spec = "agent"
 
-    def start(self, game: Game, role: int) -> None:
-        """A match begins; this agent plays `game.roles[role]`."""
+    def start(self, game: Game, role: int, clocks: Clocks | None = None) -> None:
+        """A match begins; this agent plays `game.roles[role]` under `clocks`."""
         self.game = game
         self.role = role
+        self.clocks = clocks or Clocks()
 
     def choose_move(self, state: State, deadline: float | None) -> str:
         """The move to play in `state`, before `deadline` (monotonic seconds)."""
@@ -41,6 +58,10 @@ class Agent:
 
     def stop(self, state: State) -> None:
         """The match is over (or was stopped) in `state`."""
+
+    def ranking(self) -> list[MoveStats]:
+        """How a searching agent ranked its moves at its last decision, best first."""
+        return []
 
 
 class RandomAgent(Agent):
@@ -62,6 +83,96 @@ class LegalAgent(Agent):
 
     def choose_move(self, state: State, deadline: float | None) -> str:
         return state.legal_moves(self.role)[0]
+
+
+class MCTSAgent(Agent):
+    """Monte Carlo tree search (`player.mcts`), reusing its tree from move to move.
+
+    The budget per move is `iterations`, `time` seconds, or both (whichever
+    ends first), and never past the referee's deadline.  A forced move (the
+    only legal one, ``noop`` while another role moves) is played without a
+    search: on Connect Four, searching during the other player's turns too
+    (the tree is kept) won no measurable strength for twice the work.  With
+    `table`, a folder, the statistics of the top `depth` levels of the tree
+    are loaded at the start of a match and saved at its end
+    (`player.state_table`).
+    """
+
+    spec = "mcts"
+
+    def __init__(
+        self,
+        *,
+        iterations: int | None = None,
+        time: float | None = None,
+        c: float = DEFAULT_C,
+        final: str = "visits",
+        stochastic: bool = False,
+        table: str | None = None,
+        depth: int = 4,
+        seed: int | None = None,
+    ) -> None:
+        self.iterations = iterations
+        self.time = DEFAULT_TIME if iterations is None and time is None else time
+        self.c = c
+        self.final = final
+        self.stochastic = stochastic
+        self.table_dir = table
+        self.depth = depth
+        self.rng = random.Random(seed)
+        self.tree: MCTS | None = None
+        self.table: StateTable | None = None
+        self.steps = 0
+        self.last_ranking: list[MoveStats] = []
+
+    def start(self, game: Game, role: int, clocks: Clocks | None = None) -> None:
+        super().start(game, role, clocks)
+        self.tree = None
+        self.steps = 0
+        self.last_ranking = []
+        if self.table_dir is not None:
+            self.table = StateTable.load(table_path(self.table_dir, game), game, self.depth)
+
+    def choose_move(self, state: State, deadline: float | None) -> str:
+        legal = state.legal_moves(self.role)
+        if len(legal) == 1:
+            self.last_ranking = []
+            return legal[0]
+        if self.tree is None or self.tree.root.state != state:
+            self.tree = MCTS(
+                state,
+                c=self.c,
+                final=self.final,
+                stochastic=self.stochastic,
+                rng=self.rng,
+                depth=self.steps,
+                table=self.table,
+            )
+        if self.time is not None:
+            own = time.monotonic() + self.time
+            deadline = own if deadline is None else min(own, deadline)
+        self.tree.search(self.iterations, deadline)
+        self.last_ranking = self.tree.statistics(self.role)
+        return self.tree.best_move(self.role)
+
+    def observe(self, joint: Sequence[str], state: State) -> None:
+        self.steps += 1
+        if self.tree is not None:
+            self._record()
+            self.tree.advance(joint, state)
+
+    def stop(self, state: State) -> None:
+        if self.table is not None and self.table_dir is not None:
+            self._record()
+            self.table.save(table_path(self.table_dir, self.game))
+
+    def ranking(self) -> list[MoveStats]:
+        return self.last_ranking
+
+    def _record(self) -> None:
+        tree, table = self.tree, self.table
+        if table is not None and tree is not None and tree.root.depth <= table.depth:
+            table.record(tree.root)
 
 
 class HumanAgent(Agent):
@@ -104,20 +215,83 @@ class HumanAgent(Agent):
         print(text, file=self.stdout)
 
 
-AGENTS: dict[str, Callable[..., Agent]] = {
-    "random": RandomAgent,
-    "legal": LegalAgent,
-    "human": HumanAgent,
+def _boolean(text: str) -> bool:
+    if text.lower() in ("yes", "true", "1", "on"):
+        return True
+    if text.lower() in ("no", "false", "0", "off"):
+        return False
+    raise ValueError
+
+
+def _at_least(kind: type, low: float, above: bool = False) -> Callable[[str], object]:
+    def convert(text: str) -> object:
+        value = kind(text)
+        if value < low or (above and value == low):
+            raise ValueError
+        return value
+
+    convert.__name__ = f"{kind.__name__} {'>' if above else '>='} {low}"
+    return convert
+
+
+def _one_of(*choices: str) -> Callable[[str], str]:
+    def convert(text: str) -> str:
+        if text not in choices:
+            raise ValueError
+        return text
+
+    convert.__name__ = " or ".join(choices)
+    return convert
+
+
+MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
+    "iterations": (_at_least(int, 1), "N"),
+    "time": (_at_least(float, 0, above=True), "SECONDS"),
+    "c": (_at_least(float, 0), "X"),
+    "final": (_one_of(*FINAL_CHOICES), "|".join(FINAL_CHOICES)),
+    "stochastic": (_boolean, "yes|no"),
+    "table": (str, "DIR"),
+    "depth": (_at_least(int, 0), "N"),
 }
+"""The options of an ``mcts`` agent spec."""
+
+
+def _convert_options(name: str, options: dict[str, str]) -> dict[str, object]:
+    accepted = AGENT_OPTIONS.get(name, {})
+    if options and not accepted:
+        raise GameError(f"agent {name!r} takes no options, got {', '.join(options)}")
+    described = ", ".join(f"{key}={what}" for key, (_, what) in accepted.items())
+    converted: dict[str, object] = {}
+    for key, text in options.items():
+        if key not in accepted:
+            raise GameError(f"agent {name}: unknown option {key!r}; options: {described}")
+        convert, _ = accepted[key]
+        try:
+            converted[key] = convert(text)
+        except ValueError:
+            raise GameError(
+                f"agent {name}: option {key} must be {convert.__name__}, got {text!r}"
+            ) from None
+    return converted
+
+
+AGENTS: dict[str, Callable[..., Agent]] = {
+    "random": lambda seed: RandomAgent(seed),
+    "legal": lambda seed: LegalAgent(),
+    "mcts": lambda seed, **options: MCTSAgent(seed=seed, **options),
+    "human": lambda seed: HumanAgent(),
+}
+"""Agent name -> factory(seed, **options)."""
+
+AGENT_OPTIONS = {"mcts": MCTS_OPTIONS}
+"""The options each agent accepts in its spec: name -> (converter, what to write)."""
 
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:
-    """Build the agent named by `spec`; `seed` makes random choices repeatable."""
+    """Build the agent named by `spec`; `seed` makes its random choices repeatable."""
     name, options = parse_spec(spec, what="agent")
     if name not in AGENTS:
         raise GameError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)}")
-    if options:
-        raise GameError(f"agent {name!r} takes no options, got {spec!r}")
-    agent = RandomAgent(seed) if name == "random" else AGENTS[name]()
+    agent = AGENTS[name](seed, **_convert_options(name, options))
     agent.spec = spec
     return agent

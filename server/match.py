@@ -8,12 +8,13 @@ tells every agent what was played.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from games.base import Game, Goals, State
-from player.agents import Agent
+from player.agents import Agent, Clocks, make_agent
 
 
 @dataclass
@@ -30,17 +31,37 @@ class MatchRecord:
 StepCallback = Callable[[MatchRecord], None]
 
 
+def derive_seed(*parts: object) -> int:
+    """A seed made from `parts` (a tournament seed, a match index...), the same in
+    every process and on every run."""
+    return random.Random(":".join(map(str, parts))).getrandbits(63)
+
+
+def make_agents(specs: Sequence[str], seed: int | None) -> list[Agent]:
+    """One agent per spec, each with its own seed derived from `seed` and its seat."""
+    return [
+        make_agent(spec, None if seed is None else derive_seed(seed, seat))
+        for seat, spec in enumerate(specs)
+    ]
+
+
+def request_moves(agents: Sequence[Agent], state: State, deadline: float | None) -> tuple[str, ...]:
+    """Ask every agent for its move in `state`: the joint move, in role order."""
+    return tuple(agent.choose_move(state, deadline) for agent in agents)
+
+
 def play_match(
     game: Game,
     agents: Sequence[Agent],
     *,
-    play_clock: float | None = None,
+    clocks: Clocks | None = None,
     on_step: StepCallback | None = None,
 ) -> MatchRecord:
     """Play one match of `game`, agent i taking role i; return its record.
 
-    `on_step` is called with the record after the initial state and after
-    every joint move (to show the board, for instance).
+    `clocks` are announced to the agents; a play clock gives every request a
+    deadline.  `on_step` is called with the record after the initial state
+    and after every joint move (to show the board, for instance).
     """
     if len(agents) != len(game.roles):
         raise ValueError(
@@ -49,14 +70,15 @@ def play_match(
         )
     state = game.initial_state()
     record = MatchRecord(game, [agent.spec for agent in agents], [state])
+    clocks = clocks or Clocks()
     for index, agent in enumerate(agents):
-        agent.start(game, index)
+        agent.start(game, index, clocks)
     if on_step:
         on_step(record)
     try:
         while not state.is_terminal():
-            deadline = time.monotonic() + play_clock if play_clock else None
-            joint = tuple(agent.choose_move(state, deadline) for agent in agents)
+            deadline = time.monotonic() + clocks.play if clocks.play else None
+            joint = request_moves(agents, state, deadline)
             state = state.next(joint)
             record.moves.append(joint)
             record.states.append(state)

@@ -9,6 +9,7 @@ import time
 
 from games.base import Game, State
 from games.registry import load_game
+from player.mcts import DEFAULT_C, MCTS, RandomPlayout
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,6 +33,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="use the interface's generic playout (legal moves and next states one by "
         "one) instead of the game's own fast playout, to see what the interface costs",
+    )
+    parser.add_argument(
+        "--mcts",
+        action="store_true",
+        help="measure MCTS simulations (iterations: select, expand, playout, back up) "
+        "per second from the initial state, each run with a fresh tree, and compare "
+        "them with bare playouts measured in turn",
+    )
+    parser.add_argument(
+        "--c",
+        type=float,
+        default=DEFAULT_C,
+        help="exploration constant for --mcts (default: %(default)s)",
     )
     parser.add_argument("--gdl", action="store_true", help="use the GDL twin of a built-in game")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default: %(default)s)")
@@ -71,8 +85,45 @@ def bench_game(
     )
 
 
+class GenericPlayout(RandomPlayout):
+    """A playout through the interface, one legal-move list and next state at a time."""
+
+    def evaluate(self, state: State, rng: random.Random) -> list[float]:
+        goals, _ = State.random_playout(state, rng)
+        return [goal * 0.01 for goal in goals]
+
+
+def bench_mcts(
+    game: Game, seconds: float, runs: int, seed: int, generic: bool, c: float
+) -> tuple[float, float]:
+    """The median MCTS simulations/s from the initial state (a fresh tree each run)
+    and, measured in turns with it as a baseline, the median playouts/s."""
+    rng = random.Random(seed)
+    state = game.initial_state()
+    evaluator = GenericPlayout() if generic else RandomPlayout()
+    simulations, playouts = [], []
+    for _ in range(runs):
+        search = MCTS(state, c=c, rng=rng, evaluator=evaluator)
+        start = time.perf_counter()
+        done = search.search(deadline=time.monotonic() + seconds / runs / 2)
+        simulations.append(done / (time.perf_counter() - start))
+        playouts.append(measure(state, seconds / runs / 2, rng, generic)[0])
+    return statistics.median(simulations), statistics.median(playouts)
+
+
 def run(args: argparse.Namespace) -> int:
     game = load_game(args.game, gdl=args.gdl)
+    if args.mcts:
+        simulations, playouts = bench_mcts(
+            game, args.seconds, max(1, args.runs), args.seed, args.generic, args.c
+        )
+        how = ", generic playout" if args.generic else ""
+        print(
+            f"{game.name}: {simulations:,.0f} simulations/s (MCTS from the initial state, "
+            f"c={args.c}{how}), {simulations / playouts:.2f} x the {playouts:,.0f} bare "
+            f"playouts/s measured in turn (median of {max(1, args.runs)} runs)"
+        )
+        return 0
     playouts, states = bench_game(game, args.seconds, max(1, args.runs), args.seed, args.generic)
     how = " (generic playout)" if args.generic else ""
     print(

@@ -30,8 +30,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--ai",
         metavar="AGENT",
-        default="random",
-        help="the computer's agent for every other role (default: %(default)s)",
+        default="mcts",
+        help="the computer's agent for every other role: random, legal, mcts (about 1 s "
+        "of thinking a move), or mcts with options, e.g. mcts:time=3 or "
+        "mcts:iterations=200,c=0.7 (default: %(default)s)",
     )
     parser.add_argument(
         "--gdl",
