@@ -190,8 +190,7 @@ class HumanAgent(Agent):
             return legal[0]
         role = self.game.roles[self.role]
         self._say(f"Your moves ({role}):")
-        for number, move in enumerate(legal, 1):
-            self._say(f"  {number:>3}. {move}")
+        self._say(numbered_columns(legal))
         while True:
             self.stdout.write(f"{role}> ")
             self.stdout.flush()
@@ -213,6 +212,20 @@ class HumanAgent(Agent):
 
     def _say(self, text: str) -> None:
         print(text, file=self.stdout)
+
+
+def numbered_columns(moves: Sequence[str], width: int = 78) -> str:
+    """The moves numbered from 1, in as many columns as fit `width`, numbers
+    running down each column (49 Hex moves take 13 lines, not 49)."""
+    entries = [f"{number:>3}. {move}" for number, move in enumerate(moves, 1)]
+    cell = max(map(len, entries)) + 2
+    columns = max(1, width // cell)
+    rows = -(-len(entries) // columns)
+    lines = []
+    for row in range(rows):
+        line = "".join(entry.ljust(cell) for entry in entries[row::rows])
+        lines.append(line.rstrip())
+    return "\n".join(lines)
 
 
 def _boolean(text: str) -> bool:

@@ -60,3 +60,13 @@ def test_unknown_game_is_a_clear_error(monkeypatch, capsys) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     assert main(["play", "nosuchgame"]) == 2
     assert "unknown game 'nosuchgame'" in capsys.readouterr().err
+
+
+def test_many_moves_are_listed_in_columns_numbered_down(monkeypatch, capsys) -> None:
+    code, out = run_play(monkeypatch, capsys, "hex", "--ai", "legal", stdin="quit\n")
+    listing = out.split("Your moves (red):\n")[1].split("red>")[0].splitlines()
+    assert len(listing) == 13  # 49 moves in 4 columns
+    assert all(len(line) <= 78 for line in listing)
+    first, last = listing[0].split(), listing[-1].split()
+    assert first[:4] == ["1.", "(place", "a", "1)"] and first[4] == "14."
+    assert last[:4] == ["13.", "(place", "b", "6)"]
