@@ -131,7 +131,11 @@ def check_players(game: Game, players: Sequence[Player], rules: str | None, cloc
         )
     remote = [player.name for player in players if player.needs_rules]
     if remote and rules is None:
-        raise GameError(f"{game.name} has no GDL description to send to {', '.join(remote)}")
+        raise GameError(
+            f"{game.name} has no GDL description to send to {', '.join(remote)}: a built-in "
+            "game is sent as its GDL twin (games/gdl/NAME.kif), which this one lacks or "
+            "cannot have (options); give a .kif file instead"
+        )
     if remote and (clocks.start is None or clocks.play is None):
         raise GameError("remote players need a start clock and a play clock")
 
@@ -253,7 +257,7 @@ async def _run_and_close(players: Sequence[Player], match: Awaitable[MatchRecord
 
 async def referee_match(
     game: RefereeGame,
-    specs: Sequence[str],
+    players: Sequence[Player],
     *,
     clocks: Clocks | None = None,
     grace: float = 1.0,
@@ -262,8 +266,7 @@ async def referee_match(
     log_dir: Path | str | None = None,
     on_step: StepCallback | None = None,
 ) -> MatchRecord:
-    """One match between players given by specs (`make_players`), closed afterwards."""
-    players = make_players(game.game, specs, None if seed is None else derive_seed(seed, "seats"))
+    """`run_match` of a game as `server.rules` gives it; the players are closed afterwards."""
     match = run_match(
         game.game,
         players,

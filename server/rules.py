@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.base import Game, GameError
+from games.base import Game
 from games.registry import GDL_DIR, load_game, parse_spec
 from gdl.game import GdlGame
 from gdl.terms import rules_text
@@ -44,14 +44,3 @@ def referee_game(spec: str, *, gdl: bool = False) -> RefereeGame:
     if options or not twin.is_file():
         return RefereeGame(spec, game, None)
     return RefereeGame(spec, game, rules_text(GdlGame.from_file(twin, name=name).rules))
-
-
-def require_rules(game: RefereeGame) -> str:
-    """The rules text, or a clear error saying why remote players cannot play."""
-    if game.rules is None:
-        raise GameError(
-            f"{game.spec} has no GDL description to send to remote players "
-            "(built-in games with options, or without a games/gdl twin, are in-process only); "
-            "give a .kif file instead"
-        )
-    return game.rules

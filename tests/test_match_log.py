@@ -10,7 +10,7 @@ import pytest
 from games.base import GameError
 from games.registry import load_game
 from player.agents import Clocks, make_agent
-from server.match import play_match, referee_match
+from server.match import make_players, play_match, referee_match
 from server.match_log import MatchLogWriter, read_log, replay, split_terms
 from server.rules import game_from_rules, referee_game
 
@@ -58,7 +58,9 @@ def test_a_kif_game_is_logged_with_its_rules_and_replays_from_them_alone(tmp_pat
     game = referee_game(str(kif))
     assert game.rules is not None and ";" not in game.rules
     logs = tmp_path / "logs"
-    record = asyncio.run(referee_match(game, ["random", "random"], seed=1, log_dir=logs))
+    record = asyncio.run(
+        referee_match(game, make_players(game.game, ["random"] * 2, 1), log_dir=logs)
+    )
     (path,) = logs.iterdir()
     logged = read_log(path)
     assert logged.rules == game.rules and logged.game_spec == str(kif)
