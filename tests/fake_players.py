@@ -1,13 +1,17 @@
 """Players written for the referee's tests: GGP HTTP players that misbehave on purpose.
 
-A `FakePlayer` follows the match (it reads the rules from ``start`` and the
-joint moves from ``play``) and answers the first legal move, except at the
-steps given in `faults`, where it misbehaves in one of the `FAULTS` ways.
+A `FakePlayer` follows its matches (it reads the rules from ``start`` and the
+joint moves from ``play``; several matches at once) and answers the first legal
+move, except at the steps given in `faults`, where it misbehaves in one of the
+`FAULTS` ways.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from aiohttp import web
@@ -60,6 +64,15 @@ FAULTS = ("late", "illegal", "garbage", "close", "noop_case", "wrong_noop")
 
 
 @dataclass
+class Seat:
+    """Where a fake player is in one match."""
+
+    state: State
+    role: int
+    step: int = 0
+
+
+@dataclass
 class FakePlayer:
     """One fake GGP player: its faults by step (0 is the first ``play``), and what it saw."""
 
@@ -69,9 +82,7 @@ class FakePlayer:
     delay: float = 5.0
     """How long a late reply waits."""
     messages: list[str] = field(default_factory=list)
-    state: State | None = None
-    role: int = 0
-    step: int = 0
+    matches: dict[str, Seat] = field(default_factory=dict)
 
     def app(self) -> web.Application:
         app = web.Application()
@@ -85,19 +96,18 @@ class FakePlayer:
         kind = message[0].lower()
         if kind == "start":
             game = game_from_rules(" ".join(map(to_kif, message[3])))
-            self.role = game.roles.index(message[2])
-            self.state = game.initial_state()
+            self.matches[message[1]] = Seat(game.initial_state(), game.roles.index(message[2]))
             if self.silent_start:
                 await asyncio.sleep(self.delay)
             return web.Response(text="ready")
         if kind != "play":
             return web.Response(text="done" if kind == "stop" else "aborted")
-        assert self.state is not None
+        seat = self.matches[message[1]]
         if not isinstance(message[2], str):  # NIL at the first step
-            self.state = self.state.next([to_kif(move) for move in message[2]])
-        fault = self.faults.get(self.step)
-        self.step += 1
-        legal = self.state.legal_moves(self.role)
+            seat.state = seat.state.next([to_kif(move) for move in message[2]])
+        fault = self.faults.get(seat.step)
+        seat.step += 1
+        legal = seat.state.legal_moves(seat.role)
         move = legal[0]
         if fault == "late":
             await asyncio.sleep(self.delay)
@@ -115,3 +125,36 @@ class FakePlayer:
             assert "noop" not in legal, "wrong_noop needs a step where the player must move"
             move = "noop"
         return web.Response(text=move, content_type="text/acl")
+
+
+@contextlib.contextmanager
+def served(*fakes: FakePlayer) -> Iterator[list[str]]:
+    """Serve the fake players on loopback ports from a thread of their own (for code
+    that runs its own event loop, such as `run_tournament`); yield their addresses."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    runners: list[web.AppRunner] = []
+
+    async def setup() -> list[str]:
+        urls = []
+        for fake in fakes:
+            runner = web.AppRunner(fake.app(), shutdown_timeout=0.1)
+            await runner.setup()
+            await web.TCPSite(runner, "127.0.0.1", 0).start()
+            runners.append(runner)
+            host, port = runner.addresses[0][:2]
+            urls.append(f"http://{host}:{port}")
+        return urls
+
+    async def cleanup() -> None:
+        for runner in runners:
+            await runner.cleanup()
+
+    try:
+        yield asyncio.run_coroutine_threadsafe(setup(), loop).result(10)
+    finally:
+        asyncio.run_coroutine_threadsafe(cleanup(), loop).result(10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+        loop.close()

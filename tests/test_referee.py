@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 from aiohttp import web
-from fake_players import TICTACTOE_GDL, FakePlayer
+from fake_players import TICTACTOE_GDL, FakePlayer, served
 
 from games.base import GameError, State
 from gdl.terms import rules_text
@@ -22,6 +22,7 @@ from server.messages import parse_move, play_message, start_message, stop_messag
 from server.players import AgentPlayer, Player, Reply
 from server.remote import RemotePlayer, player_url
 from server.rules import game_from_rules
+from server.tournament import format_standings, run_tournament, standings
 
 GAME = game_from_rules(TICTACTOE_GDL, "tictactoe")
 RULES = rules_text(GAME.rules)
@@ -284,3 +285,38 @@ def test_remote_players_need_rules_text() -> None:
     players = [RemotePlayer("http://127.0.0.1:1"), AgentPlayer(make_agent("random"))]
     with pytest.raises(GameError, match="no GDL description"):
         asyncio.run(run_match(native, players, clocks=CLOCKS))
+
+
+def test_a_tournament_of_remote_players_counts_their_errors_and_logs_every_match(
+    tmp_path,
+) -> None:
+    garbage, closing = FakePlayer({0: "garbage"}), FakePlayer({0: "close"})
+    kif = tmp_path / "ttt.kif"
+    kif.write_text(TICTACTOE_GDL)
+    with served(garbage, closing) as urls:
+        results = run_tournament(
+            str(kif),
+            urls,
+            games=4,
+            swap=True,
+            jobs=2,
+            clocks=CLOCKS,
+            grace=GRACE,
+            log_dir=tmp_path / "logs",
+        )
+    assert [result.errors for result in results] == [
+        ((0, 0, 1), (0, 1, 0)),
+        ((0, 1, 0), (0, 0, 1)),
+    ] * 2
+    table = standings(results, urls, GAME.roles)
+    assert [(row.seat, row.errors) for row in table if row.seat == "all"] == [
+        ("all", (0, 0, 4)),
+        ("all", (0, 4, 0)),
+    ]
+    assert "TO   CE   IL" in format_standings(table)
+    logs = sorted((tmp_path / "logs").iterdir())
+    assert [path.name for path in logs] == [f"{result.match_id}.json" for result in results]
+    for path in logs:
+        logged = read_log(path)
+        assert logged.completed and logged.errors[1] in (("IL null", "CE"), ("CE", "IL null"))
+        replay(logged, GAME)
