@@ -120,3 +120,44 @@ def test_ggp_base_match_files_read_and_replay(shared_dir) -> None:
         states = replay(logged, TICTACTOE)
         assert states[-1].goals() == logged.goals
     assert logged.errors[1] == ("", "IL ( mark 9 9 )")  # as GGP-Base wrote it
+
+
+def test_replay_shows_the_board_the_errors_and_the_result(tmp_path, capsys) -> None:
+    from ggp.cli import main
+
+    record, path = logged_match(tmp_path)
+    data = json.loads(path.read_text())
+    data["errors"][1][1] = "IL (mark 9 9)"
+    data["errors"][0][0] = "TO"
+    path.write_text(json.dumps(data))
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"Match {record.match_id}: tictactoe" in out
+    assert "Players: xplayer random, oplayer mcts:iterations=20" in out
+    assert "error: xplayer TO at the start" in out
+    assert "error: oplayer IL (mark 9 9) (replaced by a random legal move)" in out
+    assert f"Move {len(record.moves)}: " in out and " 1  " in out  # the board
+    goals = ", ".join(f"{r} {g}" for r, g in zip(TICTACTOE.roles, record.goals or (), strict=True))
+    assert f"Result after {len(record.moves)} moves: {goals}" in out
+
+
+def test_replay_of_a_gdl_game_shows_facts_and_of_a_log_without_rules_needs_game(
+    tmp_path, capsys
+) -> None:
+    from fake_players import TICTACTOE_GDL
+
+    from ggp.cli import main
+
+    kif = tmp_path / "ttt.kif"
+    kif.write_text(TICTACTOE_GDL)
+    game = referee_game(str(kif))
+    asyncio.run(referee_match(game, make_players(game.game, ["legal"] * 2, 1), log_dir=tmp_path))
+    (path,) = tmp_path.glob("*.json")
+    assert main(["replay", str(path)]) == 0
+    assert "(cell 1 1 x)\n" in capsys.readouterr().out
+    data = json.loads(path.read_text())
+    del data["x-rules"], data["x-game"]
+    path.write_text(json.dumps(data))
+    assert main(["replay", str(path)]) == 2
+    assert "name the game with --game" in capsys.readouterr().err
+    assert main(["replay", str(path), "--game", str(kif)]) == 0
