@@ -15,15 +15,15 @@ from collections import deque
 
 import pytest
 
-from games.base import State
+from games.base import Game, State
 from games.registry import GDL_DIR, load_game
 from ggp.cli import main
 
-TWINS = ("tictactoe",)
+TWINS = ("tictactoe", "connect_four")
 """The built-in games whose GDL twin is written so far."""
 
 CHUNKS = 4
-PLAYOUTS = {"tictactoe": 200}
+PLAYOUTS = {"tictactoe": 200, "connect_four": 200}
 """Random playouts per game, split into `CHUNKS` tests so xdist can balance them."""
 
 
@@ -36,27 +36,33 @@ def assert_agree(native: State, twin: State) -> None:
     assert twin.goals() == native.goals(), where
 
 
-def play_both(name: str, seed: int) -> int:
-    """One random playout on the native game and its twin; its length."""
-    native = load_game(name).initial_state()
-    twin = load_game(name, gdl=True).initial_state()
+def play_both(native_game: Game, twin_game: Game, seed: int) -> None:
+    """One random playout on the native game and its twin, compared at every step."""
+    native, twin = native_game.initial_state(), twin_game.initial_state()
     rng = random.Random(seed)
-    steps = 0
     assert_agree(native, twin)
     while not native.is_terminal():
         joint = [rng.choice(moves) for moves in native.all_legal_moves()]
         native, twin = native.next(joint), twin.next(joint)
         assert_agree(native, twin)
-        steps += 1
-    return steps
+
+
+def assert_agree_around(name: str, facts: list[str]) -> None:
+    """The position given by `facts` and every position one joint move later agree."""
+    native = load_game(name).state_from_facts(facts)
+    twin = load_game(name, gdl=True).state_from_facts(facts)
+    assert_agree(native, twin)
+    for joint in _joints(native):
+        assert_agree(native.next(joint), twin.next(joint))
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 @pytest.mark.parametrize("name", TWINS)
 def test_random_playouts_agree(name: str, chunk: int) -> None:
+    native_game, twin_game = load_game(name), load_game(name, gdl=True)
     per_chunk = PLAYOUTS[name] // CHUNKS
     for seed in range(chunk * per_chunk, (chunk + 1) * per_chunk):
-        assert play_both(name, seed) > 0
+        play_both(native_game, twin_game, seed)
 
 
 def test_whole_tictactoe_game_tree_agrees() -> None:
@@ -82,6 +88,29 @@ def _joints(state: State) -> list[list[str]]:
     for moves in state.all_legal_moves():
         joints = [joint + [move] for joint in joints for move in moves]
     return joints
+
+
+def connect_four_board(*columns: str) -> list[str]:
+    """The cell facts of columns spelled bottom-up with ``r`` (red) and ``b`` (black)."""
+    role = {"r": "red", "b": "black"}
+    return [
+        f"(cell {c} {r} {role[disc]})"
+        for c, column in enumerate(columns, 1)
+        for r, disc in enumerate(column, 1)
+    ]
+
+
+def test_connect_four_full_board_draw_agrees() -> None:
+    # A full board without four in a row; black fills its last cell.
+    columns = ["rrbbrr", "rrbbrr", "bbrrbb", "rrbbrr", "bbrrbb", "rbrbrb", "bbrrbb"]
+    assert_agree_around("connect_four", [*connect_four_board(*columns), "(control red)"])
+    columns[-1] = columns[-1][:-1]
+    before = load_game("connect_four").state_from_facts(
+        [*connect_four_board(*columns), "(control black)"]
+    )
+    assert before.legal_moves(1) == ("(drop 7)",)
+    assert before.next(["noop", "(drop 7)"]).goals() == (50, 50)
+    assert_agree_around("connect_four", [*connect_four_board(*columns), "(control black)"])
 
 
 @pytest.mark.parametrize("name", TWINS)
