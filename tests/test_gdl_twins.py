@@ -19,11 +19,11 @@ from games.base import Game, State
 from games.registry import GDL_DIR, load_game
 from ggp.cli import main
 
-TWINS = ("tictactoe", "connect_four")
+TWINS = ("tictactoe", "connect_four", "othello")
 """The built-in games whose GDL twin is written so far."""
 
 CHUNKS = 4
-PLAYOUTS = {"tictactoe": 200, "connect_four": 200}
+PLAYOUTS = {"tictactoe": 200, "connect_four": 200, "othello": 100}
 """Random playouts per game, split into `CHUNKS` tests so xdist can balance them."""
 
 
@@ -111,6 +111,19 @@ def test_connect_four_full_board_draw_agrees() -> None:
     assert before.legal_moves(1) == ("(drop 7)",)
     assert before.next(["noop", "(drop 7)"]).goals() == (50, 50)
     assert_agree_around("connect_four", [*connect_four_board(*columns), "(control black)"])
+
+
+def test_othello_pass_and_early_end_agree() -> None:
+    # Red has no disc to flank: it must pass; black then takes the last red disc.
+    facts = ["(cell 1 1 black)", "(cell 1 2 red)", "(control red)"]
+    native = load_game("othello").state_from_facts(facts)
+    assert native.all_legal_moves() == (("noop",), ("noop",))
+    assert not native.is_terminal()
+    assert_agree_around("othello", facts)
+    after = native.next(["noop", "noop"])
+    assert after.all_legal_moves() == (("(move 1 3)",), ("noop",))
+    assert after.next(["(move 1 3)", "noop"]).goals() == (100, 0)
+    assert_agree_around("othello", list(after.facts()))
 
 
 @pytest.mark.parametrize("name", TWINS)
