@@ -19,11 +19,17 @@ from games.base import Game, State
 from games.registry import GDL_DIR, load_game
 from ggp.cli import main
 
-TWINS = ("tictactoe", "connect_four", "othello", "ultimate_tictactoe")
+TWINS = ("tictactoe", "connect_four", "othello", "ultimate_tictactoe", "hex")
 """The built-in games whose GDL twin is written so far."""
 
 CHUNKS = 4
-PLAYOUTS = {"tictactoe": 200, "connect_four": 200, "othello": 100, "ultimate_tictactoe": 200}
+PLAYOUTS = {
+    "tictactoe": 200,
+    "connect_four": 200,
+    "othello": 100,
+    "ultimate_tictactoe": 200,
+    "hex": 200,
+}
 """Random playouts per game, split into `CHUNKS` tests so xdist can balance them."""
 
 
