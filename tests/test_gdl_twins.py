@@ -16,20 +16,14 @@ from collections import deque
 import pytest
 
 from games.base import Game, State
-from games.registry import GDL_DIR, load_game
+from games.registry import GDL_DIR, NATIVE_GAMES, load_game
 from ggp.cli import main
 
-TWINS = ("tictactoe", "connect_four", "othello", "ultimate_tictactoe", "hex")
-"""The built-in games whose GDL twin is written so far."""
+TWINS = tuple(NATIVE_GAMES)
+"""Every built-in game has a GDL twin."""
 
+PLAYOUTS = 200
 CHUNKS = 4
-PLAYOUTS = {
-    "tictactoe": 200,
-    "connect_four": 200,
-    "othello": 100,
-    "ultimate_tictactoe": 200,
-    "hex": 200,
-}
 """Random playouts per game, split into `CHUNKS` tests so xdist can balance them."""
 
 
@@ -66,7 +60,7 @@ def assert_agree_around(name: str, facts: list[str]) -> None:
 @pytest.mark.parametrize("name", TWINS)
 def test_random_playouts_agree(name: str, chunk: int) -> None:
     native_game, twin_game = load_game(name), load_game(name, gdl=True)
-    per_chunk = PLAYOUTS[name] // CHUNKS
+    per_chunk = PLAYOUTS // CHUNKS
     for seed in range(chunk * per_chunk, (chunk + 1) * per_chunk):
         play_both(native_game, twin_game, seed)
 
@@ -130,6 +124,43 @@ def test_othello_pass_and_early_end_agree() -> None:
     assert after.all_legal_moves() == (("(move 1 3)",), ("noop",))
     assert after.next(["(move 1 3)", "noop"]).goals() == (100, 0)
     assert_agree_around("othello", list(after.facts()))
+
+
+@pytest.mark.parametrize(
+    ("facts", "capture", "goals"),
+    [
+        # White takes black's last pawn (or could step ahead instead).
+        (
+            ["(cellholds 3 4 white)", "(cellholds 4 5 black)", "(control white)"],
+            ["(move 3 4 4 5)", "noop"],
+            (100, 0),
+        ),
+        # Black takes white's last pawn, far from either far row.
+        (
+            [
+                "(cellholds 5 4 white)",
+                "(cellholds 6 5 black)",
+                "(cellholds 1 7 black)",
+                "(control black)",
+            ],
+            ["noop", "(move 6 5 5 4)"],
+            (0, 100),
+        ),
+    ],
+)
+def test_breakthrough_wipe_out_agrees(facts: list[str], capture: list[str], goals: tuple) -> None:
+    assert_agree_around("breakthrough", facts)
+    after = load_game("breakthrough").state_from_facts(facts).next(capture)
+    assert after.is_terminal() and after.goals() == goals
+    assert_agree_around("breakthrough", list(after.facts()))
+
+
+@pytest.mark.parametrize("mover", ["white", "black"])
+def test_breakthrough_side_without_pawns_has_lost(mover: str) -> None:
+    for survivor, goals in (("white", (100, 0)), ("black", (0, 100))):
+        facts = [f"(cellholds 4 4 {survivor})", f"(control {mover})"]
+        assert load_game("breakthrough").state_from_facts(facts).goals() == goals
+        assert_agree_around("breakthrough", facts)
 
 
 @pytest.mark.parametrize("name", TWINS)
