@@ -10,7 +10,8 @@ answer, one line on stdout, echoes that ``id``:
   from DIR when given); answers ``{"roles": [...]}``;
 - ``{"cmd": "search", "role": I, "seconds": S, "iterations": N or null}``:
   search for at most S seconds (and N simulations); answers
-  ``{"move": M, "sims": N}``, M the best move of role index I;
+  ``{"move": M, "sims": N, "steps": K}``, M the best move of role index I
+  after K joint moves (the server checks that the worker is in step);
 - ``{"cmd": "advance", "joint": [M, ...]}``: the joint move was played;
   re-root the tree (kept for the next search); answers ``{"terminal": bool}``;
 - ``{"cmd": "save"}``: save the state table, if any; answers ``{"path": P or null}``;
@@ -50,6 +51,8 @@ class SearchWorker:
         self.table: StateTable | None = None
         self.table_file: Path | None = None
         self.rng = random.Random()
+        self.steps = 0
+        """Joint moves played since the initial state."""
 
     def handle(self, command: dict[str, Any]) -> dict[str, Any]:
         """The answer to one command (without its id)."""
@@ -70,7 +73,11 @@ class SearchWorker:
         game = game_from_text(rules, "the rules of this match")
         if table_dir is not None:
             self.table_file = table_path(table_dir, game)
-            self.table = StateTable.load(self.table_file, game, depth)
+            try:
+                self.table = StateTable.load(self.table_file, game, depth)
+            except GameError as error:  # a damaged table costs its learning, not the match
+                print(f"search worker: {error}; starting a new table", file=sys.stderr)
+                self.table = StateTable(game, depth)
         self.tree = MCTS(game.initial_state(), rng=self.rng, table=self.table)
         return {"roles": list(game.roles)}
 
@@ -86,7 +93,7 @@ class SearchWorker:
                 break
             slowest = max(slowest, time.monotonic() - began)
             sims += 1
-        return {"move": tree.best_move(role), "sims": sims}
+        return {"move": tree.best_move(role), "sims": sims, "steps": self.steps}
 
     def advance(self, joint: list[str]) -> dict[str, Any]:
         tree = self.tree
@@ -94,6 +101,7 @@ class SearchWorker:
         self._record()
         state = tree.root.state.next(joint)
         tree.advance(joint, state)
+        self.steps += 1
         return {"terminal": state.is_terminal()}
 
     def save(self) -> dict[str, Any]:

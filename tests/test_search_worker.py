@@ -79,7 +79,7 @@ async def test_a_worker_process_answers_in_order_and_quits() -> None:
         answer = await worker.request(
             {"cmd": "search", "role": 0, "seconds": 5, "iterations": 40}, 30
         )
-        assert answer == {"move": answer["move"], "sims": 40}
+        assert answer == {"move": answer["move"], "sims": 40, "steps": 1}
         with pytest.raises(WorkerError, match="unknown command"):
             await worker.request({"cmd": "dance"}, 30)
         with pytest.raises(WorkerTimeout):
