@@ -127,10 +127,15 @@ class FakePlayer:
         return web.Response(text=move, content_type="text/acl")
 
 
-@contextlib.contextmanager
-def served(*fakes: FakePlayer) -> Iterator[list[str]]:
+def served(*fakes: FakePlayer) -> contextlib.AbstractContextManager[list[str]]:
     """Serve the fake players on loopback ports from a thread of their own (for code
     that runs its own event loop, such as `run_tournament`); yield their addresses."""
+    return served_apps(*(fake.app() for fake in fakes))
+
+
+@contextlib.contextmanager
+def served_apps(*apps: web.Application) -> Iterator[list[str]]:
+    """Serve aiohttp applications on loopback ports from a thread of their own."""
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
@@ -138,8 +143,8 @@ def served(*fakes: FakePlayer) -> Iterator[list[str]]:
 
     async def setup() -> list[str]:
         urls = []
-        for fake in fakes:
-            runner = web.AppRunner(fake.app(), shutdown_timeout=0.1)
+        for app in apps:
+            runner = web.AppRunner(app, shutdown_timeout=0.5)
             await runner.setup()
             await web.TCPSite(runner, "127.0.0.1", 0).start()
             runners.append(runner)
