@@ -320,3 +320,25 @@ def test_a_tournament_of_remote_players_counts_their_errors_and_logs_every_match
         logged = read_log(path)
         assert logged.completed and logged.errors[1] in (("IL null", "CE"), ("CE", "IL null"))
         replay(logged, GAME)
+
+
+def test_an_interrupted_worker_aborts_and_logs_its_match_and_skips_the_rest(
+    tmp_path, monkeypatch
+) -> None:
+    import threading
+
+    from server import tournament
+
+    stop = threading.Event()
+    monkeypatch.setattr(tournament, "_stop", stop)
+    specs = ("mcts:time=0.5", "mcts:time=0.5")  # five searches at least: 2.5 s
+    setup = tournament.TournamentSetup(
+        "tictactoe", False, specs, 1, False, None, 1.0, str(tmp_path), "interrupted"
+    )
+    threading.Timer(0.3, stop.set).start()
+    assert tournament.play_one(setup, 0) is None
+    (path,) = tmp_path.iterdir()
+    logged = read_log(path)
+    assert logged.aborted and logged.failure == "the match was cancelled"
+    assert tournament.play_one(setup, 1) is None
+    assert list(tmp_path.iterdir()) == [path]
