@@ -117,7 +117,9 @@ def judge(
             error = f"IL {move}"
         else:
             error = ""
-        joint.append(rng.choice(legal) if error else move)  # type: ignore[arg-type]
+        if error or move is None:
+            move = rng.choice(legal)
+        joint.append(move)
         errors.append(error)
     return tuple(joint), tuple(errors)
 
