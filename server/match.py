@@ -208,9 +208,11 @@ async def run_match(
     setup = MatchSetup(record.match_id, game, rules, clocks, grace)
     roles = game.roles
 
-    def stepped(state: State) -> None:
+    def reached(state: State) -> None:
         record.states.append(state)
         record.state_times.append(int(time.time() * 1000))
+
+    def stepped() -> None:
         if on_step:
             on_step(record)
         if writer:
@@ -218,11 +220,12 @@ async def run_match(
 
     try:
         state = game.initial_state()
+        reached(state)  # first, so that a log of a match broken at the start has it
         replies = await asyncio.gather(
             *(_ask(p, roles[i], p.start(setup, i)) for i, p in enumerate(players))
         )
         record.errors.append(tuple(reply.error or "" for reply in replies))
-        stepped(state)
+        stepped()
         joint: tuple[str, ...] | None = None
         while not state.is_terminal():
             replies = await asyncio.gather(
@@ -232,7 +235,8 @@ async def run_match(
             state = state.next(joint)
             record.moves.append(joint)
             record.errors.append(errors)
-            stepped(state)
+            reached(state)
+            stepped()
         record.goals = state.goals()
         await asyncio.gather(
             *(_ask(p, roles[i], p.stop(state, joint)) for i, p in enumerate(players))

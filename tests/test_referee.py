@@ -342,3 +342,20 @@ def test_an_interrupted_worker_aborts_and_logs_its_match_and_skips_the_rest(
     assert logged.aborted and logged.failure == "the match was cancelled"
     assert tournament.play_one(setup, 1) is None
     assert list(tmp_path.iterdir()) == [path]
+
+
+class BrokenAtStart(Agent):
+    spec = "broken at start"
+
+    def start(self, game, role, clocks=None) -> None:
+        raise ValueError("no table")
+
+
+def test_a_match_broken_at_the_start_is_logged_with_its_initial_state(tmp_path) -> None:
+    players = [AgentPlayer(BrokenAtStart()), AgentPlayer(make_agent("legal"))]
+    with pytest.raises(ValueError, match="no table"):
+        asyncio.run(referee(players, tmp_path))
+    (path,) = tmp_path.iterdir()
+    logged = read_log(path)
+    assert logged.aborted and logged.states == (GAME.initial_state().facts(),)
+    assert logged.failure == "ValueError: no table (raised by broken at start playing xplayer)"
