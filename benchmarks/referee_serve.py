@@ -7,7 +7,8 @@ Starts two players (``python -m ggp serve`` on free loopback ports), plays
 the matches with seats swapped every other match, checks every match log
 (present, complete, and its states what the moves lead to under the rules it
 carries), and prints the logs written, the steps, the errors recorded (TO, CE,
-IL) and the time taken.  A built-in game is refereed by its GDL twin, the rules
+IL) and the time taken; the players' own logs are left beside the match logs
+(serve1.log, serve2.log).  A built-in game is refereed by its GDL twin, the rules
 the players receive.
 """
 
@@ -44,12 +45,25 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_player(name: str, port: int, jobs: int, iterations: int | None) -> subprocess.Popen:
+def start_player(
+    name: str, port: int, jobs: int, iterations: int | None, log: Path
+) -> subprocess.Popen:
+    """``ggp serve`` on `port`, its output (a line a reply) going to the file `log`."""
     command = [sys.executable, "-m", "ggp", "serve", "--host", "127.0.0.1", "--port", str(port)]
     command += ["--name", name, "--max-matches", str(jobs)]
     if iterations is not None:
         command += ["--iterations", str(iterations)]
-    return subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    with log.open("w") as out:
+        return subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+
+
+def stop_player(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 async def wait_until_up(url: str, process: subprocess.Popen, seconds: float = 30) -> None:
@@ -58,8 +72,7 @@ async def wait_until_up(url: str, process: subprocess.Popen, seconds: float = 30
     async with aiohttp.ClientSession() as session:
         while time.monotonic() < deadline:
             if process.poll() is not None:
-                error = process.stderr.read().decode() if process.stderr else ""
-                raise SystemExit(f"the player at {url} exited: {error}")
+                raise SystemExit(f"the player at {url} exited (see its log)")
             try:
                 async with session.post(url, data=b"(info)") as response:
                     if "available" in await response.text():
@@ -82,11 +95,12 @@ def main() -> int:
     args = parser.parse_args()
 
     log_dir = args.log_dir or Path(tempfile.mkdtemp(prefix="referee-serve-"))
+    log_dir.mkdir(parents=True, exist_ok=True)
     ports = [free_port(), free_port()]
     urls = [f"http://127.0.0.1:{port}" for port in ports]
     players = [
-        start_player(f"serve{number}", port, args.jobs, args.iterations)
-        for number, port in enumerate(ports, 1)
+        start_player(f"serve{n}", port, args.jobs, args.iterations, log_dir / f"serve{n}.log")
+        for n, port in enumerate(ports, 1)
     ]
     try:
         for url, process in zip(urls, players, strict=True):
@@ -107,9 +121,7 @@ def main() -> int:
         elapsed = time.perf_counter() - began
     finally:
         for process in players:
-            process.terminate()
-        for process in players:
-            process.wait(10)
+            stop_player(process)
 
     valid = 0
     for result in results:
