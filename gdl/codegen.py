@@ -25,9 +25,10 @@ that the names in the source are of that form before compiling it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 
-from gdl.formulas import BASE, NODE, Body, Folded, Network, cone, fold
+from gdl.formulas import BASE, NODE, Folded, MoveFolder, Network, cone, fold
 
 _NAMES = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ALLOWED = frozenset(
@@ -71,65 +72,159 @@ def fixpoint(spec: FixpointSpec, outside: Sequence[object]) -> list[bool]:
     return value
 
 
-class _Writer:
-    """Writes the statements that compute the nodes of some components."""
+MAX_DEPTH = 8
+"""How deeply common literals are factored out (Python limits nested blocks)."""
 
-    def __init__(self, network: Network, folded: dict[int, Folded], constants: dict) -> None:
+Item = tuple[frozenset, str]
+"""A conjunction of literals and the statement to run when it holds."""
+
+
+def _literal(literal: tuple[int, int, bool]) -> str:
+    kind, index, positive = literal
+    text = f"v{index}" if kind == NODE else f"{'S' if kind == BASE else 'D'} & {1 << index}"
+    return text if positive else f"not {text}"
+
+
+def _conjunction(literals: Iterable[tuple[int, int, bool]]) -> str:
+    """Literals as one Python condition; base and input literals in one mask test each."""
+    parts = []
+    masks = [[0, 0], [0, 0]]
+    for kind, index, positive in sorted(literals):
+        if kind == NODE:
+            parts.append(f"v{index}" if positive else f"not v{index}")
+        else:
+            masks[kind][0 if positive else 1] |= 1 << index
+    for variable, (on, off) in zip(("S", "D"), masks, strict=True):
+        if on and off:
+            parts.append(f"{variable} & {on | off} == {on}")
+        elif on:
+            single = on & (on - 1) == 0
+            parts.append(f"{variable} & {on}" if single else f"{variable} & {on} == {on}")
+        elif off:
+            parts.append(f"not {variable} & {off}")
+    return " and ".join(parts) if parts else "True"
+
+
+def _groups(items: list[tuple[frozenset, object]]) -> tuple[list, list]:
+    """Items grouped by their most common literal (shared by two or more), and the rest."""
+    counts = Counter(literal for literals, _ in items for literal in literals)
+    groups: dict = {}
+    rest = []
+    for literals, payload in items:
+        shared = [literal for literal in literals if counts[literal] > 1]
+        if not shared:
+            rest.append((literals, payload))
+            continue
+        best = min(shared, key=lambda literal: (-counts[literal], literal))
+        groups.setdefault(best, []).append((literals - {best}, payload))
+    ordered = sorted(groups.items(), key=lambda group: (-counts[group[0]], group[0]))
+    return ordered, rest
+
+
+def _expression(bodies: list[frozenset], depth: int = 0) -> str:
+    """A disjunction of conjunctions, with common literals factored out."""
+    if any(not body for body in bodies):
+        return "True"
+    if not bodies:
+        return "False"
+    items = [(body, None) for body in bodies]
+    groups, rest = _groups(items) if depth < MAX_DEPTH else ([], items)
+    parts = []
+    for literal, members in groups:
+        if len(members) == 1:
+            parts.append(_conjunction(members[0][0] | {literal}))
+        else:
+            inner = _expression([m for m, _ in members], depth + 1)
+            parts.append(
+                _literal(literal) if inner == "True" else f"{_literal(literal)} and ({inner})"
+            )
+    parts += [_conjunction(body) for body, _ in rest]
+    return " or ".join(parts)
+
+
+def _statements(items: list[Item], lines: list[str], indent: int = 1, depth: int = 0) -> None:
+    """``if`` statements running each item's statement when its literals hold."""
+    pad = "    " * indent
+    groups, rest = _groups(items) if depth < MAX_DEPTH and len(items) > 2 else ([], items)
+    for literal, members in groups:
+        if len(members) == 1:
+            rest.append((members[0][0] | {literal}, members[0][1]))
+            continue
+        lines.append(f"{pad}if {_literal(literal)}:")
+        _statements(members, lines, indent + 1, depth + 1)
+    for literals, statement in rest:
+        if literals:
+            lines.append(f"{pad}if {_conjunction(literals)}: {statement}")
+        else:
+            lines.append(f"{pad}{statement}")
+
+
+class _Writer:
+    """Writes the statements of one function: its nodes, then its results."""
+
+    def __init__(
+        self, network: Network, folded: dict[int, Folded], constants: dict, targets: set[int]
+    ) -> None:
         self.network = network
         self.folded = folded
         self.constants = constants
+        live = _live(network, folded, {t for t in targets if type(folded[t]) is not bool})
+        self.live = live
+        read: set[int] = set()
+        for component in live:
+            members = network.components[component]
+            for member in members:
+                value = folded[member]
+                if type(value) is not bool:
+                    for body in value:
+                        read.update(i for kind, i, _ in body if kind == NODE)
+        self.inlined = {
+            t
+            for t in targets
+            if t not in read
+            and type(folded[t]) is not bool
+            and not network.cyclic[network.component_of[t]]
+        }
+        """Targets read by no other node: written into their results, not computed apart."""
 
-    def value(self, node: int) -> str:
-        folded = self.folded[node]
-        if folded is True:
-            return "True"
-        if folded is False:
+    def nodes(self, lines: list[str]) -> None:
+        for component in self.live:
+            members = self.network.components[component]
+            if self.network.cyclic[component]:
+                self._cyclic(members, lines)
+                continue
+            (node,) = members
+            value = self.folded[node]
+            if type(value) is not bool and node not in self.inlined:
+                lines.append(f"    v{node} = {_expression([frozenset(b) for b in value])}")
+
+    def items(self, node: int, statement: str, idempotent: bool) -> list[Item]:
+        """The items running `statement` when `node` holds (none if it never does)."""
+        value = self.folded[node]
+        if value is True:
+            return [(frozenset(), statement)]
+        if value is False or not value:
+            return []
+        if node in self.inlined and (idempotent or len(value) == 1):
+            return [(frozenset(body), statement) for body in value]
+        if node in self.inlined:
+            expression = _expression([frozenset(b) for b in value])
+            return [(frozenset(), f"if {expression}: {statement}")]
+        return [(frozenset({(NODE, node, True)}), statement)]
+
+    def test(self, node: int | None) -> str:
+        """An expression for whether `node` holds."""
+        if node is None:
             return "False"
+        value = self.folded[node]
+        if type(value) is bool:
+            return str(value)
+        if node in self.inlined:
+            return _expression([frozenset(b) for b in value])
         return f"v{node}"
 
-    def condition(self, body: Body, inside: set[int] | None = None) -> str:
-        """A body as a Python expression (its literals on `inside` nodes left out)."""
-        parts = []
-        masks = [[0, 0], [0, 0]]
-        for kind, index, positive in body:
-            if kind == NODE:
-                if inside is not None and index in inside:
-                    continue
-                parts.append(f"v{index}" if positive else f"not v{index}")
-            else:
-                masks[kind][0 if positive else 1] |= 1 << index
-        for variable, (on, off) in zip(("S", "D"), masks, strict=True):
-            if on and off:
-                parts.append(f"{variable} & {on | off} == {on}")
-            elif on:
-                parts.append(
-                    f"{variable} & {on}" if on & (on - 1) == 0 else f"{variable} & {on} == {on}"
-                )
-            elif off:
-                parts.append(f"not {variable} & {off}")
-        return " and ".join(parts) if parts else "True"
-
-    def expression(self, node: int) -> str:
-        folded = self.folded[node]
-        if type(folded) is bool:
-            return str(folded)
-        if not folded:
-            return "False"
-        return " or ".join(self.condition(body) for body in folded)
-
-    def components(self, components: Sequence[int], lines: list[str]) -> None:
-        for component in components:
-            members = self.network.components[component]
-            if not self.network.cyclic[component]:
-                (node,) = members
-                if type(self.folded[node]) is not bool:
-                    lines.append(f"    v{node} = {self.expression(node)}")
-                continue
-            self._cyclic(component, members, lines)
-
-    def _cyclic(self, component: int, members: list[int], lines: list[str]) -> None:
+    def _cyclic(self, members: list[int], lines: list[str]) -> None:
         position = {member: i for i, member in enumerate(members)}
-        inside = set(members)
         heads, insides, outside = [], [], []
         initial = []
         for member in members:
@@ -140,9 +235,11 @@ class _Writer:
             for body in folded or ():
                 heads.append(position[member])
                 insides.append(
-                    tuple(position[i] for kind, i, _ in body if kind == NODE and i in inside)
+                    tuple(position[i] for kind, i, _ in body if kind == NODE and i in position)
                 )
-                outside.append(self.condition(body, inside))
+                outside.append(
+                    _conjunction(lit for lit in body if lit[0] != NODE or lit[1] not in position)
+                )
         watchers: list[list[int]] = [[] for _ in members]
         for rule, members_read in enumerate(insides):
             for member in members_read:
@@ -179,18 +276,14 @@ def _live(network: Network, folded: dict[int, Folded], roots: set[int]) -> list[
     return sorted({network.component_of[node] for node in seen})
 
 
-def _read(folded: dict[int, Folded], nodes: list[int]) -> set[int]:
-    """The nodes that are not constants after folding."""
-    return {node for node in nodes if type(folded[node]) is not bool}
-
-
 class Generator:
-    """Writes and compiles the functions of one network."""
+    """Writes the functions of one network."""
 
     def __init__(self, network: Network) -> None:
         self.network = network
         self.constants: dict[str, object] = {}
         self.next_cone = cone(network, [n for n in network.next if n is not None])
+        self.folder = MoveFolder(network, self.next_cone)
 
     def state_source(self) -> str:
         """The source of ``legal``, ``step``, ``terminal``, ``goals`` and ``next``."""
@@ -199,58 +292,43 @@ class Generator:
         goal_nodes = [node for entries in network.goals for node, _ in entries]
         terminal = [] if network.terminal is None else [network.terminal]
         lines: list[str] = []
-        self._function("legal", legal_nodes, lines, self._legal_result)
-        self._function("step", legal_nodes + terminal, lines, self._step_result)
-        self._function("terminal", terminal, lines, self._terminal_result)
-        self._function("goals", goal_nodes, lines, self._goals_result)
-        self._next("next(S, D)", None, lines)
+        self._legal("legal", legal_nodes, [], lines)
+        self._legal("step", legal_nodes, terminal, lines)
+        writer = self._writer("terminal", terminal, lines)
+        lines.append(f"    return bool({writer.test(network.terminal)})")
+        writer = self._writer("goals", goal_nodes, lines)
+        items = []
+        for role, entries in enumerate(network.goals):
+            lines.append(f"    g{role} = []")
+            for position, (node, _) in enumerate(entries):
+                items += writer.items(node, f"g{role}.append({position})", idempotent=False)
+        _statements(items, lines)
+        lines.append(f"    return ({''.join(f'g{r}, ' for r in range(len(network.goals)))})")
+        folded = fold(network, self.next_cone)
+        self._next("next(S, D)", folded, lines)
         return "\n".join(lines) + "\n"
 
-    def _function(self, name: str, targets: list[int], lines: list[str], result) -> None:
+    def _writer(self, name: str, targets: list[int], lines: list[str]) -> _Writer:
         folded = fold(self.network, cone(self.network, targets))
-        writer = _Writer(self.network, folded, self.constants)
+        writer = _Writer(self.network, folded, self.constants, set(targets))
         lines.append(f"def {name}(S):")
-        writer.components(_live(self.network, folded, _read(folded, targets)), lines)
-        result(writer, lines)
+        writer.nodes(lines)
+        return writer
 
-    def _legal_lists(self, writer: _Writer, lines: list[str]) -> str:
+    def _legal(self, name: str, nodes: list[int], terminal: list[int], lines: list[str]) -> None:
+        writer = self._writer(name, nodes + terminal, lines)
+        if terminal:
+            lines.append(f"    if {writer.test(terminal[0])}: return None")
+        items = []
         for role, moves in enumerate(self.network.legal):
             lines.append(f"    l{role} = []")
             for node, move in moves:
-                value = writer.value(node)
-                if value == "True":
-                    lines.append(f"    l{role}.append({move})")
-                elif value != "False":
-                    lines.append(f"    if {value}: l{role}.append({move})")
-        roles = len(self.network.legal)
-        return "(" + "".join(f"l{role}, " for role in range(roles)) + ")"
+                items += writer.items(node, f"l{role}.append({move})", idempotent=False)
+        _statements(items, lines)
+        lines.append(f"    return ({''.join(f'l{r}, ' for r in range(len(self.network.legal)))})")
 
-    def _legal_result(self, writer: _Writer, lines: list[str]) -> None:
-        lines.append(f"    return {self._legal_lists(writer, lines)}")
-
-    def _step_result(self, writer: _Writer, lines: list[str]) -> None:
-        terminal = "False" if self.network.terminal is None else writer.value(self.network.terminal)
-        lines.append(f"    if {terminal}: return None")
-        lines.append(f"    return {self._legal_lists(writer, lines)}")
-
-    def _terminal_result(self, writer: _Writer, lines: list[str]) -> None:
-        terminal = "False" if self.network.terminal is None else writer.value(self.network.terminal)
-        lines.append(f"    return bool({terminal})")
-
-    def _goals_result(self, writer: _Writer, lines: list[str]) -> None:
-        for role, entries in enumerate(self.network.goals):
-            lines.append(f"    g{role} = []")
-            for position, (node, _) in enumerate(entries):
-                value = writer.value(node)
-                if value != "False":
-                    lines.append(f"    if {value}: g{role}.append({position})")
-        roles = len(self.network.goals)
-        lines.append("    return (" + "".join(f"g{role}, " for role in range(roles)) + ")")
-
-    def _next(self, signature: str, does: frozenset[int] | None, lines: list[str]) -> None:
+    def _next(self, signature: str, folded: dict[int, Folded], lines: list[str]) -> None:
         network = self.network
-        folded = fold(network, self.next_cone, does)
-        writer = _Writer(network, folded, self.constants)
         keep = fixed = 0
         changing: list[tuple[int, int]] = []
         for bit, node in enumerate(network.next):
@@ -265,17 +343,21 @@ class Generator:
                 keep |= 1 << bit
             else:
                 changing.append((bit, node))
+        writer = _Writer(network, folded, self.constants, {node for _, node in changing})
         lines.append(f"def {signature}:")
-        writer.components(_live(network, folded, {node for _, node in changing}), lines)
+        writer.nodes(lines)
         lines.append(f"    N = {fixed}")
+        items = []
         for bit, node in changing:
-            lines.append(f"    if v{node}: N |= {1 << bit}")
+            items += writer.items(node, f"N |= {1 << bit}", idempotent=True)
+        _statements(items, lines)
         lines.append(f"    return S & {keep} | N" if keep else "    return N")
 
     def next_source(self, does: frozenset[int]) -> str:
         """The source of ``next(S)`` for the joint move with inputs `does`."""
+        folded = self.folder.fold(does)
         lines: list[str] = []
-        self._next("next(S)", does, lines)
+        self._next("next(S)", folded, lines)
         return "\n".join(lines) + "\n"
 
 

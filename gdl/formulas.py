@@ -18,6 +18,7 @@ query needs, with constants propagated and, when a joint move is known, the
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -201,45 +202,127 @@ def cone(network: Network, targets: Iterable[int]) -> list[int]:
 
 
 def fold(
-    network: Network, components: Sequence[int], does: frozenset[int] | None = None
+    network: Network,
+    components: Sequence[int],
+    does: frozenset[int] | None = None,
+    folded: dict[int, Folded] | None = None,
 ) -> dict[int, Folded]:
     """The nodes of `components` simplified: constants propagated in order.
 
     With `does` (the inputs of a joint move), every input literal is a
     constant too.  A node whose bodies all fail is ``False``; one with a body
-    left empty is ``True``.
+    left empty is ``True``.  Results go into `folded` (a new dict if None),
+    where the nodes of earlier components may already be.
     """
-    folded: dict[int, Folded] = {}
+    if folded is None:
+        folded = {}
     for component in components:
         cyclic = network.cyclic[component]
         for member in network.components[component]:
-            bodies: list[Body] = []
-            always = False
-            for body in network.bodies[member]:
-                kept: list[Literal] = []
-                for lit in body:
-                    kind, index, positive = lit
-                    if kind == INPUT and does is not None:
-                        value = index in does
-                    elif kind == NODE:
-                        value = folded.get(index)
-                        if type(value) is not bool:
-                            kept.append(lit)
-                            continue
-                    else:
-                        kept.append(lit)
-                        continue
-                    if value != positive:
-                        break
-                else:
-                    if not kept:
-                        always = True
-                        break
-                    bodies.append(tuple(kept))
-            if always:
-                folded[member] = True
-            elif not bodies and not cyclic:
-                folded[member] = False
-            else:
-                folded[member] = bodies
+            folded[member] = _fold_bodies(network.bodies[member], does, folded, cyclic)
     return folded
+
+
+def _fold_bodies(
+    bodies: Iterable[Body], does: frozenset[int] | None, folded: dict[int, Folded], cyclic: bool
+) -> Folded:
+    kept_bodies: list[Body] = []
+    for body in bodies:
+        kept: list[Literal] = []
+        for lit in body:
+            kind, index, positive = lit
+            if kind == INPUT and does is not None:
+                value = index in does
+            elif kind == NODE:
+                value = folded.get(index)
+                if type(value) is not bool:
+                    kept.append(lit)
+                    continue
+            else:
+                kept.append(lit)
+                continue
+            if value != positive:
+                break
+        else:
+            if not kept:
+                return True
+            kept_bodies.append(tuple(kept))
+    if not kept_bodies and not cyclic:
+        return False
+    return kept_bodies
+
+
+class MoveFolder:
+    """Folds a set of components for one joint move, fast.
+
+    It starts from the folding for no move at all (`unmoved`) and refolds
+    only the nodes that read one of the move's inputs, or a node whose
+    value changed; a node's bodies are indexed by their positive inputs so
+    that only those of the move's inputs are read.
+    """
+
+    def __init__(self, network: Network, components: Sequence[int]) -> None:
+        self.network = network
+        self.unmoved = fold(network, components, frozenset())
+        self.plain: dict[int, list[Body]] = {}
+        """Per acyclic node: its bodies without a positive input literal."""
+        self.by_input: dict[int, dict[int, list[Body]]] = {}
+        """Per acyclic node: its other bodies, under their first positive input."""
+        self.direct: dict[int, set[int]] = {}
+        """Per input: the components with a body that reads it."""
+        self.readers: dict[int, set[int]] = {}
+        """Per component: the components reading its nodes."""
+        chosen = set(components)
+        for component in components:
+            cyclic = network.cyclic[component]
+            for member in network.components[component]:
+                for body in network.bodies[member]:
+                    first = None
+                    for kind, index, positive in body:
+                        if kind == INPUT:
+                            self.direct.setdefault(index, set()).add(component)
+                            if positive and first is None:
+                                first = index
+                        elif kind == NODE:
+                            other = network.component_of[index]
+                            if other != component and component in chosen:
+                                self.readers.setdefault(other, set()).add(component)
+                    if cyclic:
+                        continue
+                    if first is None:
+                        self.plain.setdefault(member, []).append(body)
+                    else:
+                        self.by_input.setdefault(member, {}).setdefault(first, []).append(body)
+
+    def fold(self, does: frozenset[int]) -> dict[int, Folded]:
+        """Every node of the components folded for the joint move with inputs `does`."""
+        network = self.network
+        folded = dict(self.unmoved)
+        queue = sorted({c for index in does for c in self.direct.get(index, ())})
+        heapq.heapify(queue)
+        done: set[int] = set()
+        while queue:
+            component = heapq.heappop(queue)
+            if component in done:
+                continue
+            done.add(component)
+            members = network.components[component]
+            if network.cyclic[component]:
+                before = [folded[m] for m in members]
+                fold(network, [component], does, folded)
+                changed = before != [folded[m] for m in members]
+            else:
+                (node,) = members
+                bodies = list(self.plain.get(node, ()))
+                indexed = self.by_input.get(node)
+                if indexed:
+                    for index in does:
+                        bodies += indexed.get(index, ())
+                value = _fold_bodies(bodies, does, folded, False)
+                changed = value != folded[node]
+                folded[node] = value
+            if changed:
+                for reader in self.readers.get(component, ()):
+                    if reader not in done:
+                        heapq.heappush(queue, reader)
+        return folded
