@@ -8,10 +8,10 @@ the nodes its result needs, each into a local variable ``v<node>``:
 - ``step(S)``: ``None`` in a terminal state, else what ``legal`` gives;
 - ``terminal(S)``; ``goals(S)``: per role, the positions of the goal
   entries (`Network.goals`) that hold;
-- ``next(S, D)``: the next state for the joint move whose input bits are
-  ``D``; and `next_for`, a function of ``S`` alone for one joint move, with
-  its ``does`` literals folded away, so that base propositions carried over
-  unchanged cost one mask for all.
+- ``next(S)`` for one joint move, with its ``does`` literals folded away
+  (`Generator.next_source`), so that base propositions carried over
+  unchanged cost one mask for all; and ``next(S, D)`` for any joint move
+  whose input bits are ``D``, used when there are too many joint moves.
 
 A cyclic component (recursive ground rules) is computed by `fixpoint`, a
 propagation over its rules that are enabled by the literals from outside it.
@@ -286,7 +286,7 @@ class Generator:
         self.folder = MoveFolder(network, self.next_cone)
 
     def state_source(self) -> str:
-        """The source of ``legal``, ``step``, ``terminal``, ``goals`` and ``next``."""
+        """The source of ``legal``, ``step``, ``terminal`` and ``goals``."""
         network = self.network
         legal_nodes = [node for moves in network.legal for node, _ in moves]
         goal_nodes = [node for entries in network.goals for node, _ in entries]
@@ -304,8 +304,6 @@ class Generator:
                 items += writer.items(node, f"g{role}.append({position})", idempotent=False)
         _statements(items, lines)
         lines.append(f"    return ({''.join(f'g{r}, ' for r in range(len(network.goals)))})")
-        folded = fold(network, self.next_cone)
-        self._next("next(S, D)", folded, lines)
         return "\n".join(lines) + "\n"
 
     def _writer(self, name: str, targets: list[int], lines: list[str]) -> _Writer:
@@ -352,6 +350,12 @@ class Generator:
             items += writer.items(node, f"N |= {1 << bit}", idempotent=True)
         _statements(items, lines)
         lines.append(f"    return S & {keep} | N" if keep else "    return N")
+
+    def general_next_source(self) -> str:
+        """The source of ``next(S, D)``, for any joint move (its input bits ``D``)."""
+        lines: list[str] = []
+        self._next("next(S, D)", fold(self.network, self.next_cone), lines)
+        return "\n".join(lines) + "\n"
 
     def next_source(self, does: frozenset[int]) -> str:
         """The source of ``next(S)`` for the joint move with inputs `does`."""

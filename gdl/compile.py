@@ -55,7 +55,11 @@ class CompiledRules:
             if time.perf_counter() - start > SPECIALISE_SECONDS:
                 self.specialise = False
         else:
-            general = self.functions["next"]
+            general = self.functions.get("next")
+            if general is None:
+                source = self.generator.general_next_source()
+                general = compile_source(source, self.generator.constants)["next"]
+                self.functions["next"] = general
             does = 0
             for index in joint:
                 does |= 1 << index

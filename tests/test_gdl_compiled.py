@@ -159,3 +159,10 @@ def test_recursive_ground_rules_reach_their_fixpoint() -> None:
     interpreted = GdlGame.from_text(path)
     compiled = CompiledGame.from_text(path)
     assert_same_random_playouts(interpreted, compiled, playouts=20)
+
+
+def test_the_general_next_function_agrees_too() -> None:
+    interpreted, compiled = both()
+    compiled.compiled.specialise = False
+    assert_same_random_playouts(interpreted, compiled, playouts=10)
+    assert "next" in compiled.compiled.functions
