@@ -183,10 +183,13 @@ def ground(
                 f"instantiating the rules needs more than {budget.bindings:,} join bindings "
                 f"(at {clause.rule.located()})"
             ) from None
+        if len(rules) + len(bindings) > budget.ground_rules:
+            raise GroundingError(
+                f"more than {budget.ground_rules:,} ground rules "
+                f"({len(bindings):,} from {clause.rule.located()})"
+            )
         for values in bindings:
             rules.append(_ground_rule(clause, dict(zip(names, values, strict=True)), layer, phase))
-        if len(rules) > budget.ground_rules:
-            raise GroundingError(f"more than {budget.ground_rules:,} ground rules")
         deadline.check("instantiating the rules")
     base = sorted((args[0] for args in layer.facts.get(RELAXED_TRUE, ())), key=to_kif)
     inputs = sorted(
