@@ -33,7 +33,7 @@ from gdl.facts import Layer
 from gdl.joins import WorkLimit, compile_clause, estimator
 from gdl.reasoner import Reasoner, WorkLimitExceeded
 from gdl.strata import STATIC, Clause, Strata
-from gdl.terms import Term, arguments, relation, to_kif, variables
+from gdl.terms import Term, arguments, relation, to_kif
 
 RELAXED_TRUE = "relaxed true"
 RELAXED_DOES = "relaxed does"
@@ -144,12 +144,6 @@ def relaxed_model(strata: Strata, budget: Budget, deadline: Deadline) -> Reasone
     return reasoner
 
 
-def _substitute(term: Term, env: dict[str, Term]) -> Term:
-    if type(term) is str:
-        return env.get(term, term) if term[:1] == "?" else term
-    return tuple(_substitute(part, env) for part in term)
-
-
 def ground(
     strata: Strata, budget: Budget | None = None, deadline: Deadline | None = None
 ) -> GroundProgram:
@@ -170,26 +164,29 @@ def ground(
     for clause in strata.clauses:
         if phase.get(relation(clause.head), STATIC) == STATIC:
             continue
-        names = list(dict.fromkeys(variables((clause.head, *clause.body))))
+        positive, negative = _state_literals(clause, phase)
         body = tuple(
             lit for lit in (_relaxed_literal(b, phase) for b in clause.body) if lit is not None
         )
-        binder = Clause((_BINDING, *names), body, clause.rule)
+        # The join builds the ground head and state literals of each instance directly.
+        binder = Clause((_BINDING, clause.head, *positive, *negative), body, clause.rule)
         plan = compile_clause(binder, phase_of, estimate)
         try:
-            bindings = plan.run_counted(layers, None, work, budget.bindings)
+            instances = plan.run_counted(layers, None, work, budget.bindings)
         except WorkLimit:
             raise GroundingError(
                 f"instantiating the rules needs more than {budget.bindings:,} join bindings "
                 f"(at {clause.rule.located()})"
             ) from None
-        if len(rules) + len(bindings) > budget.ground_rules:
+        if len(rules) + len(instances) > budget.ground_rules:
             raise GroundingError(
                 f"more than {budget.ground_rules:,} ground rules "
-                f"({len(bindings):,} from {clause.rule.located()})"
+                f"({len(instances):,} from {clause.rule.located()})"
             )
-        for values in bindings:
-            rules.append(_ground_rule(clause, dict(zip(names, values, strict=True)), layer, phase))
+        split = 1 + len(positive)
+        for row in instances:
+            negated = tuple(atom for atom in row[split:] if _relaxed_holds(atom, layer))
+            rules.append((row[0], row[1:split], negated))
         deadline.check("instantiating the rules")
     base = sorted((args[0] for args in layer.facts.get(RELAXED_TRUE, ())), key=to_kif)
     inputs = sorted(
@@ -210,23 +207,19 @@ def _relaxed_holds(sentence: Term, layer: Layer) -> bool:
     return tuple(arguments(sentence)) in layer.facts.get(name, ())
 
 
-def _ground_rule(
-    clause: Clause, env: dict[str, Term], layer: Layer, phase: dict[str, int]
-) -> GroundRule:
+def _state_literals(clause: Clause, phase: dict[str, int]) -> tuple[list[Term], list[Term]]:
+    """The sentences of a clause's positive and negative literals that are not static.
+
+    The others (static ones, ``distinct``) are decided by the join exactly.
+    """
     positive: list[Term] = []
     negative: list[Term] = []
     for literal in clause.body:
         if type(literal) is tuple and literal[0] == "distinct":
-            continue  # checked by the join
-        if type(literal) is tuple and literal[0] == "not":
-            sentence = literal[1]
-            if phase.get(relation(sentence), STATIC) == STATIC:
-                continue  # checked by the join, exactly
-            atom = _substitute(sentence, env)
-            if _relaxed_holds(atom, layer):
-                negative.append(atom)
             continue
-        if phase.get(relation(literal), STATIC) == STATIC:
-            continue  # holds: the join found it in the exact static facts
-        positive.append(_substitute(literal, env))
-    return _substitute(clause.head, env), tuple(positive), tuple(negative)
+        if type(literal) is tuple and literal[0] == "not":
+            if phase.get(relation(literal[1]), STATIC) != STATIC:
+                negative.append(literal[1])
+        elif phase.get(relation(literal), STATIC) != STATIC:
+            positive.append(literal)
+    return positive, negative
