@@ -97,6 +97,9 @@ def build_network(program: GroundProgram, roles: Sequence[Term]) -> Network:
         if key not in seen:
             seen.add(key)
             network.bodies[node(head)].append(body)
+    for name in ("legal", "goal", "terminal", "next"):
+        for args in program.static.get(name, ()):  # static: true in every state
+            network.bodies[node((name, *args) if args else name)].append(())
     _order(network)
     role_index = {role: i for i, role in enumerate(roles)}
     network.legal = [[] for _ in roles]

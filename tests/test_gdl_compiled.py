@@ -166,3 +166,14 @@ def test_the_general_next_function_agrees_too() -> None:
     compiled.compiled.specialise = False
     assert_same_random_playouts(interpreted, compiled, playouts=10)
     assert "next" in compiled.compiled.functions
+
+
+def test_static_legal_moves_goals_and_terminal() -> None:
+    text = """
+    (role p) (init (n 0)) (succ 0 1) (succ 1 2)
+    (legal p go) (legal p wait) (goal p 100) (<= terminal (true (n 2))) (<= terminal stop)
+    (<= (next (n ?y)) (true (n ?x)) (succ ?x ?y))
+    """
+    interpreted, compiled = GdlGame.from_text(text), CompiledGame.from_text(text)
+    assert compiled.initial_state().legal_moves(0) == ("go", "wait")
+    assert_same_random_playouts(interpreted, compiled, playouts=3)
