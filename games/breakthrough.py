@@ -21,6 +21,7 @@ import random
 from collections.abc import Sequence
 
 from games.base import Game, GameError, Goals, PlayoutResult, State, check_joint
+from games.board_facts import read_board_facts
 
 ROLES = ("white", "black")
 NOOP = ("noop",)
@@ -86,25 +87,17 @@ class Breakthrough(Game):
         return BreakthroughState(self, (white, black), 0)
 
     def state_from_facts(self, facts: Sequence[str]) -> BreakthroughState:
-        bits = [0, 0]
-        movers = []
-        for fact in facts:
-            parts = fact.strip("()").split()
-            if parts[0] == "cellholds" and len(parts) == 4 and parts[3] in ROLES:
-                index = INDEX_OF_CELL.get((parts[1], parts[2]))
-                if index is not None and not (bits[0] | bits[1]) >> index & 1:
-                    bits[ROLES.index(parts[3])] |= 1 << index
-                    continue
-            elif parts[0] == "control" and len(parts) == 2 and parts[1] in ROLES:
-                movers.append(ROLES.index(parts[1]))
-                continue
-            raise GameError(f"not a breakthrough fact (or a repeated square): {fact!r}")
-        if len(movers) != 1:
-            raise GameError(f"breakthrough facts need exactly one control fact, got {len(movers)}")
+        bits, mover = read_board_facts(
+            facts,
+            game=self.name,
+            relation="cellholds",
+            roles=ROLES,
+            square=lambda x, y: INDEX_OF_CELL.get((x, y)),
+        )
         white, black = bits
         if (white & FAR_ROW[0] or not black) and (black & FAR_ROW[1] or not white):
             raise GameError("breakthrough: both roles have won; no game reaches that")
-        return BreakthroughState(self, (white, black), movers[0])
+        return BreakthroughState(self, (white, black), mover)
 
 
 class BreakthroughState(State):

@@ -23,6 +23,7 @@ import random
 from collections.abc import Sequence
 
 from games.base import Game, GameError, Goals, PlayoutResult, State, check_joint
+from games.board_facts import read_board_facts
 
 ROLES = ("red", "black")
 NOOP = ("noop",)
@@ -96,32 +97,26 @@ class ConnectFour(Game):
         return ConnectFourState(self, (0, 0), (0,) * self.width, 0, None)
 
     def state_from_facts(self, facts: Sequence[str]) -> ConnectFourState:
-        bits = [0, 0]
-        columns: list[set[int]] = [set() for _ in range(self.width)]
-        movers = []
-        for fact in facts:
-            parts = fact.strip("()").split()
-            if parts[0] == "cell" and len(parts) == 4 and parts[3] in ROLES:
-                column = _index(parts[1], self.width)
-                row = _index(parts[2], self.height)
-                if column is not None and row is not None and row not in columns[column]:
-                    columns[column].add(row)
-                    bits[ROLES.index(parts[3])] |= 1 << (column * self.stride + row)
-                    continue
-            elif parts[0] == "control" and len(parts) == 2 and parts[1] in ROLES:
-                movers.append(ROLES.index(parts[1]))
-                continue
-            raise GameError(f"not a {self.name} fact (or a repeated cell): {fact!r}")
-        if len(movers) != 1:
-            raise GameError(f"{self.name} facts need exactly one control fact, got {len(movers)}")
-        heights = tuple(len(rows) for rows in columns)
-        for column, rows in enumerate(columns):
-            if rows != set(range(heights[column])):
+        def square(x: str, y: str) -> int | None:
+            column, row = _index(x, self.width), _index(y, self.height)
+            return None if column is None or row is None else column * self.stride + row
+
+        bits, mover = read_board_facts(
+            facts, game=self.name, relation="cell", roles=ROLES, square=square
+        )
+        occupied = bits[0] | bits[1]
+        heights = []
+        for column in range(self.width):
+            discs = occupied >> (column * self.stride) & ((1 << self.height) - 1)
+            if discs & (discs + 1):
                 raise GameError(f"{self.name}: column {column + 1} has a gap under a disc")
+            heights.append(discs.bit_length())
         lines = [role for role in (0, 1) if self.has_line(bits[role])]
         if len(lines) == 2:
             raise GameError(f"{self.name}: both roles have a line; no game reaches that")
-        return ConnectFourState(self, (bits[0], bits[1]), heights, movers[0], (lines or [None])[0])
+        return ConnectFourState(
+            self, (bits[0], bits[1]), tuple(heights), mover, (lines or [None])[0]
+        )
 
 
 def _index(text: str, size: int) -> int | None:

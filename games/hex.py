@@ -25,6 +25,7 @@ import string
 from collections.abc import Sequence
 
 from games.base import Game, GameError, Goals, PlayoutResult, State, check_joint
+from games.board_facts import read_board_facts
 
 ROLES = ("red", "blue")
 DEFAULT_SIZE = 7
@@ -103,21 +104,13 @@ class Hex(Game):
         return bool(group & first and group & last)
 
     def state_from_facts(self, facts: Sequence[str]) -> HexState:
-        stones = [0, 0]
-        mover = None
-        for fact in facts:
-            parts = fact.strip("()").split() or [""]
-            if parts[0] == "cell" and len(parts) == 4 and parts[3] in ROLES:
-                k = self.move_index.get(f"(place {parts[1]} {parts[2]})")
-                if k is not None and not (stones[0] | stones[1]) & self.bits[k]:
-                    stones[ROLES.index(parts[3])] |= self.bits[k]
-                    continue
-            elif parts[0] == "control" and len(parts) == 2 and parts[1] in ROLES:
-                mover = ROLES.index(parts[1])
-                continue
-            raise GameError(f"not a fact of {self.name} (or a second stone on a cell): {fact!r}")
-        if mover is None:
-            raise GameError(f"{self.name} facts need a control fact")
+        def square(x: str, y: str) -> int | None:
+            k = self.move_index.get(f"(place {x} {y})")
+            return None if k is None else self.bits[k].bit_length() - 1
+
+        stones, mover = read_board_facts(
+            facts, game=self.name, relation="cell", roles=ROLES, square=square
+        )
         # At most one role connects: a red chain and a blue chain would cross.
         winner = next((role for role in (0, 1) if self.connects(role, stones[role])), None)
         return HexState(self, (stones[0], stones[1]), mover, winner)

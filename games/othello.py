@@ -25,7 +25,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from games.base import Game, GameError, Goals, PlayoutResult, State, check_joint
+from games.base import Game, Goals, PlayoutResult, State, check_joint
+from games.board_facts import read_board_facts
 
 ROLES = ("black", "red")
 NOOP = ("noop",)
@@ -110,22 +111,14 @@ class Othello(Game):
         return OthelloState(self, (black, red), 0)
 
     def state_from_facts(self, facts: Sequence[str]) -> OthelloState:
-        bits = [0, 0]
-        movers = []
-        for fact in facts:
-            parts = fact.strip("()").split()
-            if parts[0] == "cell" and len(parts) == 4 and parts[3] in ROLES:
-                index = SQUARE_OF_CELL.get((parts[1], parts[2]))
-                if index is not None and not (bits[0] | bits[1]) >> index & 1:
-                    bits[ROLES.index(parts[3])] |= 1 << index
-                    continue
-            elif parts[0] == "control" and len(parts) == 2 and parts[1] in ROLES:
-                movers.append(ROLES.index(parts[1]))
-                continue
-            raise GameError(f"not an othello fact (or a repeated square): {fact!r}")
-        if len(movers) != 1:
-            raise GameError(f"othello facts need exactly one control fact, got {len(movers)}")
-        return OthelloState(self, (bits[0], bits[1]), movers[0])
+        bits, mover = read_board_facts(
+            facts,
+            game=self.name,
+            relation="cell",
+            roles=ROLES,
+            square=lambda x, y: SQUARE_OF_CELL.get((x, y)),
+        )
+        return OthelloState(self, (bits[0], bits[1]), mover)
 
 
 def _bit(x: int, y: int) -> int:

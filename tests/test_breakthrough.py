@@ -96,7 +96,7 @@ def test_facts_round_trip_and_bad_facts_are_refused() -> None:
     assert GAME.state_from_facts(state.facts()) == state
     with pytest.raises(GameError, match="control"):
         GAME.state_from_facts(["(cellholds 1 1 white)"])
-    with pytest.raises(GameError, match="not a breakthrough fact"):
+    with pytest.raises(GameError, match="not a fact of breakthrough"):
         GAME.state_from_facts(["(cellholds 1 9 white)", "(control white)"])
     with pytest.raises(GameError, match="repeated"):
         GAME.state_from_facts(["(cellholds 1 1 black)", "(cellholds 1 1 white)", "(control white)"])

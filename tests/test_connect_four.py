@@ -145,7 +145,7 @@ def test_facts_round_trip_and_bad_facts_are_refused() -> None:
         game.state_from_facts(["(cell 1 2 red)", "(control black)"])
     with pytest.raises(GameError, match="control"):
         game.state_from_facts(["(cell 1 1 red)"])
-    with pytest.raises(GameError, match="not a connect_four fact"):
+    with pytest.raises(GameError, match="not a fact of connect_four"):
         game.state_from_facts(["(cell 8 1 red)", "(control black)"])
     with pytest.raises(GameError, match="repeated"):
         game.state_from_facts(["(cell 1 1 red)", "(cell 1 1 black)", "(control red)"])

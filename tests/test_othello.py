@@ -109,7 +109,7 @@ def test_facts_round_trip_and_bad_facts_are_refused() -> None:
     assert GAME.state_from_facts(state.facts()) == state
     with pytest.raises(GameError, match="control"):
         GAME.state_from_facts(["(cell 1 1 red)"])
-    with pytest.raises(GameError, match="not an othello fact"):
+    with pytest.raises(GameError, match="not a fact of othello"):
         GAME.state_from_facts(["(cell 9 1 red)", "(control red)"])
     with pytest.raises(GameError, match="repeated"):
         GAME.state_from_facts(["(cell 1 1 red)", "(cell 1 1 black)", "(control red)"])

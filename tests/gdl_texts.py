@@ -1,0 +1,65 @@
+"""Small GDL games written out for the tests of the HTTP player."""
+
+from __future__ import annotations
+
+TICTACTOE = """
+(role xplayer) (role oplayer)
+(index 1) (index 2) (index 3)
+(init (cell 1 1 b)) (init (cell 1 2 b)) (init (cell 1 3 b))
+(init (cell 2 1 b)) (init (cell 2 2 b)) (init (cell 2 3 b))
+(init (cell 3 1 b)) (init (cell 3 2 b)) (init (cell 3 3 b))
+(init (control xplayer))
+(<= (next (cell ?m ?n x)) (does xplayer (mark ?m ?n)) (true (cell ?m ?n b)))
+(<= (next (cell ?m ?n o)) (does oplayer (mark ?m ?n)) (true (cell ?m ?n b)))
+(<= (next (cell ?m ?n ?w)) (true (cell ?m ?n ?w)) (distinct ?w b))
+(<= (next (cell ?m ?n b)) (does ?w (mark ?j ?k)) (true (cell ?m ?n b))
+    (or (distinct ?m ?j) (distinct ?n ?k)))
+(<= (next (control xplayer)) (true (control oplayer)))
+(<= (next (control oplayer)) (true (control xplayer)))
+(<= (row ?m ?x) (true (cell ?m 1 ?x)) (true (cell ?m 2 ?x)) (true (cell ?m 3 ?x)))
+(<= (column ?n ?x) (true (cell 1 ?n ?x)) (true (cell 2 ?n ?x)) (true (cell 3 ?n ?x)))
+(<= (diagonal ?x) (true (cell 1 1 ?x)) (true (cell 2 2 ?x)) (true (cell 3 3 ?x)))
+(<= (diagonal ?x) (true (cell 1 3 ?x)) (true (cell 2 2 ?x)) (true (cell 3 1 ?x)))
+(<= (line ?x) (row ?m ?x)) (<= (line ?x) (column ?m ?x)) (<= (line ?x) (diagonal ?x))
+(<= open (true (cell ?m ?n b)))
+(<= (legal ?w (mark ?x ?y)) (true (cell ?x ?y b)) (true (control ?w)))
+(<= (legal xplayer noop) (true (control oplayer)))
+(<= (legal oplayer noop) (true (control xplayer)))
+(<= (goal xplayer 100) (line x))
+(<= (goal xplayer 50) (not (line x)) (not (line o)) (not open))
+(<= (goal xplayer 0) (line o))
+(<= (goal oplayer 100) (line o))
+(<= (goal oplayer 50) (not (line x)) (not (line o)) (not open))
+(<= (goal oplayer 0) (line x))
+(<= terminal (line x)) (<= terminal (line o)) (<= terminal (not open))
+"""
+"""Tic-tac-toe as the public GDL games write it: two roles taking turns, noop."""
+
+PENNIES = """
+; Matching pennies, two rounds, both roles moving at once.  The moves are
+; spelt with capitals, so replies can be checked for their exact spelling.
+(role left) (role right)
+(init (round 0))
+(succ 0 1) (succ 1 2)
+(<= (legal ?r Heads) (role ?r))
+(<= (legal ?r Tails) (role ?r))
+(<= (next (round ?n)) (true (round ?m)) (succ ?m ?n))
+(<= (next (matched ?n)) (true (round ?m)) (succ ?m ?n) (does left ?x) (does right ?x))
+(<= (next (matched ?n)) (true (matched ?n)))
+(<= terminal (true (round 2)))
+(<= (goal left 100) (true (matched 1)) (true (matched 2)))
+(<= (goal left 50) (true (matched 1)) (not (true (matched 2))))
+(<= (goal left 50) (not (true (matched 1))) (true (matched 2)))
+(<= (goal left 0) (not (true (matched 1))) (not (true (matched 2))))
+(<= (goal right 0) (true (matched 1)) (true (matched 2)))
+(<= (goal right 50) (true (matched 1)) (not (true (matched 2))))
+(<= (goal right 50) (not (true (matched 1))) (true (matched 2)))
+(<= (goal right 100) (not (true (matched 1))) (not (true (matched 2))))
+"""
+"""A simultaneous-move game: every state, both roles choose Heads or Tails."""
+
+BROKEN = """
+(role a)
+(<= (legal a (go ?x)) (true (at ?y)))
+"""
+"""Rules that are not valid GDL (an unsafe variable, no init, goal or terminal)."""

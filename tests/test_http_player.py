@@ -1,0 +1,194 @@
+"""The HTTP player in process (pytest-aiohttp): whole matches, bad input, several matches."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+
+import pytest
+from gdl_texts import BROKEN, PENNIES, TICTACTOE
+from ggp_client import GGP_BASE_HEADERS, play_match
+
+from player.http_player import CORS_HEADERS, PLAYER, PlayerConfig, create_app
+
+pytestmark = pytest.mark.asyncio
+
+QUICK = {"iterations": 30}
+"""Searches of 30 simulations: moves are chosen by search, quickly."""
+
+
+@pytest.fixture
+def player(aiohttp_client):
+    """Start a player with the given config options; returns (client, send)."""
+
+    async def started(**options):
+        client = await aiohttp_client(create_app(PlayerConfig(**{**QUICK, **options})))
+
+        async def send(text: str) -> str:
+            response = await client.post("/", data=text.encode(), headers=GGP_BASE_HEADERS)
+            assert response.status == 200
+            assert response.headers["Content-Type"] == "text/acl"
+            return (await response.text()).strip()
+
+        return client, send
+
+    return started
+
+
+async def test_info_by_post_and_get_and_the_options_preflight(player) -> None:
+    client, send = await player(name="tester")
+    assert await send("( INFO )") == "((name tester) (status available))"
+    response = await client.get("/%28+INFO+%29")
+    assert await response.text() == "((name tester) (status available))"
+    for name, value in CORS_HEADERS.items():
+        assert response.headers[name] == value
+    assert response.headers["Connection"] == "close"
+    preflight = await client.options("/", headers={"Access-Control-Request-Method": "POST"})
+    assert preflight.status == 200 and await preflight.text() == ""
+    assert preflight.headers["Access-Control-Allow-Methods"] == "POST, GET, OPTIONS"
+
+
+@pytest.mark.parametrize("role", ["xplayer", "oplayer"])
+async def test_a_whole_turn_taking_match(player, role: str) -> None:
+    _, send = await player()
+    history, goals = await play_match(send, "ttt.1", TICTACTOE, role)
+    assert len(history) >= 5 and sorted(goals) in ([0, 100], [50, 50])
+    assert await send("(info)") == "((name ggp-player) (status available))"
+
+
+async def test_a_whole_simultaneous_match_with_exact_spelling(player) -> None:
+    _, send = await player()
+    history, _ = await play_match(send, "pennies.1", PENNIES, "right")
+    assert len(history) == 2
+    assert all(move in ("Heads", "Tails") for joint in history for move in joint)
+
+
+async def test_moves_in_another_case_or_spacing_are_understood(player) -> None:
+    _, send = await player()
+    assert await send(f"(start p.2 left ({PENNIES}) 5 2)") == "ready"
+    assert await send("(play p.2 nil)") in ("Heads", "Tails")
+    assert await send("(play p.2 (HEADS  tails))") in ("Heads", "Tails")
+    assert await send("(stop p.2 (Heads Heads))") == "done"
+
+
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        ("(play ttt.1 nil", "not a well-formed message"),
+        ("( FOO )", "unknown message type 'FOO'"),
+        ("(play ttt.1 noop)", "nil or a list of moves"),
+        ("", "empty message"),
+        ("(play nosuchmatch nil)", "no match nosuchmatch is being played here"),
+        ("(stop nosuchmatch nil)", "no match nosuchmatch"),
+        ("(abort nosuchmatch)", "no match nosuchmatch"),
+    ],
+)
+async def test_bad_messages_get_a_clear_error_reply(player, message: str, words: str) -> None:
+    _, send = await player()
+    reply = await send(message)
+    assert reply.startswith('(error "') and words in reply
+    assert await send("(info)") == "((name ggp-player) (status available))"
+
+
+async def test_bad_joint_moves_are_refused_and_the_match_goes_on(player) -> None:
+    _, send = await player()
+    assert await send(f"(start ttt.2 oplayer ({TICTACTOE}) 5 2)") == "ready"
+    assert await send("(play ttt.2 nil)") == "noop"
+    refused = [
+        ("((mark 1 1))", "one move per role (2: xplayer, oplayer), got 1"),
+        ("((mark 1 1) noop noop)", "got 3"),
+        ("((mark 4 4) noop)", "(mark 4 4) is not a legal move of xplayer"),
+        ("(noop noop)", "noop is not a legal move of xplayer"),
+    ]
+    for moves, words in refused:
+        reply = await send(f"(play ttt.2 {moves})")
+        assert reply.startswith('(error "') and words in reply, reply
+    assert (await send("(play ttt.2 ((mark 1 1) noop))")).startswith("(mark ")
+    assert await send("(abort ttt.2)") == "aborted"
+
+
+async def test_an_oversized_message_is_refused_with_a_reason(player) -> None:
+    client, send = await player(max_body=100)
+    response = await client.post("/", data=b"(info)" + b" " * 200)
+    assert response.status == 413
+    assert "the limit is 100 bytes" in await response.text()
+    assert await send("(info)") == "((name ggp-player) (status available))"
+
+
+async def test_invalid_rules_get_ready_and_play_gets_nil(player, caplog) -> None:
+    _, send = await player()
+    with caplog.at_level(logging.WARNING):
+        assert await send(f"(start bad.1 a ({BROKEN}) 5 2)") == "ready"
+    assert "unsafe variable ?x" in caplog.text
+    assert await send("(info)") == "((name ggp-player) (status busy))"
+    assert await send("(play bad.1 nil)") == "nil"
+    assert await send("(abort bad.1)") == "aborted"
+    assert await send(f"(start ttt.3 nobody ({TICTACTOE}) 5 2)") == "ready"
+    assert await send("(play ttt.3 nil)") == "nil"
+    assert "no role 'nobody' in these rules; roles: xplayer, oplayer" in caplog.text
+    assert await send("(stop ttt.3 nil)") == "done"
+
+
+async def test_beyond_max_matches_start_is_busy(player) -> None:
+    _, send = await player()
+    assert await send(f"(start ttt.4 xplayer ({TICTACTOE}) 5 2)") == "ready"
+    assert await send(f"(start ttt.4 xplayer ({TICTACTOE}) 5 2)") == "ready"  # a repeat
+    assert await send(f"(start ttt.5 xplayer ({TICTACTOE}) 5 2)") == "busy"
+    assert await send("(info)") == "((name ggp-player) (status busy))"
+    assert await send("(abort ttt.4)") == "aborted"
+    assert await send("(info)") == "((name ggp-player) (status available))"
+
+
+async def test_two_matches_at_once(player) -> None:
+    _, send = await player(max_matches=2)
+    results = await asyncio.gather(
+        play_match(send, "two.1", TICTACTOE, "xplayer", seed=1),
+        play_match(send, "two.2", PENNIES, "left", seed=2),
+    )
+    assert [len(history) for history, _ in results][1] == 2
+
+
+async def test_info_is_answered_while_a_move_is_searched(player) -> None:
+    _, send = await player(iterations=None, margin=0.5)
+    assert await send(f"(start ttt.6 xplayer ({TICTACTOE}) 1 2)") == "ready"
+    thinking = asyncio.create_task(send("(play ttt.6 nil)"))
+    await asyncio.sleep(0.2)
+    assert await send("(info)") == "((name ggp-player) (status busy))"
+    assert not thinking.done()
+    assert (await thinking).startswith("(mark ")
+
+
+async def test_a_dead_worker_costs_the_search_not_the_move(player, caplog) -> None:
+    client, send = await player()
+    assert await send(f"(start ttt.7 xplayer ({TICTACTOE}) 5 2)") == "ready"
+    client.app[PLAYER].sessions["ttt.7"].worker.process.kill()
+    with caplog.at_level(logging.INFO):
+        assert (await send("(play ttt.7 nil)")).startswith("(mark ")
+    assert "fallback" in caplog.text
+    assert (await send("(play ttt.7 ((mark 2 2) noop))")) == "noop"
+    assert await send("(stop ttt.7 nil)") == "done"
+
+
+async def test_the_state_table_is_saved_at_the_end(player, tmp_path) -> None:
+    _, send = await player(table_dir=tmp_path)
+    await play_match(send, "ttt.8", TICTACTOE, "xplayer")
+    (table,) = tmp_path.glob("gdl-*.json")
+    saved = json.loads(table.read_text())
+    assert saved["format"] == "ggp-state-table/1" and len(saved["states"]) > 1
+    await play_match(send, "ttt.9", TICTACTOE, "oplayer")
+    assert list(tmp_path.glob("gdl-*.json")) == [table]
+    assert len(json.loads(table.read_text())["states"]) > len(saved["states"])
+
+
+async def test_the_log_has_a_line_per_reply_with_the_simulations(player, caplog) -> None:
+    _, send = await player()
+    with caplog.at_level(logging.INFO, logger="player.http_player"):
+        await play_match(send, "ttt.10", TICTACTOE, "xplayer")
+    lines = [r.getMessage() for r in caplog.records if r.name == "player.http_player"]
+    assert (
+        lines[0].startswith("start ttt.10: ready in ") and "as xplayer, 30 simulations" in lines[0]
+    )
+    plays = [line for line in lines if line.startswith("play ttt.10: (mark ")]
+    assert plays and all(line.endswith(", 30 simulations") for line in plays)
+    assert lines[-1].startswith("stop ttt.10: done in ")
