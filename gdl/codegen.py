@@ -32,7 +32,7 @@ from gdl.formulas import BASE, NODE, Folded, MoveFolder, Network, cone, fold
 
 _NAMES = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ALLOWED = frozenset(
-    {"S", "D", "N", "o", "fixpoint", "legal", "step", "terminal", "goals", "next", "append"}
+    {"S", "D", "N", "o", "fixpoint", "legal", "step", "terminal", "goals", "next", "append", "sort"}
     | {"def", "return", "if", "and", "or", "not", "None", "True", "False", "bool"}
 )
 """Every name generated code may contain, besides `_GENERATED` ones."""
@@ -323,6 +323,8 @@ class Generator:
             for node, move in moves:
                 items += writer.items(node, f"l{role}.append({move})", idempotent=False)
         _statements(items, lines)
+        for role in range(len(self.network.legal)):  # inputs are in the order of move texts
+            lines.append(f"    l{role}.sort()")
         lines.append(f"    return ({''.join(f'l{r}, ' for r in range(len(self.network.legal)))})")
 
     def _next(self, signature: str, folded: dict[int, Folded], lines: list[str]) -> None:

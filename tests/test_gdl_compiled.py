@@ -8,10 +8,12 @@ import pytest
 from test_gdl_game import RACE
 
 from games.base import GameDefinitionError, IllegalMoveError
+from games.registry import GDL_DIR
 from gdl.codegen import compile_source
 from gdl.compiled_game import CompiledGame, CompiledState
 from gdl.game import GdlGame
 from gdl.grounding import Budget, GroundingError, ground
+from gdl.load import with_reasoner
 from gdl.terms import to_kif
 
 
@@ -176,4 +178,18 @@ def test_static_legal_moves_goals_and_terminal() -> None:
     """
     interpreted, compiled = GdlGame.from_text(text), CompiledGame.from_text(text)
     assert compiled.initial_state().legal_moves(0) == ("go", "wait")
+    assert_same_random_playouts(interpreted, compiled, playouts=3)
+
+
+TWINS = sorted(GDL_DIR.glob("*.kif"))
+
+
+@pytest.mark.parametrize("path", TWINS or [None], ids=lambda path: path.stem if path else "none")
+def test_built_in_twins_play_as_the_interpreter(path) -> None:
+    if path is None:
+        pytest.skip("no GDL twins in games/gdl yet")
+    interpreted = GdlGame.from_file(path)
+    compiled = with_reasoner(GdlGame.from_file(path), "auto")
+    if not isinstance(compiled, CompiledGame):
+        pytest.skip(f"{path.stem} is not compiled: {compiled.not_compiled}")
     assert_same_random_playouts(interpreted, compiled, playouts=3)
