@@ -33,7 +33,7 @@ from gdl.facts import Layer
 from gdl.joins import WorkLimit, compile_clause, estimator
 from gdl.reasoner import Reasoner, WorkLimitExceeded
 from gdl.strata import STATIC, Clause, Strata
-from gdl.terms import Term, arguments, relation, to_kif
+from gdl.terms import Term, arguments, relation, to_kif, variables
 
 RELAXED_TRUE = "relaxed true"
 RELAXED_DOES = "relaxed does"
@@ -96,6 +96,80 @@ class GroundProgram:
     seconds: float = 0.0
 
 
+def project_local_variables(clauses: list[Clause], phase: dict[str, int]) -> list[Clause]:
+    """The clauses with each group of literals joined only by local variables projected.
+
+    In ``(<= (next (connected ?k ?m ?n)) (transfer ?e) (true (connected ?e ?m
+    ?n)) (true (step ?k)))`` the variable ``?e`` is not in the head, so the
+    first two literals only matter through ``?m ?n``: they become a new
+    relation ``(p ?m ?n)`` with its own clause, and the ground rules number
+    cells times groups plus cells times steps instead of their product.  A
+    group (literals linked by variables not in the head) is projected when it
+    has a positive literal that depends on the state or the moves, the head
+    variables it shares all appear in its positive literals, and the other
+    literals have variables it does not share (else nothing is gained).
+    Projected relations are named ``projection N``: no GDL symbol contains a
+    space.
+    """
+    projected: list[Clause] = []
+    for clause in clauses:
+        if phase.get(relation(clause.head), STATIC) == STATIC:
+            projected.append(clause)
+            continue
+        head = set(variables(clause.head))
+        body = list(clause.body)
+        parent = list(range(len(body)))
+        first: dict[str, int] = {}
+        for i, literal in enumerate(body):
+            for var in variables(literal):
+                if var not in head:
+                    if var in first:
+                        parent[_find(parent, i)] = _find(parent, first[var])
+                    else:
+                        first[var] = i
+        groups: dict[int, list[int]] = {}
+        for i, literal in enumerate(body):
+            if any(var not in head for var in variables(literal)):
+                groups.setdefault(_find(parent, i), []).append(i)
+        kept = set(range(len(body)))
+        added: list[Term] = []
+        for members in groups.values():
+            part = [body[i] for i in members]
+            interface = [v for v in dict.fromkeys(variables(tuple(part))) if v in head]
+            others = {v for i in range(len(body)) if i not in members for v in variables(body[i])}
+            if not others - set(interface) or not _projectable(part, head, phase):
+                continue  # no other variable to multiply the group by: nothing to gain
+            name = f"projection {len(projected)}"
+            sentence = (name, *interface) if interface else name
+            projected.append(Clause(sentence, tuple(part), clause.rule))
+            kept -= set(members)
+            added.append(sentence)
+        projected.append(
+            Clause(clause.head, tuple(body[i] for i in sorted(kept)) + tuple(added), clause.rule)
+        )
+    return projected
+
+
+def _find(parent: list[int], i: int) -> int:
+    """Union-find: the representative of `i`."""
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
+def _positive(literal: Term) -> bool:
+    return not (type(literal) is tuple and literal[0] in ("not", "distinct"))
+
+
+def _projectable(part: list[Term], head: set[str], phase: dict[str, int]) -> bool:
+    """Whether a group of literals may become a relation of its own (see the caller)."""
+    if not any(_positive(lit) and phase.get(relation(lit), STATIC) != STATIC for lit in part):
+        return False
+    bound = {v for lit in part if _positive(lit) for v in variables(lit)}
+    return all(v in bound for lit in part for v in variables(lit) if v in head)
+
+
 def _relaxed_literal(literal: Term, phase: dict[str, int]) -> Term | None:
     """A body literal in the relaxed program, or None if it is dropped."""
     if type(literal) is tuple and literal[0] == "distinct":
@@ -150,6 +224,7 @@ def ground(
     """The ground program of validated `strata` (`GroundingError` past the budget)."""
     budget = budget or Budget()
     deadline = deadline or Deadline(budget)
+    strata = Strata.of(strata.rules, project_local_variables(strata.clauses, strata.phase))
     reasoner = relaxed_model(strata, budget, deadline)
     layer = reasoner.static
     layers = (layer,)
