@@ -50,6 +50,8 @@ class GdlGame(Game):
         self._role_index = {role: i for i, role in enumerate(self.role_terms)}
         self._initial = frozenset(args[0] for args in self.reasoner.facts("init"))
         self._move_texts: dict[Term, str] = {}
+        self.not_compiled = ""
+        """Why the rules are not compiled, when compiling them was tried (`gdl.load`)."""
 
     @classmethod
     def from_text(cls, text: str, name: str = "gdl", source: str = "") -> GdlGame:

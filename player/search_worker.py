@@ -8,8 +8,10 @@ answer, one line on stdout, echoes that ``id``:
 - ``{"cmd": "load", "rules": TEXT, "table_dir": DIR or null, "depth": N}``:
   build the game and a search tree at its initial state (with a state table
   from DIR when given); answers ``{"roles": [...]}``;
-- ``{"cmd": "search", "role": I, "seconds": S, "iterations": N or null}``:
-  search for at most S seconds (and N simulations); answers
+- ``{"cmd": "search", "role": I, "until": T, "iterations": N or null}``:
+  search until T (`time.time()` seconds: the deadline counts from when the
+  server sent the command, not from when an earlier command let the worker
+  read it) and for at most N simulations; answers
   ``{"move": M, "sims": N, "steps": K}``, M the best move of role index I
   after K joint moves (the server checks that the worker is in step);
 - ``{"cmd": "advance", "joint": [M, ...]}``: the joint move was played;
@@ -18,7 +20,7 @@ answer, one line on stdout, echoes that ``id``:
 - ``{"cmd": "quit"}``: exit without answering (as at the end of stdin).
 
 A command that fails answers ``{"id": ..., "error": TEXT}``.  The search stops
-early enough to answer within S seconds: it does not begin a simulation it
+early enough to answer by T: it does not begin a simulation it
 could not finish in time, judging by the slowest one of this search.
 """
 
@@ -62,7 +64,8 @@ class SearchWorker:
         if self.tree is None:
             raise GameError(f"{name!r} before any game was loaded")
         if name == "search":
-            return self.search(command["role"], command["seconds"], command.get("iterations"))
+            left = command["until"] - time.time()
+            return self.search(command["role"], left, command.get("iterations"))
         if name == "advance":
             return self.advance(command["joint"])
         if name == "save":

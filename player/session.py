@@ -200,7 +200,7 @@ class Session:
         command = {
             "cmd": "search",
             "role": position.role,
-            "seconds": max(0.0, _left(deadline) - REPLY_ALLOWANCE),
+            "until": time.time() + _left(deadline) - REPLY_ALLOWANCE,
             "iterations": self.iterations,
         }
         try:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from pathlib import Path
 
 import pytest
 
@@ -174,3 +175,17 @@ def test_twin_loads_by_name_with_the_native_roles(name: str) -> None:
 def test_twin_passes_check(name: str, capsys) -> None:
     assert main(["check", str(GDL_DIR / f"{name}.kif")]) == 0
     assert f"{name}: valid GDL" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("name", "corpus_game"),
+    [("tictactoe", "ticTacToe"), ("othello", "reversi"), ("breakthrough", "breakthrough")],
+)
+def test_twin_replays_the_corpus_playouts_of_the_same_game(
+    name: str, corpus_game: str, shared_dir: Path, capsys
+) -> None:
+    # These public games have the twin's rules, names and facts (see the native
+    # modules), so their recorded playouts check the twins independently.
+    traces = shared_dir / "gdl-corpus" / "traces" / f"{corpus_game}.jsonl.gz"
+    assert main(["check", str(GDL_DIR / f"{name}.kif"), "--traces", str(traces)]) == 0
+    assert "traces: 5 of 5 playouts agree" in capsys.readouterr().out

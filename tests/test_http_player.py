@@ -192,3 +192,14 @@ async def test_the_log_has_a_line_per_reply_with_the_simulations(player, caplog)
     plays = [line for line in lines if line.startswith("play ttt.10: (mark ")]
     assert plays and all(line.endswith(", 30 simulations") for line in plays)
     assert lines[-1].startswith("stop ttt.10: done in ")
+
+
+async def test_a_play_after_the_last_move_says_the_game_is_over(player) -> None:
+    _, send = await player()
+    assert await send(f"(start p.3 right ({PENNIES}) 5 2)") == "ready"
+    assert await send("(play p.3 nil)") in ("Heads", "Tails")
+    assert await send("(play p.3 (Heads Heads))") in ("Heads", "Tails")
+    reply = await send("(play p.3 (Tails Heads))")
+    assert reply == '(error "the game is over: this joint move ended it (expected stop)")'
+    assert await send("(play p.3 (Tails Heads))") == '(error "the game is already over")'
+    assert await send("(stop p.3 (Tails Heads))") == "done"

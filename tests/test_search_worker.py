@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -17,26 +18,31 @@ from player.worker_client import WorkerClient, WorkerDied, WorkerError, WorkerTi
 def test_load_search_advance_in_process() -> None:
     worker = SearchWorker()
     assert worker.handle({"cmd": "load", "rules": TICTACTOE}) == {"roles": ["xplayer", "oplayer"]}
-    answer = worker.handle({"cmd": "search", "role": 0, "seconds": 10, "iterations": 50})
+    answer = worker.handle(
+        {"cmd": "search", "role": 0, "until": time.time() + 10, "iterations": 50}
+    )
     assert answer["sims"] == 50 and answer["move"].startswith("(mark ")
     assert worker.handle({"cmd": "advance", "joint": [answer["move"], "noop"]}) == {
         "terminal": False
     }
     assert (
-        worker.handle({"cmd": "search", "role": 1, "seconds": 10, "iterations": 20})["sims"] == 20
+        worker.handle({"cmd": "search", "role": 1, "until": time.time() + 10, "iterations": 20})[
+            "sims"
+        ]
+        == 20
     )
 
 
 def test_search_stops_before_a_deadline_already_passed() -> None:
     worker = SearchWorker()
     worker.handle({"cmd": "load", "rules": PENNIES})
-    answer = worker.handle({"cmd": "search", "role": 1, "seconds": 0, "iterations": None})
+    answer = worker.handle({"cmd": "search", "role": 1, "until": time.time(), "iterations": None})
     assert answer["sims"] == 0 and answer["move"] in ("Heads", "Tails")
 
 
 def test_commands_that_fail_answer_an_error_and_the_worker_goes_on() -> None:
     commands = [
-        {"cmd": "search", "role": 0, "seconds": 1},
+        {"cmd": "search", "role": 0, "until": time.time() + 1},
         {"cmd": "load", "rules": "(role"},
         {"cmd": "load", "rules": PENNIES},
         {"cmd": "advance", "joint": ["Heads"]},
@@ -61,7 +67,7 @@ def test_commands_that_fail_answer_an_error_and_the_worker_goes_on() -> None:
 def test_save_writes_the_state_table(tmp_path) -> None:
     worker = SearchWorker()
     worker.handle({"cmd": "load", "rules": TICTACTOE, "table_dir": str(tmp_path), "depth": 2})
-    worker.handle({"cmd": "search", "role": 0, "seconds": 10, "iterations": 30})
+    worker.handle({"cmd": "search", "role": 0, "until": time.time() + 10, "iterations": 30})
     path = worker.handle({"cmd": "save"})["path"]
     saved = json.loads(Path(path).read_text())
     assert saved["depth"] == 2 and max(s["visits"] for s in saved["states"].values()) == 30
@@ -77,14 +83,14 @@ async def test_a_worker_process_answers_in_order_and_quits() -> None:
         ]
         worker.send({"cmd": "advance", "joint": ["Heads", "Heads"]})
         answer = await worker.request(
-            {"cmd": "search", "role": 0, "seconds": 5, "iterations": 40}, 30
+            {"cmd": "search", "role": 0, "until": time.time() + 5, "iterations": 40}, 30
         )
         assert answer == {"move": answer["move"], "sims": 40, "steps": 1}
         with pytest.raises(WorkerError, match="unknown command"):
             await worker.request({"cmd": "dance"}, 30)
         with pytest.raises(WorkerTimeout):
             await worker.request(
-                {"cmd": "search", "role": 0, "seconds": 0.3, "iterations": None}, 0.01
+                {"cmd": "search", "role": 0, "until": time.time() + 0.3, "iterations": None}, 0.01
             )
         # the late answer is dropped; the next one is this command's own
         assert (await worker.request({"cmd": "advance", "joint": ["Tails", "Heads"]}, 30)) == {
@@ -102,7 +108,9 @@ async def test_a_worker_that_dies_fails_its_requests() -> None:
     worker = await WorkerClient.spawn()
     await worker.request({"cmd": "load", "rules": TICTACTOE}, 30)
     waiting = asyncio.create_task(
-        worker.request({"cmd": "search", "role": 0, "seconds": 30, "iterations": None}, 60)
+        worker.request(
+            {"cmd": "search", "role": 0, "until": time.time() + 30, "iterations": None}, 60
+        )
     )
     await asyncio.sleep(0)  # the command is sent
     worker.process.kill()

@@ -1,0 +1,194 @@
+"""Is ``ggp serve`` on time?  Matches against it with short clocks, every reply timed.
+
+    python benchmarks/serve_clock.py [GAME.kif ...] [--plays 200] [--play-clock 2]
+                                     [--start-clock 3] [--margin 0.5] [--seed 1]
+
+starts ``ggp serve`` as its own process on a free port and plays it, as a game
+manager would (one connection per message, GGP-Base's headers), whole matches
+of each game (default: the GDL twins of Connect Four and Breakthrough), its
+role alternating, the other roles moving at random, until `--plays` searched
+moves (not forced ``noop``s) have been asked for per game.  It prints, per
+game, the reply times of ``play`` as the manager sees them (slowest, median),
+how many came later than the clock or than clock - margin, the simulations
+behind each searched move (from the server's log) and how many moves were
+fallbacks.  As a baseline, the same game is searched in this process from its
+initial state for clock - margin seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import re
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import aiohttp
+
+from games.base import Game
+from player.game_factory import game_from_text
+from player.mcts import MCTS
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = [ROOT / "games" / "gdl" / "connect_four.kif", ROOT / "games" / "gdl" / "breakthrough.kif"]
+HEADERS = {"Accept": "text/delim", "Sender": "GAMESERVER", "Content-Type": "text/acl"}
+PLAY_LINE = re.compile(r"INFO player\.http_player: play (\S+): (.*) in [\d.]+ s, (.*)$")
+
+
+@dataclass
+class Timings:
+    """What the manager saw of one game's matches."""
+
+    matches: int = 0
+    searched: list[float] = field(default_factory=list)
+    """Reply times of plays where the player had a choice."""
+    forced: list[float] = field(default_factory=list)
+    starts: list[float] = field(default_factory=list)
+
+
+def wire(joint: list[str]) -> str:
+    return "(" + " ".join(joint) + ")"
+
+
+async def play_match(
+    http: aiohttp.ClientSession,
+    url: str,
+    game: Game,
+    rules: str,
+    match_id: str,
+    us: int,
+    clocks: tuple[int, int],
+    rng: random.Random,
+    timings: Timings,
+) -> None:
+    async def send(text: str) -> tuple[str, float]:
+        began = time.monotonic()
+        async with http.post(url, data=text, headers=HEADERS) as response:
+            reply = (await response.text()).strip()
+        return reply, time.monotonic() - began
+
+    reply, took = await send(
+        f"(start {match_id} {game.roles[us]} ({rules}) {clocks[0]} {clocks[1]})"
+    )
+    assert reply == "ready", reply
+    timings.starts.append(took)
+    state = game.initial_state()
+    last = "nil"
+    while not state.is_terminal():
+        legal = state.all_legal_moves()
+        reply, took = await send(f"(play {match_id} {last})")
+        if reply not in legal[us]:
+            raise SystemExit(f"{match_id}: illegal reply {reply!r}; legal: {legal[us]}")
+        (timings.searched if len(legal[us]) > 1 else timings.forced).append(took)
+        joint = [reply if i == us else rng.choice(moves) for i, moves in enumerate(legal)]
+        state = state.next(joint)
+        last = wire(joint)
+    await send(f"(stop {match_id} {last})")
+    timings.matches += 1
+
+
+def baseline(game: Game, seconds: float) -> int:
+    """Simulations of an MCTS search in this process from the initial state."""
+    tree = MCTS(game.initial_state(), rng=random.Random(1))
+    return tree.search(deadline=time.monotonic() + seconds)
+
+
+async def run(args: argparse.Namespace) -> None:
+    server = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "ggp",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--margin",
+        str(args.margin),
+        stderr=asyncio.subprocess.PIPE,
+    )
+    assert server.stderr is not None
+    first = (await server.stderr.readline()).decode()
+    url = re.search(r"listening on (http://\S+)", first).group(1) + "/"
+    log: list[str] = []
+
+    async def keep_log() -> None:
+        assert server.stderr is not None
+        while line := await server.stderr.readline():
+            log.append(line.decode().rstrip())
+
+    reading = asyncio.create_task(keep_log())
+    rng = random.Random(args.seed)
+    results: dict[str, tuple[Game, Timings]] = {}
+    connector = aiohttp.TCPConnector(force_close=True)  # one connection per message
+    async with aiohttp.ClientSession(connector=connector) as http:
+        for path in args.games:
+            rules = Path(path).read_text()
+            game = game_from_text(rules, str(path))
+            name = Path(path).stem
+            timings = Timings()
+            results[name] = (game, timings)
+            while len(timings.searched) < args.plays:
+                match_id = f"bench.{name}.{timings.matches + 1}"
+                us = timings.matches % len(game.roles)
+                clocks = (args.start_clock, args.play_clock)
+                await play_match(http, url, game, rules, match_id, us, clocks, rng, timings)
+                print(f"{match_id}: {len(timings.searched)} searched plays so far", flush=True)
+    server.terminate()
+    await server.wait()
+    await reading
+    report(args, results, log)
+
+
+def report(args: argparse.Namespace, results: dict[str, tuple[Game, Timings]], log: list[str]):
+    budget = args.play_clock - args.margin
+    print(f"\nplay clock {args.play_clock} s, margin {args.margin} s (budget {budget:.2f} s)")
+    print("reply times are measured by the manager, from sending the message to the reply")
+    for name, (game, timings) in results.items():
+        plays = timings.searched + timings.forced
+        sims, fallbacks = [], []
+        for line in log:
+            found = PLAY_LINE.search(line)
+            if found and found.group(1).startswith(f"bench.{name}."):
+                detail = found.group(3)
+                if detail.startswith("fallback"):
+                    fallbacks.append(line)
+                if detail.endswith(" simulations"):
+                    sims.append(int(detail.split()[0]))
+        searched = sorted(timings.searched)
+        late = sum(t > args.play_clock for t in plays)
+        over = sum(t > budget for t in plays)
+        base = baseline(game, budget)
+        print(
+            f"{name}: {timings.matches} matches, {len(searched)} searched plays "
+            f"(+ {len(timings.forced)} forced, answered at once)\n"
+            f"  searched play replies: slowest {searched[-1]:.3f} s, median "
+            f"{statistics.median(searched):.3f} s; {late} later than the clock, {over} after "
+            f"clock - margin\n"
+            f"  simulations per searched move: median {statistics.median(sims):.0f}, "
+            f"min {min(sims)}, max {max(sims)}; fallbacks: {len(fallbacks)}\n"
+            f"  baseline, this process from the initial state in {budget:.2f} s: {base} "
+            f"simulations (median per move / baseline: {statistics.median(sims) / base:.2f})\n"
+            f"  start replies: slowest {max(timings.starts):.3f} s of a {args.start_clock} s clock"
+        )
+        for line in fallbacks[:5]:
+            print(f"  {line}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="*", type=Path, default=GAMES, metavar="GAME.kif")
+    parser.add_argument("--plays", type=int, default=200, help="searched plays per game")
+    parser.add_argument("--play-clock", type=int, default=2)
+    parser.add_argument("--start-clock", type=int, default=3)
+    parser.add_argument("--margin", type=float, default=0.5)
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random opponents")
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,125 @@
+"""``ggp serve``: the GGP HTTP player, answering a game manager until stopped."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+from pathlib import Path
+
+from aiohttp import web
+
+from games.base import GameError
+from player.http_player import DEFAULT_MARGIN, DEFAULT_MAX_BODY, PlayerConfig, create_app
+
+log = logging.getLogger("ggp.serve")
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="play matches for a GGP game manager over HTTP",
+        description="Run the GGP player: answer a game manager's info, start, play, stop, "
+        "abort and preview messages over HTTP, choosing moves by Monte Carlo tree search "
+        "in one worker process per match, and reply before every clock runs out. "
+        "Stop it with Ctrl-C.",
+    )
+    parser.add_argument(
+        "--host", default="0.0.0.0", help="address to listen on (default: every interface)"
+    )
+    parser.add_argument(
+        "--port", type=int, default=9147, help="port to listen on; 0 picks a free one (9147)"
+    )
+    parser.add_argument(
+        "--name", default="ggp-player", help="the name given in info replies (ggp-player)"
+    )
+    parser.add_argument(
+        "--margin",
+        type=float,
+        default=DEFAULT_MARGIN,
+        metavar="SECONDS",
+        help=f"seconds each reply is sent before its clock runs out ({DEFAULT_MARGIN})",
+    )
+    parser.add_argument(
+        "--max-matches",
+        type=int,
+        default=1,
+        metavar="N",
+        help="matches played at once; beyond them start answers busy (1)",
+    )
+    parser.add_argument(
+        "--table-dir",
+        type=Path,
+        metavar="DIR",
+        help="keep a state table per game in DIR, saved at the end of each match",
+    )
+    parser.add_argument(
+        "--max-body",
+        type=int,
+        default=DEFAULT_MAX_BODY,
+        metavar="BYTES",
+        help=f"largest message accepted ({DEFAULT_MAX_BODY})",
+    )
+    parser.add_argument(
+        "--iterations",
+        type=int,
+        metavar="N",
+        help="at most N simulations per search (default: search until the deadline)",
+    )
+    parser.add_argument(
+        "--log-level",
+        default="INFO",
+        type=str.upper,
+        choices=LOG_LEVELS,
+        help="INFO logs a line per reply, DEBUG also each message received (INFO)",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = PlayerConfig(
+            name=args.name,
+            margin=args.margin,
+            max_matches=args.max_matches,
+            table_dir=args.table_dir,
+            max_body=args.max_body,
+            iterations=args.iterations,
+        )
+    except ValueError as error:
+        raise GameError(str(error)) from None
+    logging.basicConfig(
+        level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    try:
+        asyncio.run(serve(config, args.host, args.port))
+    except OSError as error:
+        raise GameError(f"cannot listen on {args.host}:{args.port}: {error.strerror}") from None
+    return 0
+
+
+async def serve(config: PlayerConfig, host: str, port: int) -> None:
+    """Serve `config`'s player on `host`:`port` until SIGINT or SIGTERM."""
+    runner = web.AppRunner(create_app(config), access_log=None)
+    await runner.setup()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    try:
+        await web.TCPSite(runner, host, port).start()
+        for address in runner.addresses:
+            log.info("%s listening on http://%s:%d", config.name, *address[:2])
+        log.info(
+            "margin %.2f s, at most %d match(es) at once%s",
+            config.margin,
+            config.max_matches,
+            f", state tables in {config.table_dir}" if config.table_dir else "",
+        )
+        await stop.wait()
+        log.info("stopping")
+    finally:
+        await runner.cleanup()
