@@ -128,8 +128,8 @@ class Session:
         elif self.worker is not None:
             try:
                 await asyncio.wait_for(asyncio.shield(loading), _left(deadline))
-            except TimeoutError:
-                pass  # still loading: the commands queue behind the load
+            except TimeoutError:  # still loading: the commands queue behind the load
+                loading.add_done_callback(self._log_load_failure)
             except WorkerError as error:
                 log.warning("match %s: the search worker failed: %s", self.match_id, error)
                 await self._drop_worker()
@@ -137,6 +137,10 @@ class Session:
             return 0
         choice = await self._search(position, deadline)
         return choice.sims
+
+    def _log_load_failure(self, loading: asyncio.Future[dict[str, object]]) -> None:
+        if not loading.cancelled() and (error := loading.exception()) is not None:
+            log.warning("match %s: the search worker failed: %s", self.match_id, error)
 
     async def _spawn(self) -> WorkerClient | None:
         try:
@@ -194,7 +198,8 @@ class Session:
     async def play(self, moves: Sequence[str] | None, deadline: float) -> Choice:
         """Play the manager's joint move `moves` (None: no move yet), then choose ours.
 
-        Raises `MoveError` if `moves` cannot be played (nothing changes then).
+        Raises `MoveError` if `moves` cannot be played (nothing changes then),
+        or if they end the game (the manager should have sent ``stop``).
         """
         position = await self._ready(deadline)
         if position is None:
