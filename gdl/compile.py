@@ -8,7 +8,6 @@ on first use (`CompiledRules.next_function`) and kept.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -18,10 +17,9 @@ from gdl.grounding import Budget, Deadline, GroundingError, ground
 from gdl.strata import Strata
 from gdl.terms import Term, to_kif
 
-MAX_SPECIALISED = 20_000
-"""Joint moves whose next-state function is kept; others use the general one."""
-SPECIALISE_SECONDS = 0.05
-"""A joint move's function slower than this to write means none is specialised."""
+MAX_SPECIALISED = 2_000
+"""Joint moves that get a function of their own (written in a few milliseconds each,
+on first use); any others use the general next-state function."""
 
 
 @dataclass
@@ -48,12 +46,9 @@ class CompiledRules:
         if found is not None:
             return found
         if self.specialise and len(self.next_functions) < MAX_SPECIALISED:
-            start = time.perf_counter()
             generator = self.generator
             source = generator.next_source(frozenset(joint))
             found = compile_source(source, generator.constants)["next"]
-            if time.perf_counter() - start > SPECIALISE_SECONDS:
-                self.specialise = False
         else:
             general = self.functions.get("next")
             if general is None:
