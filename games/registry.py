@@ -53,15 +53,17 @@ def _convert_options(cls: type, spec: str, options: dict[str, str]) -> dict[str,
     return converted
 
 
-def load_game(spec: str, *, gdl: bool = False) -> Game:
+def load_game(spec: str, *, gdl: bool = False, reasoner: str = "auto") -> Game:
     """The game named by `spec`: a built-in name with options, or a ``.kif`` path.
 
     With ``gdl=True`` a built-in game is loaded from its GDL twin in
-    ``games/gdl/`` instead of the native Python implementation.
+    ``games/gdl/`` instead of the native Python implementation.  A GDL game
+    is played by the `reasoner` asked for (`gdl.load`: auto, compiled or
+    interpreter).
     """
     name, options = parse_spec(spec)
     if name.endswith(".kif") or Path(name).suffix == ".kif":
-        return _load_kif(Path(name), options)
+        return _load_kif(Path(name), options, reasoner=reasoner)
     if name not in NATIVE_GAMES:
         raise GameError(
             f"unknown game {name!r}; built-in games: {', '.join(NATIVE_GAMES)}, "
@@ -70,17 +72,29 @@ def load_game(spec: str, *, gdl: bool = False) -> Game:
     if gdl:
         if options:
             raise GameError(f"{name}: the GDL twin has no options; drop {spec.partition(':')[2]!r}")
-        return _load_kif(GDL_DIR / f"{name}.kif", {}, name=name)
-    module_name, _, class_name = NATIVE_GAMES[name].partition(":")
-    cls = getattr(importlib.import_module(module_name), class_name)
+        twin = _load_kif(GDL_DIR / f"{name}.kif", {}, name=name, reasoner=reasoner)
+        twin.board_view = _native_game(name)  # draw the twin's states as the native board
+        return twin
+    cls = _native_game_class(name)
     return cls(**_convert_options(cls, spec, options))
 
 
-def _load_kif(path: Path, options: dict[str, str], name: str | None = None) -> Game:
+def _native_game_class(name: str) -> type:
+    module_name, _, class_name = NATIVE_GAMES[name].partition(":")
+    return getattr(importlib.import_module(module_name), class_name)
+
+
+def _native_game(name: str) -> Game:
+    return _native_game_class(name)()
+
+
+def _load_kif(
+    path: Path, options: dict[str, str], name: str | None = None, reasoner: str = "auto"
+) -> Game:
     if options:
         raise GameError(f"{path}: a .kif game takes no options")
     if not path.is_file():
         raise GameError(f"no such game file: {path}")
-    from gdl.game import GdlGame  # the GDL reasoner is only loaded when needed
+    from gdl.load import game_from_file  # the GDL reasoner is only loaded when needed
 
-    return GdlGame.from_file(path, name=name)
+    return game_from_file(path, name=name, reasoner=reasoner)

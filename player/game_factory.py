@@ -1,13 +1,14 @@
 """The one place where rules text received from a game manager becomes a `Game`.
 
-Today the rules are interpreted by `gdl.game.GdlGame`; a compiled reasoner
-will be switched in here, and only here, when it is ready.
+The rules are compiled (`gdl.load`, reasoner ``auto``) when that is done
+within the default budget, and interpreted by `gdl.game.GdlGame` otherwise;
+both play identically.
 """
 
 from __future__ import annotations
 
 from games.base import Game
-from gdl.game import GdlGame
+from gdl.load import game_from_text as load_gdl
 
 GAME_NAME = "gdl"
 """The name of every game received: the protocol does not name games (state
@@ -20,4 +21,4 @@ def game_from_text(text: str, source: str) -> Game:
     Raises `games.base.GameError` (a syntax error, or rules that are not valid
     GDL, with every fault listed).
     """
-    return GdlGame.from_text(text, GAME_NAME, source)
+    return load_gdl(text, GAME_NAME, source, reasoner="auto")

@@ -1,25 +1,42 @@
-"""Tournaments: many matches between the same agents, in parallel, and their standings.
+"""Tournaments: many matches between the same players, in parallel, and their standings.
 
 Match i gets its own seed, derived from the tournament seed and i, and its
 agents get seeds derived from that; so a tournament with iteration budgets
 gives the same results on every run, with any number of worker processes.
+
+Matches run at the same time (`jobs`) in one event loop when a player is
+remote (the referee mostly waits for the network), and in worker processes
+otherwise (in-process agents need a core each).  Ctrl-C aborts the matches
+under way, which are logged as aborted, and starts no others.
 """
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import functools
 import json
 import math
 import multiprocessing
+import signal
 import statistics
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from games.base import Game, GameError
-from games.registry import load_game
-from server.match import derive_seed, make_agents, play_match
+from player.agents import Clocks
+from server.match import (
+    RANDOM_ROLE,
+    derive_seed,
+    make_players,
+    new_match_id,
+    referee_match,
+    seat_specs,
+)
+from server.record import ERROR_CODES, error_counts
+from server.remote import is_player_url
+from server.rules import RefereeGame, referee_game
 
 Z_95 = 1.959964
 """The 97.5% quantile of the standard normal distribution."""
@@ -37,6 +54,9 @@ class MatchResult:
     """The agent spec of each role, in role order."""
     goals: tuple[int, ...]
     steps: int
+    errors: tuple[tuple[int, ...], ...] = ()
+    """Per role, how many errors of each kind in `ERROR_CODES` (TO, CE, IL)."""
+    match_id: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -58,6 +78,8 @@ class Standing:
     ci_high: float | None
     """The 95% confidence interval of the score: mean +- 1.96 standard errors
     (normal approximation), clipped to 0..1; None with fewer than two games."""
+    errors: tuple[int, ...] = (0, 0, 0)
+    """How many errors of each kind in `ERROR_CODES` (TO, CE, IL) were recorded."""
 
 
 def seating(index: int, agents: int, swap: bool) -> tuple[int, ...]:
@@ -68,20 +90,118 @@ def seating(index: int, agents: int, swap: bool) -> tuple[int, ...]:
 
 
 @functools.lru_cache(maxsize=4)
-def cached_game(spec: str, gdl: bool) -> Game:
-    """`load_game`, once per process (a GDL game is parsed once, not once per match)."""
-    return load_game(spec, gdl=gdl)
+def cached_game(spec: str, gdl: bool) -> RefereeGame:
+    """`referee_game`, once per process (a GDL game is parsed once, not once per match)."""
+    return referee_game(spec, gdl=gdl)
 
 
-def play_one(game_spec: str, gdl: bool, specs: Sequence[str], seed: int, index: int, swap: bool):
-    """Play match `index` of a tournament (in whichever process) and return its result."""
-    game = cached_game(game_spec, gdl)
-    seats = seating(index, len(specs), swap)
-    match_seed = derive_seed(seed, index)
-    role_specs = tuple(specs[agent] for agent in seats)
-    record = play_match(game, make_agents(role_specs, match_seed))
+@dataclass(frozen=True)
+class TournamentSetup:
+    """Everything a match of a tournament needs, in whichever process it is played."""
+
+    game_spec: str
+    gdl: bool
+    specs: tuple[str, ...]
+    seed: int
+    swap: bool
+    clocks: Clocks | None
+    grace: float
+    log_dir: str | None
+    id_prefix: str
+
+
+async def play_match_of(setup: TournamentSetup, index: int) -> MatchResult:
+    """Play match `index` of a tournament and return its result."""
+    game = cached_game(setup.game_spec, setup.gdl)
+    seats = seating(index, len(setup.specs), setup.swap)
+    match_seed = derive_seed(setup.seed, index)
+    role_specs = tuple(setup.specs[agent] for agent in seats)
+    record = await referee_match(
+        game,
+        make_players(game.game, role_specs, match_seed),
+        clocks=setup.clocks,
+        grace=setup.grace,
+        seed=derive_seed(match_seed, "referee"),
+        match_id=f"{setup.id_prefix}.{index}",
+        log_dir=setup.log_dir,
+    )
     assert record.goals is not None
-    return MatchResult(index, match_seed, seats, role_specs, record.goals, len(record.moves))
+    return MatchResult(
+        index,
+        match_seed,
+        seats,
+        role_specs,
+        record.goals,
+        len(record.moves),
+        error_counts(record.errors, len(role_specs)),
+        record.match_id,
+    )
+
+
+_stop: multiprocessing.synchronize.Event | None = None
+"""In a worker process: set by the parent when the tournament is interrupted."""
+
+
+def _init_worker(stop: multiprocessing.synchronize.Event) -> None:
+    global _stop
+    _stop = stop
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent tells us through `stop`
+
+
+async def _watched(setup: TournamentSetup, index: int) -> MatchResult | None:
+    """The match, cancelled (aborted and logged) if the parent sets the stop event."""
+    match = asyncio.create_task(play_match_of(setup, index))
+    while not match.done():
+        if _stop is not None and _stop.is_set():
+            match.cancel()
+            try:
+                await match
+            except asyncio.CancelledError:
+                return None
+        await asyncio.wait({match}, timeout=0.1)
+    return match.result()
+
+
+def play_one(setup: TournamentSetup, index: int) -> MatchResult | None:
+    """Play match `index` in a worker process; None if the tournament was interrupted."""
+    if _stop is not None and _stop.is_set():
+        return None
+    return asyncio.run(_watched(setup, index))
+
+
+def _in_processes(
+    setup: TournamentSetup, games: int, jobs: int, on_result: Callable[[MatchResult], None]
+) -> list[MatchResult]:
+    stop = multiprocessing.Event()
+    task = functools.partial(play_one, setup)
+    results = []
+    with multiprocessing.Pool(jobs, initializer=_init_worker, initargs=(stop,)) as pool:
+        finished = pool.imap_unordered(task, range(games))
+        try:
+            for result in finished:
+                assert result is not None
+                results.append(result)
+                on_result(result)
+        except KeyboardInterrupt:
+            stop.set()
+            for _ in finished:  # the workers abort and log their matches, and skip the rest
+                pass
+            raise
+    return results
+
+
+async def _in_event_loop(
+    setup: TournamentSetup, games: int, jobs: int, on_result: Callable[[MatchResult], None]
+) -> list[MatchResult]:
+    slots = asyncio.Semaphore(jobs)
+
+    async def one(index: int) -> MatchResult:
+        async with slots:
+            result = await play_match_of(setup, index)
+        on_result(result)
+        return result
+
+    return list(await asyncio.gather(*(one(index) for index in range(games))))
 
 
 def run_tournament(
@@ -93,29 +213,42 @@ def run_tournament(
     seed: int = 0,
     jobs: int = 1,
     gdl: bool = False,
-    progress: Callable[[Iterable[MatchResult], int], Iterable[MatchResult]] | None = None,
+    clocks: Clocks | None = None,
+    grace: float = 1.0,
+    log_dir: Path | str | None = None,
+    on_result: Callable[[MatchResult], None] | None = None,
 ) -> list[MatchResult]:
-    """Play `games` matches of `specs` (one agent per role) and return them in order.
+    """Play `games` matches of `specs` (one player per role) and return them in order.
 
-    With `jobs` > 1 the matches are shared among that many worker processes.
-    `progress` wraps the stream of finished matches (a progress bar, say).
+    With `jobs` > 1, that many matches are played at once: in worker processes
+    when every player is in-process, in this process's event loop when one is
+    remote.  `on_result` is called as each match ends (a progress bar, say).
+    With `log_dir`, every match is logged there.
     """
     game = cached_game(game_spec, gdl)
-    if len(specs) != len(game.roles):
-        raise GameError(
-            f"{game.name} has {len(game.roles)} roles ({', '.join(game.roles)}): "
-            f"give one agent per role, got {len(specs)}"
-        )
+    roles = game.game.roles
+    specs = seat_specs(game.game, specs)
+    if swap and RANDOM_ROLE in roles:
+        raise GameError(f"--swap: the role {RANDOM_ROLE} of {game.game.name} cannot change seats")
     if any(spec.partition(":")[0].strip() == "human" for spec in specs):
         raise GameError("a tournament cannot seat a human; use ggp play or ggp match")
-    make_agents(specs, seed)  # bad specs fail here, before any worker starts
-    task = functools.partial(play_one, game_spec, gdl, tuple(specs), seed, swap=swap)
-    wrap = progress or (lambda results, total: results)
-    if jobs <= 1:
-        results = list(wrap(map(task, range(games)), games))
+    make_players(game.game, specs, seed)  # bad specs fail here, before any match starts
+    setup = TournamentSetup(
+        game_spec,
+        gdl,
+        tuple(specs),
+        seed,
+        swap,
+        clocks,
+        grace,
+        None if log_dir is None else str(log_dir),
+        new_match_id(game.game.name),
+    )
+    notify = on_result or (lambda result: None)
+    if jobs > 1 and not any(is_player_url(spec) for spec in specs):
+        results = _in_processes(setup, games, jobs, notify)
     else:
-        with multiprocessing.Pool(jobs) as pool:
-            results = list(wrap(pool.imap_unordered(task, range(games)), games))
+        results = asyncio.run(_in_event_loop(setup, games, jobs, notify))
     return sorted(results, key=lambda result: result.index)
 
 
@@ -132,9 +265,17 @@ def outcome(goals: Sequence[int], role: int) -> int:
     return 0
 
 
-def _standing(agent: int, spec: str, seat: str, games: list[tuple[Sequence[int], int]]) -> Standing:
-    outcomes = [outcome(goals, role) for goals, role in games]
-    scores = [goals[role] / 100 for goals, role in games]
+Played = tuple[MatchResult, int]
+"""A match and the role an agent took in it."""
+
+
+def _standing(agent: int, spec: str, seat: str, games: list[Played]) -> Standing:
+    outcomes = [outcome(result.goals, role) for result, role in games]
+    scores = [result.goals[role] / 100 for result, role in games]
+    errors = [0] * len(ERROR_CODES)
+    for result, role in games:
+        for kind, count in enumerate(result.errors[role] if result.errors else ()):
+            errors[kind] += count
     mean = statistics.fmean(scores) if scores else math.nan
     low = high = None
     if len(scores) > 1:
@@ -152,6 +293,7 @@ def _standing(agent: int, spec: str, seat: str, games: list[tuple[Sequence[int],
         score=mean,
         ci_low=low,
         ci_high=high,
+        errors=tuple(errors),
     )
 
 
@@ -160,34 +302,36 @@ def standings(results: Sequence[MatchResult], specs: Sequence[str], roles: Seque
     table: list[Standing] = []
     for agent, spec in enumerate(specs):
         played = [
-            (result.goals, role)
+            (result, role)
             for result in results
             for role, seated in enumerate(result.seats)
             if seated == agent
         ]
         table.append(_standing(agent, spec, "all", played))
         for role, name in enumerate(roles):
-            seat = [(goals, r) for goals, r in played if r == role]
+            seat = [(result, r) for result, r in played if r == role]
             if seat:
                 table.append(_standing(agent, spec, name, seat))
     return table
 
 
 def format_standings(table: Sequence[Standing]) -> str:
-    """The standings as a text table, one line per agent and seat."""
+    """The standings as a text table, one line per player and seat, with the
+    errors recorded against the player (TO late, CE connection, IL illegal)."""
     width = max(len(f"{row.agent + 1} {row.spec}") for row in table)
     seat_width = max(4, *(len(row.seat) for row in table))
     lines = [
-        f"{'agent':<{width}}  {'seat':<{seat_width}}  games  wins  draws  losses  "
-        "mean goal  score  95% CI"
+        f"{'player':<{width}}  {'seat':<{seat_width}}  games  wins  draws  losses  "
+        "mean goal  score  95% CI     " + "  ".join(f"{code:>3}" for code in ERROR_CODES)
     ]
     for row in table:
         name = f"{row.agent + 1} {row.spec}" if row.seat == "all" else ""
         interval = "-" if row.ci_low is None else f"{row.ci_low:.2f}-{row.ci_high:.2f}"
+        errors = "  ".join(f"{count:>3}" for count in row.errors)
         lines.append(
             f"{name:<{width}}  {row.seat:<{seat_width}}  {row.games:>5}  {row.wins:>4}  "
             f"{row.draws:>5}  {row.losses:>6}  {row.mean_goal:>9.1f}  {row.score:>5.3f}  "
-            f"{interval}"
+            f"{interval:<9}  {errors}"
         )
     return "\n".join(lines)
 
@@ -203,7 +347,10 @@ def write_results(
     swap: bool,
     results: Sequence[MatchResult],
 ) -> None:
-    """Write the matches to `path`, as CSV or JSON according to its extension."""
+    """Write the matches to `path`, as CSV or JSON according to its extension.
+
+    A match's errors are counted per role as TO, CE, IL (``0/1/0`` in CSV).
+    """
     if path.suffix == ".csv":
         with path.open("w", newline="") as out:
             writer = csv.writer(out)
@@ -211,9 +358,14 @@ def write_results(
                 ["match", "seed", "steps"]
                 + [f"agent:{role}" for role in game.roles]
                 + [f"goal:{role}" for role in game.roles]
+                + [f"errors:{role}" for role in game.roles]
+                + ["match_id"]
             )
             for r in results:
-                writer.writerow([r.index, r.seed, r.steps, *r.agents, *r.goals])
+                errors = ["/".join(map(str, counts)) for counts in r.errors]
+                writer.writerow(
+                    [r.index, r.seed, r.steps, *r.agents, *r.goals, *errors, r.match_id]
+                )
         return
     table = standings(results, specs, game.roles)
     data = {

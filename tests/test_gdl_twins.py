@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from pathlib import Path
 
 import pytest
 
@@ -174,3 +175,37 @@ def test_twin_loads_by_name_with_the_native_roles(name: str) -> None:
 def test_twin_passes_check(name: str, capsys) -> None:
     assert main(["check", str(GDL_DIR / f"{name}.kif")]) == 0
     assert f"{name}: valid GDL" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("name", "corpus_game"),
+    [("tictactoe", "ticTacToe"), ("othello", "reversi"), ("breakthrough", "breakthrough")],
+)
+def test_twin_replays_the_corpus_playouts_of_the_same_game(
+    name: str, corpus_game: str, shared_dir: Path, capsys
+) -> None:
+    # These public games have the twin's rules, names and facts (see the native
+    # modules), so their recorded playouts check the twins independently.
+    traces = shared_dir / "gdl-corpus" / "traces" / f"{corpus_game}.jsonl.gz"
+    assert main(["check", str(GDL_DIR / f"{name}.kif"), "--traces", str(traces)]) == 0
+    assert "traces: 5 of 5 playouts agree" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", TWINS)
+def test_twin_states_are_drawn_as_the_native_board(name: str) -> None:
+    native_game, twin_game = load_game(name), load_game(name, gdl=True)
+    native, twin = native_game.initial_state(), twin_game.initial_state()
+    rng = random.Random(5)
+    for _ in range(6):
+        assert twin.render() == native.render()
+        if native.is_terminal():
+            break
+        joint = [rng.choice(moves) for moves in native.all_legal_moves()]
+        native, twin = native.next(joint), twin.next(joint)
+
+
+def test_facts_a_board_cannot_draw_are_listed() -> None:
+    twin = load_game("tictactoe", gdl=True)
+    twin.board_view = load_game("connect_four")
+    state = twin.initial_state()
+    assert state.render() == "\n".join(state.facts())

@@ -20,6 +20,12 @@ from server.tournament import (
 AGENTS = ["mcts:iterations=30", "random"]
 
 
+@pytest.fixture(autouse=True)
+def in_tmp_path(tmp_path, monkeypatch) -> None:
+    """The commands write match logs to ./match_logs: here, a temporary folder."""
+    monkeypatch.chdir(tmp_path)
+
+
 def test_the_same_seed_gives_the_same_matches_whatever_the_number_of_processes() -> None:
     one = run_tournament("tictactoe", AGENTS, games=8, swap=True, seed=5, jobs=1)
     two = run_tournament("tictactoe", AGENTS, games=8, swap=True, seed=5, jobs=2)
@@ -80,7 +86,7 @@ def test_tournament_command_prints_standings_and_writes_json_and_csv(capsys, tmp
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["tictactoe", "random"], "give one agent per role, got 1"),
+        (["tictactoe", "random"], "give one player per role, got 1"),
         (["tictactoe", "random", "human"], "cannot seat a human"),
         (["tictactoe", "random", "mcts:x=1"], "unknown option 'x'"),
         (["tictactoe", "random", "random", "--out", "r.txt"], "must end in .csv or .json"),
@@ -108,13 +114,14 @@ def test_match_command_is_repeatable_with_a_seed(capsys) -> None:
     outputs = []
     for _ in range(2):
         assert main(["match", "tictactoe", "random", "mcts:iterations=50", "--seed", "4"]) == 0
-        outputs.append(capsys.readouterr().out)
-    assert outputs[0] == outputs[1]
+        out = capsys.readouterr().out
+        outputs.append(out.partition("Match log: ")[0])
+    assert outputs[0] == outputs[1] and "Result after" in outputs[0]
 
 
 def test_match_command_needs_one_agent_per_role(capsys) -> None:
     assert main(["match", "tictactoe", "random"]) == 2
-    assert "give one agent per role" in capsys.readouterr().err
+    assert "give one player per role" in capsys.readouterr().err
 
 
 def test_an_unknown_game_is_refused_before_any_match() -> None:

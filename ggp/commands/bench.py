@@ -9,6 +9,9 @@ import time
 
 from games.base import Game, State
 from games.registry import load_game
+from gdl.compiled_game import CompiledGame
+from gdl.game import GdlGame
+from gdl.load import REASONERS
 from player.mcts import DEFAULT_C, MCTS, RandomPlayout
 
 
@@ -48,8 +51,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="exploration constant for --mcts (default: %(default)s)",
     )
     parser.add_argument("--gdl", action="store_true", help="use the GDL twin of a built-in game")
+    add_reasoner_option(parser)
     parser.add_argument("--seed", type=int, default=1, help="random seed (default: %(default)s)")
     parser.set_defaults(run=run)
+
+
+def add_reasoner_option(parser: argparse.ArgumentParser) -> None:
+    """``--reasoner``: how a GDL game's rules are evaluated."""
+    parser.add_argument(
+        "--reasoner",
+        choices=REASONERS,
+        default="auto",
+        help="for a GDL game: compiled rules, the interpreter, or compiled when that is "
+        "ready within its budget (default: %(default)s)",
+    )
+
+
+def describe_reasoner(game: Game, seconds: float) -> str:
+    """Which reasoner plays a GDL game and how long loading took; empty for a native game."""
+    if isinstance(game, CompiledGame):
+        return f"; compiled reasoner, ready in {seconds:.2f} s"
+    if isinstance(game, GdlGame):
+        return f"; interpreter, ready in {seconds:.2f} s"
+    return ""
 
 
 def measure(state: State, seconds: float, rng: random.Random, generic: bool) -> tuple[float, float]:
@@ -112,7 +136,9 @@ def bench_mcts(
 
 
 def run(args: argparse.Namespace) -> int:
-    game = load_game(args.game, gdl=args.gdl)
+    start = time.perf_counter()
+    game = load_game(args.game, gdl=args.gdl, reasoner=args.reasoner)
+    which = describe_reasoner(game, time.perf_counter() - start)
     if args.mcts:
         simulations, playouts = bench_mcts(
             game, args.seconds, max(1, args.runs), args.seed, args.generic, args.c
@@ -121,13 +147,13 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"{game.name}: {simulations:,.0f} simulations/s (MCTS from the initial state, "
             f"c={args.c}{how}), {simulations / playouts:.2f} x the {playouts:,.0f} bare "
-            f"playouts/s measured in turn (median of {max(1, args.runs)} runs)"
+            f"playouts/s measured in turn (median of {max(1, args.runs)} runs{which})"
         )
         return 0
     playouts, states = bench_game(game, args.seconds, max(1, args.runs), args.seed, args.generic)
     how = " (generic playout)" if args.generic else ""
     print(
         f"{game.name}: {playouts:,.0f} playouts/s, {states:,.0f} states/s{how} "
-        f"(median of {max(1, args.runs)} runs)"
+        f"(median of {max(1, args.runs)} runs{which})"
     )
     return 0

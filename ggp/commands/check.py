@@ -9,10 +9,12 @@ import time
 
 from games.base import GameDefinitionError, GameError
 from games.registry import load_game
+from gdl.compiled_game import CompiledGame
 from gdl.game import GdlGame
 from gdl.strata import MOVE, STATE, STATIC
 from gdl.traces import ReplayReport, read_playouts, replay
 from gdl.validator import arities
+from ggp.commands.bench import add_reasoner_option
 
 MAX_STEPS = 1000
 """Longest random playout explored; longer means the game may never end."""
@@ -41,15 +43,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="random playouts to explore when no --traces are given (default: %(default)s)",
     )
     parser.add_argument("--seed", type=int, default=1, help="random seed (default: %(default)s)")
+    add_reasoner_option(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
-    game = load_game(args.game, gdl=True)
+    game = load_game(args.game, gdl=True, reasoner=args.reasoner)
     if not isinstance(game, GdlGame):
         raise GameError(f"{args.game} is not a GDL game")
     summarise(game)
+    print(reasoner_summary(game))
     if args.traces:
         report = replay(game, read_playouts(args.traces))
         print(turn_taking(report.states, report.simultaneous_states, "recorded states"))
@@ -89,6 +93,17 @@ def summarise(game: GdlGame) -> None:
         print(_wrapped(f"computed on demand only: {described}"))
     for note in strata.notes:
         print(_wrapped(f"note: {note}"))
+
+
+def reasoner_summary(game: GdlGame) -> str:
+    """Which reasoner checks the game, and why not the compiled one if it was tried."""
+    if isinstance(game, CompiledGame):
+        return _wrapped(f"reasoner: compiled ({game.compiled.summary()})")
+    if game.not_compiled:
+        return _wrapped(
+            f"reasoner: interpreter (the rules cannot be compiled: {game.not_compiled})"
+        )
+    return "reasoner: interpreter"
 
 
 def _wrapped(text: str) -> str:

@@ -1,14 +1,18 @@
-"""``ggp match GAME AGENT...``: one match between agents, played in this process."""
+"""``ggp match GAME PLAYER...``: one match between agents and GGP players, refereed here."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+from collections.abc import Sequence
 
-from games.base import GameError
-from games.registry import load_game
+from ggp.referee_options import PLAYER_HELP, add_referee_options, clocks_of
 from player.agents import HumanAgent, MatchQuit
 from player.mcts import MoveStats
-from server.match import MatchRecord, make_agents, play_match
+from server.match import make_players, referee_match
+from server.players import AgentPlayer
+from server.record import MatchRecord
+from server.rules import referee_game
 
 RANKING_LINES = 8
 """How many moves of a ranking are shown."""
@@ -17,14 +21,16 @@ RANKING_LINES = 8
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "match",
-        help="play one match between agents in this process",
-        description="Play one match of GAME, the first AGENT taking the first role, and so "
-        "on in role order, and print the goals. Agents: random, legal (first legal move), "
-        "human, mcts with options such as mcts:iterations=200,c=0.7 or mcts:time=1.5 "
-        "(see the README for all of them).",
+        help="referee one match between agents and GGP players",
+        description="Referee one match of GAME, the first PLAYER taking the first role, and "
+        "so on in role order, and print the goals. A player is an agent played in this "
+        "process (random, legal, human, mcts with options such as mcts:iterations=200,c=0.7 "
+        "or mcts:time=1.5; see the README) or a GGP player at http://HOST:PORT. A late, "
+        "failed or illegal move is replaced by a random legal one and recorded (TO, CE, "
+        "IL), as game managers do; the match is logged in the ggp.org format.",
     )
     parser.add_argument("game", metavar="GAME", help="a built-in game or a .kif file")
-    parser.add_argument("agents", metavar="AGENT", nargs="+", help="one agent spec per role")
+    parser.add_argument("agents", metavar="PLAYER", nargs="+", help=PLAYER_HELP)
     parser.add_argument("--show", action="store_true", help="show the board after every move")
     parser.add_argument(
         "--ranking",
@@ -38,6 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "gives the same match (time budgets depend on the machine's speed)",
     )
     parser.add_argument("--gdl", action="store_true", help="use the GDL twin of a built-in game")
+    add_referee_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -50,44 +57,71 @@ def format_ranking(stats: list[MoveStats], lines: int = RANKING_LINES) -> list[s
     return shown
 
 
+def format_errors(record: MatchRecord, step: int) -> list[str]:
+    """The errors recorded at `step` (0: the start), one line each."""
+    roles = record.game.roles
+    when = "at the start" if step == 0 else f"at move {step}"
+    return [
+        f"  {roles[role]} ({record.players[role]}): {error} {when}"
+        for role, error in enumerate(record.errors[step])
+        if error
+    ]
+
+
 def run(args: argparse.Namespace) -> int:
-    game = load_game(args.game, gdl=args.gdl)
-    if len(args.agents) != len(game.roles):
-        raise GameError(
-            f"{game.name} has {len(game.roles)} roles ({', '.join(game.roles)}): "
-            f"give one agent per role, got {len(args.agents)}"
-        )
-    agents = make_agents(args.agents, args.seed)
+    game = referee_game(args.game, gdl=args.gdl)
+    roles = game.game.roles
+    players = make_players(game.game, args.agents, args.seed)
+    agents = [player.agent if isinstance(player, AgentPlayer) else None for player in players]
     show = args.show or any(isinstance(agent, HumanAgent) for agent in agents)
 
     def on_step(record: MatchRecord) -> None:
-        if record.moves:
+        step = len(record.moves)
+        if step:
             if args.ranking:
-                for role, agent in zip(game.roles, agents, strict=True):
-                    if ranking := agent.ranking():
+                for role, agent in zip(roles, agents, strict=True):
+                    if agent is not None and (ranking := agent.ranking()):
                         print(f"{role} ({agent.spec}) ranked its moves:")
                         print("\n".join(format_ranking(ranking)))
             if show or args.ranking:
                 played = ", ".join(
                     f"{role} {move}"
-                    for role, move in zip(game.roles, record.moves[-1], strict=True)
+                    for role, move in zip(roles, record.moves[-1], strict=True)
                     if move != "noop"
                 )
-                print(f"Move {len(record.moves)}: {played}")
+                print(f"Move {step}: {played}")
+        if show or args.ranking:
+            print("\n".join(format_errors(record, step)))
         if show:
             print(record.states[-1].render() + "\n")
 
+    match = referee_match(
+        game,
+        players,
+        clocks=clocks_of(args),
+        grace=args.grace,
+        seed=args.seed,
+        log_dir=args.log_dir,
+        on_step=on_step,
+    )
     try:
-        record = play_match(game, agents, on_step=on_step)
+        record = asyncio.run(match)
     except MatchQuit:
         print("Match left by a person.")
         return 0
-    goals = record.goals or ()
-    print(
-        f"Result after {len(record.moves)} moves: "
-        + ", ".join(
-            f"{role} {goal} ({spec})"
-            for role, goal, spec in zip(game.roles, goals, args.agents, strict=True)
-        )
-    )
+    print(result_line(record, args.agents))
+    errors = [line for step in range(len(record.errors)) for line in format_errors(record, step)]
+    if errors:
+        print("Errors (each replaced by a random legal move):")
+        print("\n".join(errors))
+    print(f"Match log: {args.log_dir / (record.match_id + '.json')}")
     return 0
+
+
+def result_line(record: MatchRecord, names: Sequence[str]) -> str:
+    """``Result after 7 moves: xplayer 100 (mcts), oplayer 0 (random)``."""
+    goals = record.goals or ()
+    return f"Result after {len(record.moves)} moves: " + ", ".join(
+        f"{role} {goal} ({name})"
+        for role, goal, name in zip(record.game.roles, goals, record.players, strict=True)
+    )

@@ -1,4 +1,4 @@
-"""``ggp tournament GAME AGENT...``: many matches between agents, and their standings."""
+"""``ggp tournament GAME PLAYER...``: many matches between players, and their standings."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from pathlib import Path
 from tqdm import tqdm
 
 from games.base import GameError
+from ggp.referee_options import PLAYER_HELP, add_referee_options, clocks_of
+from server.match import seat_specs
 from server.tournament import (
     cached_game,
     check_output_path,
@@ -22,21 +24,18 @@ from server.tournament import (
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "tournament",
-        help="play many matches between agents and print the standings",
-        description="Play GAMES matches of GAME between the agents (one per role, in role "
-        "order) and print, per agent and per seat, wins, draws, losses, the mean goal and "
-        "the score (mean of goal/100) with a 95% confidence interval (normal "
-        "approximation: mean +- 1.96 standard errors). With iteration budgets the same "
+        help="play many matches between players and print the standings",
+        description="Play GAMES matches of GAME between the players (one per role, in role "
+        "order: agents played in this process or GGP players at http://HOST:PORT) and "
+        "print, per player and per seat, wins, draws, losses, the mean goal and the score "
+        "(mean of goal/100) with a 95% confidence interval (normal approximation: mean "
+        "+- 1.96 standard errors), and the errors recorded (TO late, CE connection "
+        "failure, IL illegal move). Every match is logged. With iteration budgets the same "
         "--seed gives the same results, whatever --jobs; time budgets (mcts:time=...) "
         "depend on the machine's speed and load, so they cannot be reproduced exactly.",
     )
     parser.add_argument("game", metavar="GAME", help="a built-in game or a .kif file")
-    parser.add_argument(
-        "agents",
-        metavar="AGENT",
-        nargs="+",
-        help="one agent spec per role: random, legal, mcts, mcts:iterations=200,c=0.7, ...",
-    )
+    parser.add_argument("agents", metavar="PLAYER", nargs="+", help=PLAYER_HELP)
     parser.add_argument(
         "--games", type=int, default=10, help="number of matches (default: %(default)s)"
     )
@@ -48,7 +47,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--seed", type=int, help="tournament seed (default: a random one, printed)")
     parser.add_argument(
-        "--jobs", type=int, default=1, help="worker processes (default: %(default)s)"
+        "--jobs",
+        type=int,
+        default=1,
+        help="matches played at once: in worker processes when all players are "
+        "in-process, in one event loop when one is remote (default: %(default)s)",
     )
     parser.add_argument(
         "--out",
@@ -59,6 +62,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "standings)",
     )
     parser.add_argument("--gdl", action="store_true", help="use the GDL twin of a built-in game")
+    add_referee_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -68,26 +72,29 @@ def run(args: argparse.Namespace) -> int:
             raise GameError(f"{option} must be at least 1, got {value}")
     if args.out is not None:
         check_output_path(args.out)
-    game = cached_game(args.game, args.gdl)
+    game = cached_game(args.game, args.gdl).game
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-
-    def progress(results, total):
-        return tqdm(results, total=total, unit="match", desc=game.name, disable=None)
-
-    results = run_tournament(
-        args.game,
-        args.agents,
-        games=args.games,
-        swap=args.swap,
-        seed=seed,
-        jobs=args.jobs,
-        gdl=args.gdl,
-        progress=progress,
-    )
+    with tqdm(total=args.games, unit="match", desc=game.name, disable=None) as bar:
+        results = run_tournament(
+            args.game,
+            args.agents,
+            games=args.games,
+            swap=args.swap,
+            seed=seed,
+            jobs=args.jobs,
+            gdl=args.gdl,
+            clocks=clocks_of(args),
+            grace=args.grace,
+            log_dir=args.log_dir,
+            on_result=lambda result: bar.update(1),
+        )
     swapped = ", seats rotated" if args.swap else ""
     print(f"{game.name}: {len(results)} matches, seed {seed}{swapped}")
-    print(format_standings(standings(results, args.agents, game.roles)))
+    specs = seat_specs(game, args.agents)
+    print(format_standings(standings(results, specs, game.roles)))
+    prefix = results[0].match_id.rpartition(".")[0]
+    print(f"Match logs: {args.log_dir / prefix}.N.json, N from 0 to {len(results) - 1}")
     if args.out is not None:
-        write_results(args.out, game, args.agents, seed, args.swap, results)
+        write_results(args.out, game, specs, seed, args.swap, results)
         print(f"Matches written to {args.out}")
     return 0

@@ -1,0 +1,424 @@
+"""Python source generated from a `gdl.formulas.Network`, and compiled.
+
+Every generated function takes a state as an integer ``S`` (bit ``b`` set
+when base proposition ``b`` holds) and computes, in evaluation order, only
+the nodes its result needs, each into a local variable ``v<node>``:
+
+- ``legal(S)``: per role, the list of input indexes of its legal moves;
+- ``step(S)``: ``None`` in a terminal state, else what ``legal`` gives;
+- ``terminal(S)``; ``goals(S)``: per role, the positions of the goal
+  entries (`Network.goals`) that hold;
+- ``next(S)`` for one joint move, with its ``does`` literals folded away
+  (`Generator.next_source`), so that base propositions carried over
+  unchanged cost one mask for all; and ``next(S, D)`` for any joint move
+  whose input bits are ``D``, used when there are too many joint moves.
+
+A cyclic component (recursive ground rules) is computed by `fixpoint`, a
+propagation over its rules that are enabled by the literals from outside it.
+
+**Safety**: the source is built only from fixed text, integers and names
+made of a letter and an integer; no text of the game description ever
+enters it, so a hostile symbol cannot be executed.  `compile_source` checks
+that the names in the source are of that form before compiling it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+
+from gdl.formulas import BASE, NODE, Folded, MoveFolder, Network, cone, fold
+
+_NAMES = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ALLOWED = frozenset(
+    {"S", "D", "N", "o", "fixpoint", "legal", "step", "terminal", "goals", "next", "append", "sort"}
+    | {"def", "return", "if", "and", "or", "not", "None", "True", "False", "bool"}
+    | {"B", "A", "to_bytes", "from_bytes", "bytearray", "int", "little"}
+)
+"""Every name generated code may contain, besides `_GENERATED` ones."""
+_GENERATED = re.compile(r"[vlKg][0-9]+")
+
+FixpointSpec = tuple[int, tuple[int, ...], tuple[tuple[int, ...], ...], tuple, tuple[int, ...]]
+
+
+def fixpoint(spec: FixpointSpec, outside: Sequence[object]) -> list[bool]:
+    """The least model of a cyclic component's rules (positive inside it).
+
+    `spec` holds the component's size, each rule's head and inside members,
+    the rules watching each member and the members known true; `outside[r]`
+    says whether rule r's literals from outside the component hold.
+    """
+    size, heads, insides, watchers, initial = spec
+    value = [False] * size
+    missing = [len(inside) for inside in insides]
+    queue = []
+    for member in initial:
+        value[member] = True
+        queue.append(member)
+    for rule, enabled in enumerate(outside):
+        if not enabled:
+            missing[rule] = -1
+        elif missing[rule] == 0 and not value[heads[rule]]:
+            value[heads[rule]] = True
+            queue.append(heads[rule])
+    while queue:
+        for rule in watchers[queue.pop()]:
+            count = missing[rule]
+            if count > 0:
+                missing[rule] = count = count - 1
+                if count == 0 and not value[heads[rule]]:
+                    value[heads[rule]] = True
+                    queue.append(heads[rule])
+    return value
+
+
+MAX_DEPTH = 8
+"""How deeply common literals are factored out (Python limits nested blocks)."""
+
+Item = tuple[frozenset, str]
+"""A conjunction of literals and the statement to run when it holds."""
+
+
+def _groups(items: list[tuple[frozenset, object]]) -> tuple[list, list]:
+    """Items grouped by their most common literal (shared by two or more), and the rest."""
+    counts = Counter(literal for literals, _ in items for literal in literals)
+    groups: dict = {}
+    rest = []
+    for literals, payload in items:
+        shared = [literal for literal in literals if counts[literal] > 1]
+        if not shared:
+            rest.append((literals, payload))
+            continue
+        best = min(shared, key=lambda literal: (-counts[literal], literal))
+        groups.setdefault(best, []).append((literals - {best}, payload))
+    ordered = sorted(groups.items(), key=lambda group: (-counts[group[0]], group[0]))
+    return ordered, rest
+
+
+WIDE = 512
+"""States with more base propositions are read byte by byte (`_Code`)."""
+
+
+class _Code:
+    """How literals, conditions and statements are written.
+
+    A base literal is a mask test on the state ``S``; a test on a Python
+    integer costs time in proportion to its length, so for a *wide* state
+    every function first takes its bytes (``B = S.to_bytes(...)``) and tests
+    ``B[k] & m``, in constant time.
+    """
+
+    def __init__(self, base_count: int) -> None:
+        self.wide = base_count > WIDE
+        self.size = (base_count + 7) // 8
+
+    def prologue(self) -> list[str]:
+        """The lines each function of ``S`` starts with."""
+        return [f'    B = S.to_bytes({self.size}, "little")'] if self.wide else []
+
+    def literal(self, literal: tuple[int, int, bool]) -> str:
+        kind, index, positive = literal
+        if kind == NODE:
+            text = f"v{index}"
+        elif kind == BASE and self.wide:
+            text = f"B[{index >> 3}] & {1 << (index & 7)}"
+        else:
+            text = f"{'S' if kind == BASE else 'D'} & {1 << index}"
+        return text if positive else f"not {text}"
+
+    def conjunction(self, literals: Iterable[tuple[int, int, bool]]) -> str:
+        """Literals as one Python condition; base and input literals in one mask test each."""
+        parts = []
+        masks: dict[str, list[int]] = {}
+        for kind, index, positive in sorted(literals):
+            if kind == NODE:
+                parts.append(f"v{index}" if positive else f"not v{index}")
+                continue
+            if kind == BASE and self.wide:
+                variable, bit = f"B[{index >> 3}]", 1 << (index & 7)
+            else:
+                variable, bit = ("S" if kind == BASE else "D"), 1 << index
+            masks.setdefault(variable, [0, 0])[0 if positive else 1] |= bit
+        for variable, (on, off) in masks.items():
+            if on and off:
+                parts.append(f"{variable} & {on | off} == {on}")
+            elif on:
+                single = on & (on - 1) == 0
+                parts.append(f"{variable} & {on}" if single else f"{variable} & {on} == {on}")
+            else:
+                parts.append(f"not {variable} & {off}")
+        return " and ".join(parts) if parts else "True"
+
+    def expression(self, bodies: list[frozenset], depth: int = 0) -> str:
+        """A disjunction of conjunctions, with common literals factored out."""
+        if any(not body for body in bodies):
+            return "True"
+        if not bodies:
+            return "False"
+        items = [(body, None) for body in bodies]
+        groups, rest = _groups(items) if depth < MAX_DEPTH else ([], items)
+        parts = []
+        for literal, members in groups:
+            if len(members) == 1:
+                parts.append(self.conjunction(members[0][0] | {literal}))
+            else:
+                inner = self.expression([m for m, _ in members], depth + 1)
+                test = self.literal(literal)
+                parts.append(test if inner == "True" else f"{test} and ({inner})")
+        parts += [self.conjunction(body) for body, _ in rest]
+        return " or ".join(parts)
+
+    def statements(
+        self, items: list[Item], lines: list[str], indent: int = 1, depth: int = 0
+    ) -> None:
+        """``if`` statements running each item's statement when its literals hold."""
+        pad = "    " * indent
+        groups, rest = _groups(items) if depth < MAX_DEPTH and len(items) > 2 else ([], items)
+        for literal, members in groups:
+            if len(members) == 1:
+                rest.append((members[0][0] | {literal}, members[0][1]))
+                continue
+            lines.append(f"{pad}if {self.literal(literal)}:")
+            self.statements(members, lines, indent + 1, depth + 1)
+        for literals, statement in rest:
+            if literals:
+                lines.append(f"{pad}if {self.conjunction(literals)}: {statement}")
+            else:
+                lines.append(f"{pad}{statement}")
+
+
+class _Writer:
+    """Writes the statements of one function: its nodes, then its results."""
+
+    def __init__(
+        self, network: Network, folded: dict[int, Folded], constants: dict, targets: set[int]
+    ) -> None:
+        self.network = network
+        self.folded = folded
+        self.constants = constants
+        self.code = _Code(len(network.base))
+        live = _live(network, folded, {t for t in targets if type(folded[t]) is not bool})
+        self.live = live
+        read: set[int] = set()
+        for component in live:
+            members = network.components[component]
+            for member in members:
+                value = folded[member]
+                if type(value) is not bool:
+                    for body in value:
+                        read.update(i for kind, i, _ in body if kind == NODE)
+        self.inlined = {
+            t
+            for t in targets
+            if t not in read
+            and type(folded[t]) is not bool
+            and not network.cyclic[network.component_of[t]]
+        }
+        """Targets read by no other node: written into their results, not computed apart."""
+
+    def nodes(self, lines: list[str]) -> None:
+        for component in self.live:
+            members = self.network.components[component]
+            if self.network.cyclic[component]:
+                self._cyclic(members, lines)
+                continue
+            (node,) = members
+            value = self.folded[node]
+            if type(value) is not bool and node not in self.inlined:
+                lines.append(f"    v{node} = {self.code.expression([frozenset(b) for b in value])}")
+
+    def items(self, node: int, statement: str, idempotent: bool) -> list[Item]:
+        """The items running `statement` when `node` holds (none if it never does)."""
+        value = self.folded[node]
+        if value is True:
+            return [(frozenset(), statement)]
+        if value is False or not value:
+            return []
+        if node in self.inlined and (idempotent or len(value) == 1):
+            return [(frozenset(body), statement) for body in value]
+        if node in self.inlined:
+            expression = self.code.expression([frozenset(b) for b in value])
+            return [(frozenset(), f"if {expression}: {statement}")]
+        return [(frozenset({(NODE, node, True)}), statement)]
+
+    def test(self, node: int | None) -> str:
+        """An expression for whether `node` holds."""
+        if node is None:
+            return "False"
+        value = self.folded[node]
+        if type(value) is bool:
+            return str(value)
+        if node in self.inlined:
+            return self.code.expression([frozenset(b) for b in value])
+        return f"v{node}"
+
+    def _cyclic(self, members: list[int], lines: list[str]) -> None:
+        position = {member: i for i, member in enumerate(members)}
+        heads, insides, outside = [], [], []
+        initial = []
+        for member in members:
+            folded = self.folded[member]
+            if folded is True:
+                initial.append(position[member])
+                continue
+            for body in folded or ():
+                heads.append(position[member])
+                insides.append(
+                    tuple(position[i] for kind, i, _ in body if kind == NODE and i in position)
+                )
+                outside.append(
+                    self.code.conjunction(
+                        lit for lit in body if lit[0] != NODE or lit[1] not in position
+                    )
+                )
+        watchers: list[list[int]] = [[] for _ in members]
+        for rule, members_read in enumerate(insides):
+            for member in members_read:
+                watchers[member].append(rule)
+        name = f"K{len(self.constants)}"
+        self.constants[name] = (
+            len(members),
+            tuple(heads),
+            tuple(insides),
+            tuple(map(tuple, watchers)),
+            tuple(initial),
+        )
+        lines.append(f"    o = ({', '.join(outside)}{',' if len(outside) == 1 else ''})")
+        targets = ", ".join(f"v{member}" for member in members)
+        lines.append(f"    {targets}{',' if len(members) == 1 else ''} = fixpoint({name}, o)")
+
+
+def _live(network: Network, folded: dict[int, Folded], roots: set[int]) -> list[int]:
+    """The components of the nodes that `roots` still read after folding, in order."""
+    seen: set[int] = set()
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        value = folded[node]
+        if type(value) is bool:
+            continue
+        if network.cyclic[network.component_of[node]]:
+            stack.extend(network.components[network.component_of[node]])
+        for body in value:
+            stack.extend(index for kind, index, _ in body if kind == NODE)
+    return sorted({network.component_of[node] for node in seen})
+
+
+class Generator:
+    """Writes the functions of one network."""
+
+    def __init__(self, network: Network) -> None:
+        self.network = network
+        self.constants: dict[str, object] = {}
+        self.next_cone = cone(network, [n for n in network.next if n is not None])
+        self.folder = MoveFolder(network, self.next_cone)
+
+    def state_source(self) -> str:
+        """The source of ``legal``, ``step``, ``terminal`` and ``goals``."""
+        network = self.network
+        legal_nodes = [node for moves in network.legal for node, _ in moves]
+        goal_nodes = [node for entries in network.goals for node, _ in entries]
+        terminal = [] if network.terminal is None else [network.terminal]
+        lines: list[str] = []
+        self._legal("legal", legal_nodes, [], lines)
+        self._legal("step", legal_nodes, terminal, lines)
+        writer = self._writer("terminal", terminal, lines)
+        lines.append(f"    return bool({writer.test(network.terminal)})")
+        writer = self._writer("goals", goal_nodes, lines)
+        items = []
+        for role, entries in enumerate(network.goals):
+            lines.append(f"    g{role} = []")
+            for position, (node, _) in enumerate(entries):
+                items += writer.items(node, f"g{role}.append({position})", idempotent=False)
+        writer.code.statements(items, lines)
+        lines.append(f"    return ({''.join(f'g{r}, ' for r in range(len(network.goals)))})")
+        return "\n".join(lines) + "\n"
+
+    def _writer(self, name: str, targets: list[int], lines: list[str]) -> _Writer:
+        folded = fold(self.network, cone(self.network, targets))
+        writer = _Writer(self.network, folded, self.constants, set(targets))
+        lines.append(f"def {name}(S):")
+        lines += writer.code.prologue()
+        writer.nodes(lines)
+        return writer
+
+    def _legal(self, name: str, nodes: list[int], terminal: list[int], lines: list[str]) -> None:
+        writer = self._writer(name, nodes + terminal, lines)
+        if terminal:
+            lines.append(f"    if {writer.test(terminal[0])}: return None")
+        items = []
+        for role, moves in enumerate(self.network.legal):
+            lines.append(f"    l{role} = []")
+            for node, move in moves:
+                items += writer.items(node, f"l{role}.append({move})", idempotent=False)
+        writer.code.statements(items, lines)
+        for role in range(len(self.network.legal)):  # inputs are in the order of move texts
+            lines.append(f"    l{role}.sort()")
+        lines.append(f"    return ({''.join(f'l{r}, ' for r in range(len(self.network.legal)))})")
+
+    def _next(self, signature: str, folded: dict[int, Folded], lines: list[str]) -> None:
+        network = self.network
+        keep = fixed = 0
+        changing: list[tuple[int, int]] = []
+        for bit, node in enumerate(network.next):
+            if node is None:
+                continue
+            value = folded[node]
+            if value is True:
+                fixed |= 1 << bit
+            elif value is False or not value:
+                continue
+            elif value == [((BASE, bit, True),)]:
+                keep |= 1 << bit
+            else:
+                changing.append((bit, node))
+        writer = _Writer(network, folded, self.constants, {node for _, node in changing})
+        code = writer.code
+        lines.append(f"def {signature}:")
+        lines += code.prologue()
+        writer.nodes(lines)
+        items = []
+        if code.wide:  # set bits in a byte array, then make one integer of it
+            lines.append(f"    A = bytearray({code.size})")
+            for bit, node in changing:
+                items += writer.items(node, f"A[{bit >> 3}] |= {1 << (bit & 7)}", True)
+            code.statements(items, lines)
+            lines.append(f'    return S & {keep} | {fixed} | int.from_bytes(A, "little")')
+            return
+        lines.append(f"    N = {fixed}")
+        for bit, node in changing:
+            items += writer.items(node, f"N |= {1 << bit}", idempotent=True)
+        code.statements(items, lines)
+        lines.append(f"    return S & {keep} | N" if keep else "    return N")
+
+    def general_next_source(self) -> str:
+        """The source of ``next(S, D)``, for any joint move (its input bits ``D``)."""
+        lines: list[str] = []
+        self._next("next(S, D)", fold(self.network, self.next_cone), lines)
+        return "\n".join(lines) + "\n"
+
+    def next_source(self, does: frozenset[int]) -> str:
+        """The source of ``next(S)`` for the joint move with inputs `does`."""
+        folded = self.folder.fold(does)
+        lines: list[str] = []
+        self._next("next(S)", folded, lines)
+        return "\n".join(lines) + "\n"
+
+
+def compile_source(source: str, constants: dict[str, object]) -> dict[str, Callable]:
+    """Compile generated `source` after checking that it names nothing unexpected.
+
+    Returns its namespace (the functions it defines).
+    """
+    for name in _NAMES.findall(source):
+        if name not in _ALLOWED and not _GENERATED.fullmatch(name):
+            raise ValueError(f"generated code names {name[:40]!r}, which it must not")
+    builtins = {"bool": bool, "bytearray": bytearray, "int": int}
+    namespace: dict[str, object] = {"__builtins__": builtins, "fixpoint": fixpoint}
+    namespace.update(constants)
+    exec(compile(source, "<compiled gdl>", "exec"), namespace)  # source checked above
+    return namespace

@@ -1,0 +1,183 @@
+"""A GDL game played through compiled rules (`gdl.compile`).
+
+`CompiledGame` is a `GdlGame` (same roles, move texts, facts, keys and rules
+id; the interpreter stays available as the oracle) whose states are
+`CompiledState`: an integer of base-proposition bits.  Where the rules are
+broken in a state (a role without legal moves, not exactly one goal value)
+the state asks the interpreter, so that the error is the interpreter's own.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from games.base import Goals, PlayoutResult, State, canonical_move, check_joint
+from gdl.compile import CompiledRules, compile_rules
+from gdl.game import GdlGame, GdlState
+from gdl.grounding import Budget
+from gdl.terms import Rule, Term
+
+
+class CompiledGame(GdlGame):
+    """A GDL game whose states are evaluated by compiled code.
+
+    Raises `gdl.grounding.GroundingError` if the rules cannot be compiled
+    within `budget`; `gdl.load` then keeps the interpreter instead.
+    """
+
+    def __init__(
+        self, rules: list[Rule], name: str = "gdl", source: str = "", budget: Budget | None = None
+    ) -> None:
+        super().__init__(rules, name, source)
+        self._attach(compile_rules(self.strata, self.role_terms, budget))
+
+    @classmethod
+    def from_game(cls, game: GdlGame, compiled: CompiledRules) -> CompiledGame:
+        """The game `game` (already validated), played through `compiled`."""
+        self = cls.__new__(cls)
+        self.__dict__.update(vars(game))
+        self._attach(compiled)
+        return self
+
+    def _attach(self, compiled: CompiledRules) -> None:
+        self.compiled = compiled
+        self._functions = compiled.functions
+        self._base_index = {term: i for i, term in enumerate(compiled.network.base)}
+
+    def initial_state(self) -> CompiledState:
+        return CompiledState(self, self.compiled.network.init)
+
+    def state_from_facts(self, facts: Sequence[str]) -> State:
+        """A compiled state, or an interpreted one if a fact can never be true here."""
+        terms = GdlGame.state_from_facts(self, facts).terms
+        bits = 0
+        for term in terms:
+            index = self._base_index.get(term)
+            if index is None:
+                return GdlState(self, terms)
+            bits |= 1 << index
+        return CompiledState(self, bits)
+
+    def interpreted(self, bits: int) -> GdlState:
+        """The state with these bits, evaluated by the interpreter."""
+        base = self.compiled.network.base
+        return GdlState(self, frozenset(base[i] for i in _bit_indexes(bits)))
+
+
+def _bit_indexes(bits: int) -> list[int]:
+    indexes = []
+    while bits:
+        low = bits & -bits
+        indexes.append(low.bit_length() - 1)
+        bits ^= low
+    return indexes
+
+
+class CompiledState(State):
+    """One state of a `CompiledGame`: the bits of its true base propositions."""
+
+    __slots__ = ("_game", "bits", "_legal", "_terminal", "_facts")
+
+    def __init__(self, game: CompiledGame, bits: int) -> None:
+        self._game = game
+        self.bits = bits
+        self._legal: tuple[list[int], ...] | None = None
+        self._terminal: bool | None = None
+        self._facts: tuple[str, ...] | None = None
+
+    @property
+    def game(self) -> CompiledGame:
+        return self._game
+
+    def render(self) -> str:
+        return self._game.render_facts(self.facts())
+
+    @property
+    def terms(self) -> frozenset[Term]:
+        """The true terms, as `GdlState.terms`."""
+        base = self._game.compiled.network.base
+        return frozenset(base[i] for i in _bit_indexes(self.bits))
+
+    def _legal_ids(self) -> tuple[list[int], ...]:
+        if self._legal is None:
+            self._legal = self._game._functions["legal"](self.bits)
+        return self._legal
+
+    def legal_moves(self, role: int) -> tuple[str, ...]:
+        if self.is_terminal():
+            return ()
+        ids = self._legal_ids()[role]
+        if not ids:
+            return self._game.interpreted(self.bits).legal_moves(role)  # raises its error
+        texts = self._game.compiled.move_texts
+        return tuple(texts[i] for i in ids)
+
+    def _resolve(self, role: int, text: str) -> str:
+        """The legal move spelled like `text` (canonically, or else in another case)."""
+        move = canonical_move(text)
+        legal = self.legal_moves(role)
+        if move in legal:
+            return move
+        folded = [m for m in legal if m.lower() == move.lower()]
+        return folded[0] if len(folded) == 1 else move
+
+    def next(self, joint: Sequence[str]) -> State:
+        roles = self._game.roles
+        if len(joint) == len(roles) and not self.is_terminal():
+            joint = [self._resolve(i, move) for i, move in enumerate(joint)]
+        check_joint(self, joint)
+        texts = self._game.compiled.move_texts
+        legal = self._legal_ids()
+        ids = tuple(
+            next(i for i in legal[role] if texts[i] == move) for role, move in enumerate(joint)
+        )
+        return CompiledState(self._game, self._game.compiled.next_function(ids)(self.bits))
+
+    def random_playout(self, rng: random.Random) -> PlayoutResult:
+        """As the interpreter's playout: the same moves for the same seed."""
+        game = self._game
+        step = game._functions["step"]
+        compiled = game.compiled
+        functions = compiled.next_functions
+        choice = rng.choice
+        bits = self.bits
+        steps = 0
+        try:
+            while True:
+                moves = step(bits)
+                if moves is None:
+                    break
+                joint = tuple(map(choice, moves))
+                function = functions.get(joint) or compiled.next_function(joint)
+                bits = function(bits)
+                steps += 1
+        except IndexError:  # a role without legal moves: the interpreter explains
+            CompiledState(game, bits).all_legal_moves()
+            raise
+        return CompiledState(game, bits).goals(), steps
+
+    def is_terminal(self) -> bool:
+        if self._terminal is None:
+            self._terminal = self._game._functions["terminal"](self.bits)
+        return self._terminal
+
+    def goals(self) -> Goals:
+        found = self._game._functions["goals"](self.bits)
+        values = self._game.compiled.goal_values
+        goals = []
+        for role, entries in enumerate(found):
+            value = values[role][entries[0]] if len(entries) == 1 else None
+            if value is None:
+                return self._game.interpreted(self.bits).goals()  # raises its error
+            goals.append(value)
+        return tuple(goals)
+
+    def facts(self) -> tuple[str, ...]:
+        if self._facts is None:
+            texts = self._game.compiled.base_texts
+            self._facts = tuple(texts[i] for i in _bit_indexes(self.bits))
+        return self._facts
+
+    def key(self) -> str:
+        return " ".join(self.facts())

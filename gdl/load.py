@@ -1,0 +1,68 @@
+"""Loading a GDL game with the reasoner that suits it: the one seam to call.
+
+``reasoner="auto"`` compiles the rules (`gdl.compile`) and uses the compiled
+game if that is done within the budget, else keeps the interpreter and logs
+why; ``"compiled"`` insists (an error if the rules cannot be compiled) and
+``"interpreter"`` never compiles.  Either way the game is a `GdlGame`: same
+roles, moves, facts and keys.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from games.base import GameError
+from gdl.compile import compile_rules
+from gdl.compiled_game import CompiledGame
+from gdl.game import GdlGame
+from gdl.grounding import Budget, GroundingError
+
+REASONERS = ("auto", "compiled", "interpreter")
+
+log = logging.getLogger(__name__)
+
+
+def game_from_text(
+    text: str,
+    name: str = "gdl",
+    source: str = "",
+    reasoner: str = "auto",
+    budget: Budget | None = None,
+) -> GdlGame:
+    """The game described by GDL `text`, on the reasoner asked for (see the module)."""
+    _check_reasoner(reasoner)
+    return with_reasoner(GdlGame.from_text(text, name, source), reasoner, budget)
+
+
+def game_from_file(
+    path: str | Path,
+    name: str | None = None,
+    reasoner: str = "auto",
+    budget: Budget | None = None,
+) -> GdlGame:
+    """The game in a ``.kif`` file (named after it unless `name` is given)."""
+    _check_reasoner(reasoner)
+    return with_reasoner(GdlGame.from_file(path, name), reasoner, budget)
+
+
+def with_reasoner(game: GdlGame, reasoner: str, budget: Budget | None = None) -> GdlGame:
+    """`game` itself, or compiled, as `reasoner` and the budget decide."""
+    _check_reasoner(reasoner)
+    if reasoner == "interpreter":
+        return game
+    try:
+        compiled = compile_rules(game.strata, game.role_terms, budget)
+    except GroundingError as error:
+        if reasoner == "compiled":
+            raise GameError(f"{game.name}: the rules cannot be compiled: {error}") from None
+        log.info("%s: on the interpreter, as the rules cannot be compiled: %s", game.name, error)
+        game.not_compiled = str(error)
+        return game
+    log.info("%s: compiled: %s", game.name, compiled.summary())
+    return CompiledGame.from_game(game, compiled)
+
+
+def _check_reasoner(reasoner: str) -> None:
+    if reasoner not in REASONERS:
+        raise GameError(f"unknown reasoner {reasoner!r}; choose one of {', '.join(REASONERS)}")

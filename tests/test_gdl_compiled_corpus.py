@@ -1,0 +1,41 @@
+"""Every corpus game that compiles within a test budget replays its recorded playouts.
+
+The compiled reasoner must agree with the recordings (made by an independent
+reasoner) exactly as the interpreter does (`tests/test_gdl_corpus.py`).  The
+budget here counts work, not time, so the same games are compiled on every
+machine; it is tighter than the default to keep the suite fast.  Skipped
+without ``../shared``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_gdl_corpus import GAMES
+
+from gdl.compile import compile_rules
+from gdl.compiled_game import CompiledGame
+from gdl.game import GdlGame
+from gdl.grounding import Budget, GroundingError
+from gdl.traces import read_playouts, replay
+
+TEST_BUDGET = Budget(seconds=3600.0, bindings=150_000, ground_rules=20_000)
+"""About 160 games compile within it; loading, compiling and replaying all take about
+60 s of CPU (the interpreter corpus test loads every game too)."""
+
+
+@pytest.mark.parametrize("name", sorted(GAMES) or ["corpus-absent"])
+def test_compiled_game_agrees_with_its_recorded_playouts(name: str, shared_dir) -> None:
+    if not GAMES:
+        pytest.skip("the GDL corpus is absent")
+    corpus = shared_dir / "gdl-corpus"
+    game = GdlGame.from_file(corpus / "games" / f"{name}.kif")
+    try:
+        rules = compile_rules(game.strata, game.role_terms, TEST_BUDGET)
+    except GroundingError as error:
+        pytest.skip(f"not compiled within the test budget: {error}")
+    report = replay(
+        CompiledGame.from_game(game, rules), read_playouts(corpus / "traces" / f"{name}.jsonl.gz")
+    )
+    assert report.agrees, report.disagreements[0].describe()
+    assert report.playouts == int(GAMES[name]["playouts"])
+    assert report.steps == int(GAMES[name]["steps"])
