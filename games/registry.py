@@ -72,10 +72,20 @@ def load_game(spec: str, *, gdl: bool = False, reasoner: str = "auto") -> Game:
     if gdl:
         if options:
             raise GameError(f"{name}: the GDL twin has no options; drop {spec.partition(':')[2]!r}")
-        return _load_kif(GDL_DIR / f"{name}.kif", {}, name=name, reasoner=reasoner)
-    module_name, _, class_name = NATIVE_GAMES[name].partition(":")
-    cls = getattr(importlib.import_module(module_name), class_name)
+        twin = _load_kif(GDL_DIR / f"{name}.kif", {}, name=name, reasoner=reasoner)
+        twin.board_view = _native_game(name)  # draw the twin's states as the native board
+        return twin
+    cls = _native_game_class(name)
     return cls(**_convert_options(cls, spec, options))
+
+
+def _native_game_class(name: str) -> type:
+    module_name, _, class_name = NATIVE_GAMES[name].partition(":")
+    return getattr(importlib.import_module(module_name), class_name)
+
+
+def _native_game(name: str) -> Game:
+    return _native_game_class(name)()
 
 
 def _load_kif(

@@ -34,6 +34,7 @@ _NAMES = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ALLOWED = frozenset(
     {"S", "D", "N", "o", "fixpoint", "legal", "step", "terminal", "goals", "next", "append", "sort"}
     | {"def", "return", "if", "and", "or", "not", "None", "True", "False", "bool"}
+    | {"B", "A", "to_bytes", "from_bytes", "bytearray", "int", "little"}
 )
 """Every name generated code may contain, besides `_GENERATED` ones."""
 _GENERATED = re.compile(r"[vlKg][0-9]+")
@@ -79,32 +80,6 @@ Item = tuple[frozenset, str]
 """A conjunction of literals and the statement to run when it holds."""
 
 
-def _literal(literal: tuple[int, int, bool]) -> str:
-    kind, index, positive = literal
-    text = f"v{index}" if kind == NODE else f"{'S' if kind == BASE else 'D'} & {1 << index}"
-    return text if positive else f"not {text}"
-
-
-def _conjunction(literals: Iterable[tuple[int, int, bool]]) -> str:
-    """Literals as one Python condition; base and input literals in one mask test each."""
-    parts = []
-    masks = [[0, 0], [0, 0]]
-    for kind, index, positive in sorted(literals):
-        if kind == NODE:
-            parts.append(f"v{index}" if positive else f"not v{index}")
-        else:
-            masks[kind][0 if positive else 1] |= 1 << index
-    for variable, (on, off) in zip(("S", "D"), masks, strict=True):
-        if on and off:
-            parts.append(f"{variable} & {on | off} == {on}")
-        elif on:
-            single = on & (on - 1) == 0
-            parts.append(f"{variable} & {on}" if single else f"{variable} & {on} == {on}")
-        elif off:
-            parts.append(f"not {variable} & {off}")
-    return " and ".join(parts) if parts else "True"
-
-
 def _groups(items: list[tuple[frozenset, object]]) -> tuple[list, list]:
     """Items grouped by their most common literal (shared by two or more), and the rest."""
     counts = Counter(literal for literals, _ in items for literal in literals)
@@ -121,42 +96,96 @@ def _groups(items: list[tuple[frozenset, object]]) -> tuple[list, list]:
     return ordered, rest
 
 
-def _expression(bodies: list[frozenset], depth: int = 0) -> str:
-    """A disjunction of conjunctions, with common literals factored out."""
-    if any(not body for body in bodies):
-        return "True"
-    if not bodies:
-        return "False"
-    items = [(body, None) for body in bodies]
-    groups, rest = _groups(items) if depth < MAX_DEPTH else ([], items)
-    parts = []
-    for literal, members in groups:
-        if len(members) == 1:
-            parts.append(_conjunction(members[0][0] | {literal}))
-        else:
-            inner = _expression([m for m, _ in members], depth + 1)
-            parts.append(
-                _literal(literal) if inner == "True" else f"{_literal(literal)} and ({inner})"
-            )
-    parts += [_conjunction(body) for body, _ in rest]
-    return " or ".join(parts)
+WIDE = 512
+"""States with more base propositions are read byte by byte (`_Code`)."""
 
 
-def _statements(items: list[Item], lines: list[str], indent: int = 1, depth: int = 0) -> None:
-    """``if`` statements running each item's statement when its literals hold."""
-    pad = "    " * indent
-    groups, rest = _groups(items) if depth < MAX_DEPTH and len(items) > 2 else ([], items)
-    for literal, members in groups:
-        if len(members) == 1:
-            rest.append((members[0][0] | {literal}, members[0][1]))
-            continue
-        lines.append(f"{pad}if {_literal(literal)}:")
-        _statements(members, lines, indent + 1, depth + 1)
-    for literals, statement in rest:
-        if literals:
-            lines.append(f"{pad}if {_conjunction(literals)}: {statement}")
+class _Code:
+    """How literals, conditions and statements are written.
+
+    A base literal is a mask test on the state ``S``; a test on a Python
+    integer costs time in proportion to its length, so for a *wide* state
+    every function first takes its bytes (``B = S.to_bytes(...)``) and tests
+    ``B[k] & m``, in constant time.
+    """
+
+    def __init__(self, base_count: int) -> None:
+        self.wide = base_count > WIDE
+        self.size = (base_count + 7) // 8
+
+    def prologue(self) -> list[str]:
+        """The lines each function of ``S`` starts with."""
+        return [f'    B = S.to_bytes({self.size}, "little")'] if self.wide else []
+
+    def literal(self, literal: tuple[int, int, bool]) -> str:
+        kind, index, positive = literal
+        if kind == NODE:
+            text = f"v{index}"
+        elif kind == BASE and self.wide:
+            text = f"B[{index >> 3}] & {1 << (index & 7)}"
         else:
-            lines.append(f"{pad}{statement}")
+            text = f"{'S' if kind == BASE else 'D'} & {1 << index}"
+        return text if positive else f"not {text}"
+
+    def conjunction(self, literals: Iterable[tuple[int, int, bool]]) -> str:
+        """Literals as one Python condition; base and input literals in one mask test each."""
+        parts = []
+        masks: dict[str, list[int]] = {}
+        for kind, index, positive in sorted(literals):
+            if kind == NODE:
+                parts.append(f"v{index}" if positive else f"not v{index}")
+                continue
+            if kind == BASE and self.wide:
+                variable, bit = f"B[{index >> 3}]", 1 << (index & 7)
+            else:
+                variable, bit = ("S" if kind == BASE else "D"), 1 << index
+            masks.setdefault(variable, [0, 0])[0 if positive else 1] |= bit
+        for variable, (on, off) in masks.items():
+            if on and off:
+                parts.append(f"{variable} & {on | off} == {on}")
+            elif on:
+                single = on & (on - 1) == 0
+                parts.append(f"{variable} & {on}" if single else f"{variable} & {on} == {on}")
+            else:
+                parts.append(f"not {variable} & {off}")
+        return " and ".join(parts) if parts else "True"
+
+    def expression(self, bodies: list[frozenset], depth: int = 0) -> str:
+        """A disjunction of conjunctions, with common literals factored out."""
+        if any(not body for body in bodies):
+            return "True"
+        if not bodies:
+            return "False"
+        items = [(body, None) for body in bodies]
+        groups, rest = _groups(items) if depth < MAX_DEPTH else ([], items)
+        parts = []
+        for literal, members in groups:
+            if len(members) == 1:
+                parts.append(self.conjunction(members[0][0] | {literal}))
+            else:
+                inner = self.expression([m for m, _ in members], depth + 1)
+                test = self.literal(literal)
+                parts.append(test if inner == "True" else f"{test} and ({inner})")
+        parts += [self.conjunction(body) for body, _ in rest]
+        return " or ".join(parts)
+
+    def statements(
+        self, items: list[Item], lines: list[str], indent: int = 1, depth: int = 0
+    ) -> None:
+        """``if`` statements running each item's statement when its literals hold."""
+        pad = "    " * indent
+        groups, rest = _groups(items) if depth < MAX_DEPTH and len(items) > 2 else ([], items)
+        for literal, members in groups:
+            if len(members) == 1:
+                rest.append((members[0][0] | {literal}, members[0][1]))
+                continue
+            lines.append(f"{pad}if {self.literal(literal)}:")
+            self.statements(members, lines, indent + 1, depth + 1)
+        for literals, statement in rest:
+            if literals:
+                lines.append(f"{pad}if {self.conjunction(literals)}: {statement}")
+            else:
+                lines.append(f"{pad}{statement}")
 
 
 class _Writer:
@@ -168,6 +197,7 @@ class _Writer:
         self.network = network
         self.folded = folded
         self.constants = constants
+        self.code = _Code(len(network.base))
         live = _live(network, folded, {t for t in targets if type(folded[t]) is not bool})
         self.live = live
         read: set[int] = set()
@@ -196,7 +226,7 @@ class _Writer:
             (node,) = members
             value = self.folded[node]
             if type(value) is not bool and node not in self.inlined:
-                lines.append(f"    v{node} = {_expression([frozenset(b) for b in value])}")
+                lines.append(f"    v{node} = {self.code.expression([frozenset(b) for b in value])}")
 
     def items(self, node: int, statement: str, idempotent: bool) -> list[Item]:
         """The items running `statement` when `node` holds (none if it never does)."""
@@ -208,7 +238,7 @@ class _Writer:
         if node in self.inlined and (idempotent or len(value) == 1):
             return [(frozenset(body), statement) for body in value]
         if node in self.inlined:
-            expression = _expression([frozenset(b) for b in value])
+            expression = self.code.expression([frozenset(b) for b in value])
             return [(frozenset(), f"if {expression}: {statement}")]
         return [(frozenset({(NODE, node, True)}), statement)]
 
@@ -220,7 +250,7 @@ class _Writer:
         if type(value) is bool:
             return str(value)
         if node in self.inlined:
-            return _expression([frozenset(b) for b in value])
+            return self.code.expression([frozenset(b) for b in value])
         return f"v{node}"
 
     def _cyclic(self, members: list[int], lines: list[str]) -> None:
@@ -238,7 +268,9 @@ class _Writer:
                     tuple(position[i] for kind, i, _ in body if kind == NODE and i in position)
                 )
                 outside.append(
-                    _conjunction(lit for lit in body if lit[0] != NODE or lit[1] not in position)
+                    self.code.conjunction(
+                        lit for lit in body if lit[0] != NODE or lit[1] not in position
+                    )
                 )
         watchers: list[list[int]] = [[] for _ in members]
         for rule, members_read in enumerate(insides):
@@ -302,7 +334,7 @@ class Generator:
             lines.append(f"    g{role} = []")
             for position, (node, _) in enumerate(entries):
                 items += writer.items(node, f"g{role}.append({position})", idempotent=False)
-        _statements(items, lines)
+        writer.code.statements(items, lines)
         lines.append(f"    return ({''.join(f'g{r}, ' for r in range(len(network.goals)))})")
         return "\n".join(lines) + "\n"
 
@@ -310,6 +342,7 @@ class Generator:
         folded = fold(self.network, cone(self.network, targets))
         writer = _Writer(self.network, folded, self.constants, set(targets))
         lines.append(f"def {name}(S):")
+        lines += writer.code.prologue()
         writer.nodes(lines)
         return writer
 
@@ -322,7 +355,7 @@ class Generator:
             lines.append(f"    l{role} = []")
             for node, move in moves:
                 items += writer.items(node, f"l{role}.append({move})", idempotent=False)
-        _statements(items, lines)
+        writer.code.statements(items, lines)
         for role in range(len(self.network.legal)):  # inputs are in the order of move texts
             lines.append(f"    l{role}.sort()")
         lines.append(f"    return ({''.join(f'l{r}, ' for r in range(len(self.network.legal)))})")
@@ -344,13 +377,22 @@ class Generator:
             else:
                 changing.append((bit, node))
         writer = _Writer(network, folded, self.constants, {node for _, node in changing})
+        code = writer.code
         lines.append(f"def {signature}:")
+        lines += code.prologue()
         writer.nodes(lines)
-        lines.append(f"    N = {fixed}")
         items = []
+        if code.wide:  # set bits in a byte array, then make one integer of it
+            lines.append(f"    A = bytearray({code.size})")
+            for bit, node in changing:
+                items += writer.items(node, f"A[{bit >> 3}] |= {1 << (bit & 7)}", True)
+            code.statements(items, lines)
+            lines.append(f'    return S & {keep} | {fixed} | int.from_bytes(A, "little")')
+            return
+        lines.append(f"    N = {fixed}")
         for bit, node in changing:
             items += writer.items(node, f"N |= {1 << bit}", idempotent=True)
-        _statements(items, lines)
+        code.statements(items, lines)
         lines.append(f"    return S & {keep} | N" if keep else "    return N")
 
     def general_next_source(self) -> str:
@@ -375,7 +417,8 @@ def compile_source(source: str, constants: dict[str, object]) -> dict[str, Calla
     for name in _NAMES.findall(source):
         if name not in _ALLOWED and not _GENERATED.fullmatch(name):
             raise ValueError(f"generated code names {name[:40]!r}, which it must not")
-    namespace: dict[str, object] = {"__builtins__": {"bool": bool}, "fixpoint": fixpoint}
+    builtins = {"bool": bool, "bytearray": bytearray, "int": int}
+    namespace: dict[str, object] = {"__builtins__": builtins, "fixpoint": fixpoint}
     namespace.update(constants)
     exec(compile(source, "<compiled gdl>", "exec"), namespace)  # source checked above
     return namespace

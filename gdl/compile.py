@@ -8,7 +8,6 @@ on first use (`CompiledRules.next_function`) and kept.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -18,10 +17,12 @@ from gdl.grounding import Budget, Deadline, GroundingError, ground
 from gdl.strata import Strata
 from gdl.terms import Term, to_kif
 
-MAX_SPECIALISED = 20_000
-"""Joint moves whose next-state function is kept; others use the general one."""
-SPECIALISE_SECONDS = 0.05
-"""A joint move's function slower than this to write means none is specialised."""
+MAX_SPECIALISED = 2_000
+"""Joint moves that get a function of their own (written in a few milliseconds each,
+on first use); any others use the general next-state function."""
+MAX_SPECIALISED_LINES = 3_000
+"""A joint move's function longer than this means that moves change too much of the
+state for functions of their own to pay: all use the general one."""
 
 
 @dataclass
@@ -47,13 +48,14 @@ class CompiledRules:
         found = self.next_functions.get(joint)
         if found is not None:
             return found
+        source = None
         if self.specialise and len(self.next_functions) < MAX_SPECIALISED:
-            start = time.perf_counter()
-            generator = self.generator
-            source = generator.next_source(frozenset(joint))
-            found = compile_source(source, generator.constants)["next"]
-            if time.perf_counter() - start > SPECIALISE_SECONDS:
-                self.specialise = False
+            source = self.generator.next_source(frozenset(joint))
+            if source.count("\n") > MAX_SPECIALISED_LINES:
+                self.specialise = False  # the move changes most of the state: no gain
+                source = None
+        if source is not None:
+            found = compile_source(source, self.generator.constants)["next"]
         else:
             general = self.functions.get("next")
             if general is None:

@@ -90,6 +90,9 @@ class CompiledState(State):
     def game(self) -> CompiledGame:
         return self._game
 
+    def render(self) -> str:
+        return self._game.render_facts(self.facts())
+
     @property
     def terms(self) -> frozenset[Term]:
         """The true terms, as `GdlState.terms`."""

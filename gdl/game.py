@@ -52,6 +52,17 @@ class GdlGame(Game):
         self._move_texts: dict[Term, str] = {}
         self.not_compiled = ""
         """Why the rules are not compiled, when compiling them was tried (`gdl.load`)."""
+        self.board_view: Game | None = None
+        """A game that draws these facts as a board (a built-in twin's native game)."""
+
+    def render_facts(self, facts: Sequence[str]) -> str:
+        """The facts of a state drawn by `board_view`, or listed one a line."""
+        if self.board_view is not None:
+            try:
+                return self.board_view.state_from_facts(facts).render()
+            except GameError:
+                pass  # a state the board cannot draw: list its facts
+        return "\n".join(facts)
 
     @classmethod
     def from_text(cls, text: str, name: str = "gdl", source: str = "") -> GdlGame:
@@ -241,6 +252,9 @@ class GdlState(State):
 
     def key(self) -> str:
         return " ".join(self.facts())
+
+    def render(self) -> str:
+        return self._game.render_facts(self.facts())
 
     def shown(self) -> str:
         """The state's facts for an error message, shortened if long."""

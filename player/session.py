@@ -22,7 +22,7 @@ from pathlib import Path
 from games.base import Game, GameError, State
 from player.game_factory import game_from_text
 from player.protocol import NIL
-from player.worker_client import WorkerClient, WorkerError
+from player.worker_client import WorkerClient, WorkerDied, WorkerError
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +35,9 @@ to reach the server and the reply to be written."""
 
 MIN_SHARE = 0.1
 """The share of a clock used when the margin would leave less."""
+
+MAX_RESTARTS = 2
+"""Search workers started again in one match after one ended (killed for memory...)."""
 
 
 def reply_deadline(arrival: float, clock: float, margin: float) -> float:
@@ -97,6 +100,10 @@ class Session:
         self.problem: str | None = None
         """Why this match cannot be played (the rules, the role), once known."""
         self.steps = 0
+        self.restarts = 0
+        self._rules = ""
+        self._history: list[tuple[str, ...]] = []
+        """The joint moves played, as the rules spell them (to bring a new worker in step)."""
         self._position: _Position | None = None
         self._building: asyncio.Future[_Position] | None = None
         self._rng = random.Random()
@@ -109,16 +116,11 @@ class Session:
         Returns the simulations run.  Problems are logged and kept in
         `problem`; nothing raises.
         """
+        self._rules = rules
         self._building = asyncio.ensure_future(asyncio.to_thread(self._build, rules))
-        try:
-            self.worker = await WorkerClient.spawn()
-        except OSError as error:
-            log.error("match %s: cannot start a search worker: %s", self.match_id, error)
-        else:
-            command = {"cmd": "load", "rules": rules, "depth": TABLE_DEPTH}
-            if self.table_dir is not None:
-                command["table_dir"] = str(self.table_dir)
-            loading = asyncio.ensure_future(self.worker.request(command, None))
+        self.worker = await self._spawn()
+        if self.worker is not None:
+            loading = asyncio.ensure_future(self.worker.request(self._load_command(), None))
         position = await self._ready(deadline)
         if self.worker is not None and self.problem is not None:
             loading.cancel()
@@ -126,8 +128,8 @@ class Session:
         elif self.worker is not None:
             try:
                 await asyncio.wait_for(asyncio.shield(loading), _left(deadline))
-            except TimeoutError:
-                pass  # still loading: the commands queue behind the load
+            except TimeoutError:  # still loading: the commands queue behind the load
+                loading.add_done_callback(self._log_load_failure)
             except WorkerError as error:
                 log.warning("match %s: the search worker failed: %s", self.match_id, error)
                 await self._drop_worker()
@@ -135,6 +137,39 @@ class Session:
             return 0
         choice = await self._search(position, deadline)
         return choice.sims
+
+    def _log_load_failure(self, loading: asyncio.Future[dict[str, object]]) -> None:
+        if not loading.cancelled() and (error := loading.exception()) is not None:
+            log.warning("match %s: the search worker failed: %s", self.match_id, error)
+
+    async def _spawn(self) -> WorkerClient | None:
+        try:
+            return await WorkerClient.spawn()
+        except OSError as error:
+            log.error("match %s: cannot start a search worker: %s", self.match_id, error)
+            return None
+
+    def _load_command(self) -> dict[str, object]:
+        command: dict[str, object] = {"cmd": "load", "rules": self._rules, "depth": TABLE_DEPTH}
+        if self.table_dir is not None:
+            command["table_dir"] = str(self.table_dir)
+        return command
+
+    async def _restart_worker(self) -> None:
+        """Start a new worker in place of one that ended, and bring it in step."""
+        self.restarts += 1
+        log.warning(
+            "match %s: the search worker has ended; starting another (%d of at most %d)",
+            self.match_id,
+            self.restarts,
+            MAX_RESTARTS,
+        )
+        await self._drop_worker()
+        self.worker = await self._spawn()
+        if self.worker is not None:
+            self.worker.send(self._load_command())
+            for joint in self._history:
+                self.worker.send({"cmd": "advance", "joint": list(joint)})
 
     def _build(self, rules: str) -> _Position:
         game = game_from_text(rules, f"the rules of match {self.match_id}")
@@ -163,7 +198,8 @@ class Session:
     async def play(self, moves: Sequence[str] | None, deadline: float) -> Choice:
         """Play the manager's joint move `moves` (None: no move yet), then choose ours.
 
-        Raises `MoveError` if `moves` cannot be played (nothing changes then).
+        Raises `MoveError` if `moves` cannot be played (nothing changes then),
+        or if they end the game (the manager should have sent ``stop``).
         """
         position = await self._ready(deadline)
         if position is None:
@@ -189,12 +225,15 @@ class Session:
             raise MoveError(f"{type(error).__name__}: {error}") from None
         position.state, position.legal = state, legal
         self.steps += 1
+        self._history.append(joint)
         if self.worker is not None:
             self.worker.send({"cmd": "advance", "joint": list(joint)})
         return position
 
     async def _search(self, position: _Position, deadline: float) -> Choice:
         """The worker's move, or a fallback if it has none that is legal in time."""
+        if (self.worker is None or not self.worker.alive) and self.restarts < MAX_RESTARTS:
+            await self._restart_worker()
         if self.worker is None or not self.worker.alive:
             return self._fallback(position, "no search worker")
         command = {
@@ -205,6 +244,8 @@ class Session:
         }
         try:
             answer = await self.worker.request(command, _left(deadline))
+        except WorkerDied:
+            return await self._search(position, deadline)  # another worker, while restarts last
         except WorkerError as error:
             return self._fallback(position, f"search worker: {error}")
         if answer["steps"] != self.steps:

@@ -30,7 +30,7 @@ async def play_match(
     match_id: str,
     rules: str,
     role: str,
-    clocks: tuple[int, int] = (5, 2),
+    clocks: tuple[int, int] = (10, 10),
     seed: int = 0,
 ) -> tuple[list[list[str]], tuple[int, ...]]:
     """Play a match with the player in `role`, every other role at random.

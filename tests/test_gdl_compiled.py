@@ -9,6 +9,7 @@ from test_gdl_game import RACE
 
 from games.base import GameDefinitionError, IllegalMoveError
 from games.registry import GDL_DIR
+from gdl import codegen
 from gdl.codegen import compile_source
 from gdl.compiled_game import CompiledGame, CompiledState
 from gdl.game import GdlGame
@@ -193,3 +194,15 @@ def test_built_in_twins_play_as_the_interpreter(path) -> None:
     if not isinstance(compiled, CompiledGame):
         pytest.skip(f"{path.stem} is not compiled: {compiled.not_compiled}")
     assert_same_random_playouts(interpreted, compiled, playouts=3)
+
+
+def test_wide_states_are_read_byte_by_byte_with_the_same_results(monkeypatch) -> None:
+    monkeypatch.setattr(codegen, "WIDE", 0)
+    interpreted, compiled = both()
+    assert "to_bytes" in compiled.compiled.generator.state_source()
+    assert_same_random_playouts(interpreted, compiled, playouts=10)
+    path = GDL_DIR / "connect_four.kif"
+    if path.is_file():
+        assert_same_random_playouts(
+            GdlGame.from_file(path), with_reasoner(GdlGame.from_file(path), "compiled"), 3
+        )

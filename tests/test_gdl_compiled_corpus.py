@@ -18,7 +18,9 @@ from gdl.game import GdlGame
 from gdl.grounding import Budget, GroundingError
 from gdl.traces import read_playouts, replay
 
-TEST_BUDGET = Budget(seconds=3600.0, bindings=400_000, ground_rules=30_000)
+TEST_BUDGET = Budget(seconds=3600.0, bindings=150_000, ground_rules=20_000)
+"""About 160 games compile within it; loading, compiling and replaying all take about
+60 s of CPU (the interpreter corpus test loads every game too)."""
 
 
 @pytest.mark.parametrize("name", sorted(GAMES) or ["corpus-absent"])

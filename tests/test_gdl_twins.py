@@ -189,3 +189,23 @@ def test_twin_replays_the_corpus_playouts_of_the_same_game(
     traces = shared_dir / "gdl-corpus" / "traces" / f"{corpus_game}.jsonl.gz"
     assert main(["check", str(GDL_DIR / f"{name}.kif"), "--traces", str(traces)]) == 0
     assert "traces: 5 of 5 playouts agree" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", TWINS)
+def test_twin_states_are_drawn_as_the_native_board(name: str) -> None:
+    native_game, twin_game = load_game(name), load_game(name, gdl=True)
+    native, twin = native_game.initial_state(), twin_game.initial_state()
+    rng = random.Random(5)
+    for _ in range(6):
+        assert twin.render() == native.render()
+        if native.is_terminal():
+            break
+        joint = [rng.choice(moves) for moves in native.all_legal_moves()]
+        native, twin = native.next(joint), twin.next(joint)
+
+
+def test_facts_a_board_cannot_draw_are_listed() -> None:
+    twin = load_game("tictactoe", gdl=True)
+    twin.board_view = load_game("connect_four")
+    state = twin.initial_state()
+    assert state.render() == "\n".join(state.facts())

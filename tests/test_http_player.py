@@ -11,6 +11,7 @@ from gdl_texts import BROKEN, PENNIES, TICTACTOE
 from ggp_client import GGP_BASE_HEADERS, play_match
 
 from player.http_player import CORS_HEADERS, PLAYER, PlayerConfig, create_app
+from player.worker_client import WorkerClient
 
 pytestmark = pytest.mark.asyncio
 
@@ -66,7 +67,7 @@ async def test_a_whole_simultaneous_match_with_exact_spelling(player) -> None:
 
 async def test_moves_in_another_case_or_spacing_are_understood(player) -> None:
     _, send = await player()
-    assert await send(f"(start p.2 left ({PENNIES}) 5 2)") == "ready"
+    assert await send(f"(start p.2 left ({PENNIES}) 10 10)") == "ready"
     assert await send("(play p.2 nil)") in ("Heads", "Tails")
     assert await send("(play p.2 (HEADS  tails))") in ("Heads", "Tails")
     assert await send("(stop p.2 (Heads Heads))") == "done"
@@ -93,7 +94,7 @@ async def test_bad_messages_get_a_clear_error_reply(player, message: str, words:
 
 async def test_bad_joint_moves_are_refused_and_the_match_goes_on(player) -> None:
     _, send = await player()
-    assert await send(f"(start ttt.2 oplayer ({TICTACTOE}) 5 2)") == "ready"
+    assert await send(f"(start ttt.2 oplayer ({TICTACTOE}) 10 10)") == "ready"
     assert await send("(play ttt.2 nil)") == "noop"
     refused = [
         ("((mark 1 1))", "one move per role (2: xplayer, oplayer), got 1"),
@@ -119,12 +120,12 @@ async def test_an_oversized_message_is_refused_with_a_reason(player) -> None:
 async def test_invalid_rules_get_ready_and_play_gets_nil(player, caplog) -> None:
     _, send = await player()
     with caplog.at_level(logging.WARNING):
-        assert await send(f"(start bad.1 a ({BROKEN}) 5 2)") == "ready"
+        assert await send(f"(start bad.1 a ({BROKEN}) 10 10)") == "ready"
     assert "unsafe variable ?x" in caplog.text
     assert await send("(info)") == "((name ggp-player) (status busy))"
     assert await send("(play bad.1 nil)") == "nil"
     assert await send("(abort bad.1)") == "aborted"
-    assert await send(f"(start ttt.3 nobody ({TICTACTOE}) 5 2)") == "ready"
+    assert await send(f"(start ttt.3 nobody ({TICTACTOE}) 10 10)") == "ready"
     assert await send("(play ttt.3 nil)") == "nil"
     assert "no role 'nobody' in these rules; roles: xplayer, oplayer" in caplog.text
     assert await send("(stop ttt.3 nil)") == "done"
@@ -132,9 +133,9 @@ async def test_invalid_rules_get_ready_and_play_gets_nil(player, caplog) -> None
 
 async def test_beyond_max_matches_start_is_busy(player) -> None:
     _, send = await player()
-    assert await send(f"(start ttt.4 xplayer ({TICTACTOE}) 5 2)") == "ready"
-    assert await send(f"(start ttt.4 xplayer ({TICTACTOE}) 5 2)") == "ready"  # a repeat
-    assert await send(f"(start ttt.5 xplayer ({TICTACTOE}) 5 2)") == "busy"
+    assert await send(f"(start ttt.4 xplayer ({TICTACTOE}) 10 10)") == "ready"
+    assert await send(f"(start ttt.4 xplayer ({TICTACTOE}) 10 10)") == "ready"  # a repeat
+    assert await send(f"(start ttt.5 xplayer ({TICTACTOE}) 10 10)") == "busy"
     assert await send("(info)") == "((name ggp-player) (status busy))"
     assert await send("(abort ttt.4)") == "aborted"
     assert await send("(info)") == "((name ggp-player) (status available))"
@@ -159,15 +160,40 @@ async def test_info_is_answered_while_a_move_is_searched(player) -> None:
     assert (await thinking).startswith("(mark ")
 
 
-async def test_a_dead_worker_costs_the_search_not_the_move(player, caplog) -> None:
+async def test_a_dead_worker_is_replaced_and_brought_in_step(player, caplog) -> None:
     client, send = await player()
-    assert await send(f"(start ttt.7 xplayer ({TICTACTOE}) 5 2)") == "ready"
+    assert await send(f"(start ttt.7 xplayer ({TICTACTOE}) 10 10)") == "ready"
     client.app[PLAYER].sessions["ttt.7"].worker.process.kill()
     with caplog.at_level(logging.INFO):
         assert (await send("(play ttt.7 nil)")).startswith("(mark ")
-    assert "fallback" in caplog.text
-    assert (await send("(play ttt.7 ((mark 2 2) noop))")) == "noop"
+        assert (await send("(play ttt.7 ((mark 2 2) noop))")) == "noop"
+        assert (await send("(play ttt.7 (noop (mark 1 1)))")).startswith("(mark ")
+    assert "the search worker has ended; starting another (1 of at most 2)" in caplog.text
+    plays = [r.getMessage() for r in caplog.records if r.getMessage().startswith("play ttt.7:")]
+    assert len(plays) == 3 and plays[0].endswith(", 30 simulations")  # the new worker searched
+    assert plays[2].endswith(", 30 simulations")  # in step
     assert await send("(stop ttt.7 nil)") == "done"
+
+
+async def test_without_a_worker_every_move_is_a_legal_fallback(player, caplog, monkeypatch) -> None:
+    client, send = await player()
+    assert await send(f"(start ttt.8 oplayer ({TICTACTOE}) 10 10)") == "ready"
+
+    async def cannot_start() -> None:
+        raise OSError("no processes left")
+
+    monkeypatch.setattr(WorkerClient, "spawn", cannot_start)
+    client.app[PLAYER].sessions["ttt.8"].worker.process.kill()
+    with caplog.at_level(logging.INFO):
+        assert await send("(play ttt.8 nil)") == "noop"
+        for _ in range(3):
+            reply = await send("(play ttt.8 ((mark 2 2) noop))")
+            assert reply.startswith("(mark ") and reply != "(mark 2 2)"
+            await send("(abort ttt.8)")
+            assert await send(f"(start ttt.8 oplayer ({TICTACTOE}) 10 10)") == "ready"
+            assert await send("(play ttt.8 nil)") == "noop"
+    assert "cannot start a search worker: no processes left" in caplog.text
+    assert "fallback: no search worker" in caplog.text
 
 
 async def test_the_state_table_is_saved_at_the_end(player, tmp_path) -> None:
@@ -196,7 +222,7 @@ async def test_the_log_has_a_line_per_reply_with_the_simulations(player, caplog)
 
 async def test_a_play_after_the_last_move_says_the_game_is_over(player) -> None:
     _, send = await player()
-    assert await send(f"(start p.3 right ({PENNIES}) 5 2)") == "ready"
+    assert await send(f"(start p.3 right ({PENNIES}) 10 10)") == "ready"
     assert await send("(play p.3 nil)") in ("Heads", "Tails")
     assert await send("(play p.3 (Heads Heads))") in ("Heads", "Tails")
     reply = await send("(play p.3 (Tails Heads))")
