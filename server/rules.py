@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from games.base import Game
 from games.registry import GDL_DIR, load_game, parse_spec
 from gdl.game import GdlGame
+from gdl.load import game_from_text
 from gdl.terms import rules_text
 
 
@@ -30,8 +31,9 @@ class RefereeGame:
 
 
 def game_from_rules(text: str, name: str = "gdl") -> Game:
-    """The game described by GDL `text` (the one place the referee builds one)."""
-    return GdlGame.from_text(text, name)
+    """The game described by GDL `text` (the one place the referee builds one),
+    compiled when it compiles within its budget (`gdl.load`)."""
+    return game_from_text(text, name)
 
 
 def referee_game(spec: str, *, gdl: bool = False) -> RefereeGame:
