@@ -76,8 +76,11 @@ def survey(with_replay: bool) -> None:
         try:
             rules = compile_rules(game.strata, game.role_terms)
         except GroundingError as error:
-            kind = re.sub(r"\(.*|of [^ ]+( [^ ]+)*? needs", "of ... needs", str(error))
-            kind = re.sub(r"[0-9][0-9,.]*", "N", kind).strip()
+            kind = re.sub(r" \(.*", "", str(error))
+            kind = re.sub(
+                r"relaxed model of .* needs", "relaxed model of some relation needs", kind
+            )
+            kind = re.sub(r"[0-9][0-9,.]*", "N", kind)
             reasons[kind] += 1
             examples.setdefault(kind, f"{name}: {error}")
             continue

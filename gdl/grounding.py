@@ -211,7 +211,7 @@ def relaxed_model(strata: Strata, budget: Budget, deadline: Deadline) -> Reasone
             reasoner.facts(next(iter(stratum.relations)))
             deadline.check("computing the relaxed model")
     except WorkLimitExceeded as exceeded:
-        names = ", ".join(sorted(exceeded.stratum.relations))
+        names = ", ".join(sorted(n for n in exceeded.stratum.relations if " " not in n))
         raise GroundingError(
             f"the relaxed model of {names} needs more than {limit:,} join bindings"
         ) from None
