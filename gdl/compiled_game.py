@@ -59,6 +59,23 @@ class CompiledGame(GdlGame):
             bits |= 1 << index
         return CompiledState(self, bits)
 
+    def uses_general_next(self) -> bool:
+        """Whether joint moves go through the general next-state function.
+
+        Finds out by writing the next-state function of one joint move of the
+        initial state (kept for use, so not wasted): where that function is too
+        long, the compiled rules switch to the general one, written here too, so
+        that what follows measures play rather than the writing of code.
+        """
+        state = self.initial_state()
+        if state.is_terminal():
+            return False
+        legal = state._legal_ids()
+        if not all(legal):  # a role without legal moves: no play to speak of
+            return False
+        self.compiled.next_function(tuple(ids[0] for ids in legal))
+        return not self.compiled.specialise
+
     def interpreted(self, bits: int) -> GdlState:
         """The state with these bits, evaluated by the interpreter."""
         base = self.compiled.network.base

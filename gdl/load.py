@@ -3,8 +3,10 @@
 ``reasoner="auto"`` compiles the rules (`gdl.compile`) and uses the compiled
 game if that is done within the budget, else keeps the interpreter and logs
 why; ``"compiled"`` insists (an error if the rules cannot be compiled) and
-``"interpreter"`` never compiles.  Either way the game is a `GdlGame`: same
-roles, moves, facts and keys.
+``"interpreter"`` never compiles.  When ``auto`` compiles a game whose joint
+moves all go through the general next-state function, which can be slower
+than the interpreter, a short measured trial (`gdl.trial`) keeps the faster.
+Either way the game is a `GdlGame`: same roles, moves, facts and keys.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from gdl.compile import compile_rules
 from gdl.compiled_game import CompiledGame
 from gdl.game import GdlGame
 from gdl.grounding import Budget, GroundingError
+from gdl.trial import Measure, states_per_second, trial
 
 REASONERS = ("auto", "compiled", "interpreter")
 
@@ -46,8 +49,16 @@ def game_from_file(
     return with_reasoner(GdlGame.from_file(path, name), reasoner, budget)
 
 
-def with_reasoner(game: GdlGame, reasoner: str, budget: Budget | None = None) -> GdlGame:
-    """`game` itself, or compiled, as `reasoner` and the budget decide."""
+def with_reasoner(
+    game: GdlGame,
+    reasoner: str,
+    budget: Budget | None = None,
+    measure: Measure = states_per_second,
+) -> GdlGame:
+    """`game` itself, or compiled, as `reasoner`, the budget and a trial decide.
+
+    `measure` gives a game's states per second in a trial (given figures in tests).
+    """
     _check_reasoner(reasoner)
     if reasoner == "interpreter":
         return game
@@ -57,10 +68,18 @@ def with_reasoner(game: GdlGame, reasoner: str, budget: Budget | None = None) ->
         if reasoner == "compiled":
             raise GameError(f"{game.name}: the rules cannot be compiled: {error}") from None
         log.info("%s: on the interpreter, as the rules cannot be compiled: %s", game.name, error)
-        game.not_compiled = str(error)
+        game.not_compiled = f"the rules cannot be compiled: {error}"
         return game
     log.info("%s: compiled: %s", game.name, compiled.summary())
-    return CompiledGame.from_game(game, compiled)
+    compiled_game = CompiledGame.from_game(game, compiled)
+    if reasoner == "auto" and compiled_game.uses_general_next():
+        verdict = trial(compiled_game, game, measure)
+        if verdict is not None:
+            log.info("%s: %s", game.name, verdict.describe())
+            if not verdict.keep_compiled:
+                game.not_compiled = verdict.describe()
+                return game
+    return compiled_game
 
 
 def _check_reasoner(reasoner: str) -> None:

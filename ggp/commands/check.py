@@ -100,9 +100,7 @@ def reasoner_summary(game: GdlGame) -> str:
     if isinstance(game, CompiledGame):
         return _wrapped(f"reasoner: compiled ({game.compiled.summary()})")
     if game.not_compiled:
-        return _wrapped(
-            f"reasoner: interpreter (the rules cannot be compiled: {game.not_compiled})"
-        )
+        return _wrapped(f"reasoner: interpreter ({game.not_compiled})")
     return "reasoner: interpreter"
 
 
