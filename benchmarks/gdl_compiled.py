@@ -9,7 +9,9 @@ playouts per second with the interpreter and with the compiled reasoner in
 the same process (`ggp bench`'s measure, median of the runs), their ratio,
 and the time to ground and compile the rules (ready).  The compiled game is
 warmed up first with a few playouts: a joint move's next-state function is
-written on its first use.
+written on its first use.  The last column is what ``--reasoner auto``
+(`gdl.load`) picks and how long it takes to be ready, trial included (see
+`gdl.trial`).
 
 The second form tries to compile every corpus game within the default
 budget and prints how many are compiled and, grouped, why the others are
@@ -30,11 +32,22 @@ from gdl.compile import compile_rules
 from gdl.compiled_game import CompiledGame
 from gdl.game import GdlGame
 from gdl.grounding import GroundingError
+from gdl.load import with_reasoner
 from gdl.traces import read_playouts, replay
 from ggp.commands.bench import bench_game
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "gdl-corpus"
 GAMES = ["ticTacToe", "connectFour", "breakthrough", "hex", "nineBoardTicTacToe", "reversi"]
+
+
+def auto(name: str) -> str:
+    """What ``auto`` picks for the game, and in how long."""
+    game = GdlGame.from_file(CORPUS / "games" / f"{name}.kif")
+    start = time.perf_counter()
+    chosen = with_reasoner(game, "auto")
+    ready = time.perf_counter() - start
+    picked = "compiled" if isinstance(chosen, CompiledGame) else "interpreter"
+    return f"{picked}, ready in {ready:.2f} s"
 
 
 def compare(name: str, seconds: float, runs: int) -> str:
@@ -47,7 +60,7 @@ def compare(name: str, seconds: float, runs: int) -> str:
         ready = time.perf_counter() - start
         return (
             f"| {name} | {interpreted[1]:,.0f} | - | - | {interpreted[0]:,.1f} | - | "
-            f"not compiled after {ready:.2f} s: {error} |"
+            f"not compiled after {ready:.2f} s: {error} | {auto(name)} |"
         )
     ready = time.perf_counter() - start
     compiled = CompiledGame.from_game(game, compiled_rules)
@@ -61,7 +74,8 @@ def compare(name: str, seconds: float, runs: int) -> str:
         f"| {name} | {interpreted[1]:,.0f} | {fast[1]:,.0f} | {fast[1] / interpreted[1]:,.0f}x "
         f"| {interpreted[0]:,.1f} | {fast[0]:,.0f} | {ready:.2f} s "
         f"({compiled_rules.network.rule_count():,} ground rules; "
-        f"{len(compiled_rules.next_functions)} joint moves specialised in {warmup:.1f} s warm-up) |"
+        f"{len(compiled_rules.next_functions)} joint moves specialised in {warmup:.1f} s warm-up) "
+        f"| {auto(name)} |"
     )
 
 
@@ -114,9 +128,9 @@ def main() -> None:
         return
     print(
         "| game | interpreter states/s | compiled states/s | ratio | interpreter playouts/s "
-        "| compiled playouts/s | ready |"
+        "| compiled playouts/s | ready | auto |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
     for name in args.games or GAMES:
         print(compare(name, args.seconds, args.runs), flush=True)
 
