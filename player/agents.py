@@ -95,7 +95,8 @@ class MCTSAgent(Agent):
     (the tree is kept) won no measurable strength for twice the work.  With
     `table`, a folder, the statistics of the top `depth` levels of the tree
     are loaded at the start of a match and saved at its end
-    (`player.state_table`).
+    (`player.state_table`).  `nodes` caps the nodes of the tree
+    (`MCTS.max_nodes`; None: no cap).
     """
 
     spec = "mcts"
@@ -110,6 +111,7 @@ class MCTSAgent(Agent):
         stochastic: bool = False,
         table: str | None = None,
         depth: int = 4,
+        nodes: int | None = None,
         seed: int | None = None,
     ) -> None:
         self.iterations = iterations
@@ -119,6 +121,7 @@ class MCTSAgent(Agent):
         self.stochastic = stochastic
         self.table_dir = table
         self.depth = depth
+        self.nodes = nodes
         self.rng = random.Random(seed)
         self.tree: MCTS | None = None
         self.table: StateTable | None = None
@@ -147,6 +150,7 @@ class MCTSAgent(Agent):
                 rng=self.rng,
                 depth=self.steps,
                 table=self.table,
+                max_nodes=self.nodes,
             )
         if self.time is not None:
             own = time.monotonic() + self.time
@@ -265,6 +269,7 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "stochastic": (_boolean, "yes|no"),
     "table": (str, "DIR"),
     "depth": (_at_least(int, 0), "N"),
+    "nodes": (_at_least(int, 1), "N"),
 }
 """The options of an ``mcts`` agent spec."""
 

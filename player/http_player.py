@@ -47,6 +47,10 @@ log = logging.getLogger(__name__)
 DEFAULT_MARGIN = 0.5
 """Seconds kept back from every clock for the network (see the README for the measurement)."""
 
+DEFAULT_MAX_NODES = 800_000
+"""Nodes a match's search tree may hold: about 1 GB of worker memory at the
+~1.2 KB a node measured on Connect Four and Breakthrough (benchmarks/tree_memory.py)."""
+
 DEFAULT_MAX_BODY = 1_000_000
 """Largest message accepted, in bytes (the largest public game description is 70 kB)."""
 
@@ -75,6 +79,8 @@ class PlayerConfig:
     max_body: int = DEFAULT_MAX_BODY
     iterations: int | None = None
     """At most this many simulations per search (None: until the deadline)."""
+    max_nodes: int | None = DEFAULT_MAX_NODES
+    """At most this many nodes in a match's search tree (None: no limit)."""
 
     def __post_init__(self) -> None:
         check_name(self.name)
@@ -86,6 +92,8 @@ class PlayerConfig:
             raise ValueError(f"the largest body must be at least 1 byte, got {self.max_body}")
         if self.iterations is not None and self.iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {self.iterations}")
+        if self.max_nodes is not None and self.max_nodes < 1:
+            raise ValueError(f"the node limit must be at least 1, got {self.max_nodes}")
 
 
 PLAYER = web.AppKey("player", "Player")
@@ -199,6 +207,7 @@ class Player:
             message.play_clock,
             table_dir=self.config.table_dir,
             iterations=self.config.iterations,
+            max_nodes=self.config.max_nodes,
         )
         self.sessions[message.match_id] = session
         deadline = reply_deadline(arrival, message.start_clock, self.config.margin)
@@ -223,7 +232,7 @@ class Player:
             return NIL, f"cannot play: {choice.fallback}"
         if choice.fallback is not None:
             return choice.move, f"fallback: {choice.fallback}"
-        return choice.move, f"{choice.sims} simulations"
+        return choice.move, f"{choice.sims} simulations, {choice.nodes} nodes"
 
     async def _finish(
         self, session: Session, message: Stop | Abort, arrival: float

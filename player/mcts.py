@@ -144,6 +144,13 @@ class MCTS:
     more matches in 100 against a random player.  A `table` of statistics
     saved by earlier matches presets the nodes it knows (see
     `player.state_table`).
+
+    `max_nodes` caps the nodes the tree holds (None: no cap), to bound its
+    memory (about 1.2 KB a node on Connect Four).  At the cap the search goes
+    on without growing: a move that would add a node is evaluated from the
+    state it leads to, and the rewards are backed up along the path without
+    storing that state.  `node_count` is the nodes held, root included; after
+    `advance` it counts the subtree kept.
     """
 
     def __init__(
@@ -157,15 +164,25 @@ class MCTS:
         evaluator: RandomPlayout | None = None,
         depth: int = 0,
         table: StateTable | None = None,
+        max_nodes: int | None = None,
     ) -> None:
         if final not in FINAL_CHOICES:
             raise GameError(f"final choice must be one of {', '.join(FINAL_CHOICES)}: {final!r}")
+        if max_nodes is not None and max_nodes < 1:
+            raise GameError(f"the node limit must be at least 1, got {max_nodes}")
         self.c = c
         self.final = final
         self.stochastic = stochastic
         self.rng = rng or random.Random()
         self.evaluator = evaluator or RandomPlayout()
         self.table = table
+        self.max_nodes = max_nodes
+        self._nodes = 0
+        """The nodes held, or after `advance` an upper bound (see `_exact`)."""
+        self._exact = True
+        """Whether `_nodes` is exact: `advance` keeps it as a bound, counted
+        only when the bound reaches `max_nodes`, so that a search far below the
+        cap never walks the tree."""
         self.root = self._new_node(state, depth)
         self._ensure_expanded(self.root)
 
@@ -198,13 +215,17 @@ class MCTS:
             path.append((node, joint))
             child = node.children.get(joint)
             if child is None:
+                if self._full():
+                    rewards = self._evaluate_unstored(node, joint)
+                    break
                 node = self._add_child(node, joint)
                 rewards = node.rewards or self.evaluator.evaluate(node.state, self.rng)
+                node.visits += 1
                 break
             node = child
         else:  # a terminal node: backed up without a playout
             rewards = node.rewards
-        node.visits += 1
+            node.visits += 1
         for node, joint in path:
             node.visits += 1
             counts, sums = node.counts, node.sums
@@ -239,16 +260,37 @@ class MCTS:
         return values.index(max(values))
 
     def _add_child(self, node: Node, joint: tuple[int, ...]) -> Node:
-        moves = node.moves
-        state = node.state.next([moves[role][i] for role, i in enumerate(joint)])
+        state = _next_state(node, joint)
         child = node.children[joint] = self._new_node(state, node.depth + 1)
-        if child.rewards is not None and len(node.choosers) == 1:
-            role = node.choosers[0]
-            if child.rewards[role] == 1.0:  # the full goal: no move can be better
-                node.decisive = joint[role]
+        if child.rewards is not None:
+            _note_decisive(node, joint, child.rewards)
         return child
 
+    def _full(self) -> bool:
+        """Whether the tree holds `max_nodes` nodes (counting them if only bounded)."""
+        if self.max_nodes is None or self._nodes < self.max_nodes:
+            return False
+        return self.node_count >= self.max_nodes
+
+    def _evaluate_unstored(self, node: Node, joint: tuple[int, ...]) -> Rewards:
+        """The rewards of the state `joint` leads to from `node`, which is not stored."""
+        state = _next_state(node, joint)
+        if state.is_terminal():
+            rewards = [goal * 0.01 for goal in state.goals()]
+            _note_decisive(node, joint, rewards)
+            return rewards
+        return self.evaluator.evaluate(state, self.rng)
+
+    @property
+    def node_count(self) -> int:
+        """The nodes the tree holds, root included."""
+        if not self._exact:
+            self._nodes = sum(1 for _ in _subtree(self.root))
+            self._exact = True
+        return self._nodes
+
     def _new_node(self, state: State, depth: int) -> Node:
+        self._nodes += 1
         node = Node(state, depth)
         if self.table is not None and node.rewards is None:
             self.table.preset(node, self.rng)
@@ -296,6 +338,32 @@ class MCTS:
             if all(move in moves for moves, move in pairs):
                 child = root.children.get(tuple(moves.index(move) for moves, move in pairs))
         if child is None or child.state != state:
+            self._nodes, self._exact = 0, True
             child = self._new_node(state, root.depth + 1)
+        else:
+            self._nodes -= 1  # the old root goes: the rest is a bound until counted
+            self._exact = False
         self.root = child
         self._ensure_expanded(child)
+
+
+def _next_state(node: Node, joint: tuple[int, ...]) -> State:
+    moves = node.moves
+    return node.state.next([moves[role][i] for role, i in enumerate(joint)])
+
+
+def _note_decisive(node: Node, joint: tuple[int, ...], rewards: Rewards) -> None:
+    """Mark `joint` decisive at `node` if it gives the only chooser the full goal."""
+    if len(node.choosers) == 1:
+        role = node.choosers[0]
+        if rewards[role] == 1.0:  # the full goal: no move can be better
+            node.decisive = joint[role]
+
+
+def _subtree(root: Node) -> Iterator[Node]:
+    """Every node under `root`, root included (iteratively: trees can be deep)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(node.children.values())

@@ -5,15 +5,17 @@ so that search never blocks its event loop and a crash or a runaway search
 costs one match at most.  Each line on stdin is a command with an ``id``; each
 answer, one line on stdout, echoes that ``id``:
 
-- ``{"cmd": "load", "rules": TEXT, "table_dir": DIR or null, "depth": N}``:
-  build the game and a search tree at its initial state (with a state table
-  from DIR when given); answers ``{"roles": [...]}``;
+- ``{"cmd": "load", "rules": TEXT, "table_dir": DIR or null, "depth": N,
+  "max_nodes": N or null}``: build the game and a search tree at its initial
+  state (with a state table from DIR when given, holding at most ``max_nodes``
+  nodes when given: `MCTS.max_nodes`); answers ``{"roles": [...]}``;
 - ``{"cmd": "search", "role": I, "until": T, "iterations": N or null}``:
   search until T (`time.time()` seconds: the deadline counts from when the
   server sent the command, not from when an earlier command let the worker
   read it) and for at most N simulations; answers
-  ``{"move": M, "sims": N, "steps": K}``, M the best move of role index I
-  after K joint moves (the server checks that the worker is in step);
+  ``{"move": M, "sims": N, "steps": K, "nodes": H}``, M the best move of role
+  index I after K joint moves (the server checks that the worker is in step),
+  H the nodes the tree holds;
 - ``{"cmd": "advance", "joint": [M, ...]}``: the joint move was played;
   re-root the tree (kept for the next search); answers ``{"terminal": bool}``;
 - ``{"cmd": "save"}``: save the state table, if any; answers ``{"path": P or null}``;
@@ -60,7 +62,12 @@ class SearchWorker:
         """The answer to one command (without its id)."""
         name = command.get("cmd")
         if name == "load":
-            return self.load(command["rules"], command.get("table_dir"), command.get("depth", 4))
+            return self.load(
+                command["rules"],
+                command.get("table_dir"),
+                command.get("depth", 4),
+                command.get("max_nodes"),
+            )
         if self.tree is None:
             raise GameError(f"{name!r} before any game was loaded")
         if name == "search":
@@ -72,7 +79,9 @@ class SearchWorker:
             return self.save()
         raise GameError(f"unknown command {name!r}")
 
-    def load(self, rules: str, table_dir: str | None, depth: int) -> dict[str, Any]:
+    def load(
+        self, rules: str, table_dir: str | None, depth: int, max_nodes: int | None = None
+    ) -> dict[str, Any]:
         game = game_from_text(rules, "the rules of this match")
         if table_dir is not None:
             self.table_file = table_path(table_dir, game)
@@ -81,7 +90,7 @@ class SearchWorker:
             except GameError as error:  # a damaged table costs its learning, not the match
                 print(f"search worker: {error}; starting a new table", file=sys.stderr)
                 self.table = StateTable(game, depth)
-        self.tree = MCTS(game.initial_state(), rng=self.rng, table=self.table)
+        self.tree = MCTS(game.initial_state(), rng=self.rng, table=self.table, max_nodes=max_nodes)
         return {"roles": list(game.roles)}
 
     def search(self, role: int, seconds: float, iterations: int | None) -> dict[str, Any]:
@@ -96,7 +105,12 @@ class SearchWorker:
                 break
             slowest = max(slowest, time.monotonic() - began)
             sims += 1
-        return {"move": tree.best_move(role), "sims": sims, "steps": self.steps}
+        return {
+            "move": tree.best_move(role),
+            "sims": sims,
+            "steps": self.steps,
+            "nodes": tree.node_count,
+        }
 
     def advance(self, joint: list[str]) -> dict[str, Any]:
         tree = self.tree

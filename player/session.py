@@ -58,6 +58,8 @@ class Choice:
 
     move: str
     sims: int = 0
+    nodes: int = 0
+    """The nodes of the search tree after the search."""
     fallback: str | None = None
     """Why the move is not the search's (None when it is); for `NIL`, why there is none."""
     forced: bool = False
@@ -89,12 +91,14 @@ class Session:
         *,
         table_dir: Path | None = None,
         iterations: int | None = None,
+        max_nodes: int | None = None,
     ) -> None:
         self.match_id = match_id
         self.role = role
         self.play_clock = play_clock
         self.table_dir = table_dir
         self.iterations = iterations
+        self.max_nodes = max_nodes
         self.lock = asyncio.Lock()
         self.worker: WorkerClient | None = None
         self.problem: str | None = None
@@ -153,6 +157,8 @@ class Session:
         command: dict[str, object] = {"cmd": "load", "rules": self._rules, "depth": TABLE_DEPTH}
         if self.table_dir is not None:
             command["table_dir"] = str(self.table_dir)
+        if self.max_nodes is not None:
+            command["max_nodes"] = self.max_nodes
         return command
 
     async def _restart_worker(self) -> None:
@@ -256,7 +262,7 @@ class Session:
             )
         if answer["move"] not in position.legal:
             return self._fallback(position, f"the search chose {answer['move']}, not legal")
-        return Choice(answer["move"], answer["sims"])
+        return Choice(answer["move"], answer["sims"], answer["nodes"])
 
     def _fallback(self, position: _Position, why: str) -> Choice:
         return Choice(self._rng.choice(position.legal), fallback=why)

@@ -22,7 +22,14 @@ def test_mcts_specs_and_their_options() -> None:
     timed = make_agent("mcts:time=1.5")
     assert (timed.iterations, timed.time) == (None, 1.5)
     default = make_agent("mcts")
-    assert (default.iterations, default.time) == (None, DEFAULT_TIME)
+    assert (default.iterations, default.time, default.nodes) == (None, DEFAULT_TIME, None)
+
+
+def test_the_nodes_option_caps_the_agents_tree() -> None:
+    agent = make_agent("mcts:iterations=300,nodes=25", seed=1)
+    agent.start(TICTACTOE, 0)
+    agent.choose_move(TICTACTOE.initial_state(), None)
+    assert agent.tree.max_nodes == 25 and agent.tree.node_count == 25
 
 
 @pytest.mark.parametrize(
@@ -32,6 +39,7 @@ def test_mcts_specs_and_their_options() -> None:
         ("mcts:iterations=0", "iterations must be int >= 1, got '0'"),
         ("mcts:c=-1", "option c must be float >= 0"),
         ("mcts:time=0", "option time must be float > 0"),
+        ("mcts:nodes=0", "option nodes must be int >= 1"),
         ("mcts:final=best", "final must be visits or mean"),
         ("mcts:stochastic=maybe", "stochastic must be"),
         ("random:seed=3", "agent 'random' takes no options"),

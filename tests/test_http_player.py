@@ -170,8 +170,8 @@ async def test_a_dead_worker_is_replaced_and_brought_in_step(player, caplog) -> 
         assert (await send("(play ttt.7 (noop (mark 1 1)))")).startswith("(mark ")
     assert "the search worker has ended; starting another (1 of at most 2)" in caplog.text
     plays = [r.getMessage() for r in caplog.records if r.getMessage().startswith("play ttt.7:")]
-    assert len(plays) == 3 and plays[0].endswith(", 30 simulations")  # the new worker searched
-    assert plays[2].endswith(", 30 simulations")  # in step
+    assert len(plays) == 3 and ", 30 simulations, " in plays[0]  # the new worker searched
+    assert ", 30 simulations, " in plays[2]  # in step
     assert await send("(stop ttt.7 nil)") == "done"
 
 
@@ -216,7 +216,7 @@ async def test_the_log_has_a_line_per_reply_with_the_simulations(player, caplog)
         lines[0].startswith("start ttt.10: ready in ") and "as xplayer, 30 simulations" in lines[0]
     )
     plays = [line for line in lines if line.startswith("play ttt.10: (mark ")]
-    assert plays and all(line.endswith(", 30 simulations") for line in plays)
+    assert plays and all(", 30 simulations, " in line for line in plays)
     assert lines[-1].startswith("stop ttt.10: done in ")
 
 

@@ -33,6 +33,19 @@ def test_load_search_advance_in_process() -> None:
     )
 
 
+def test_a_node_limit_given_at_load_caps_the_tree() -> None:
+    worker = SearchWorker()
+    worker.handle({"cmd": "load", "rules": TICTACTOE, "max_nodes": 4})
+    search = {"cmd": "search", "role": 0, "until": time.time() + 10, "iterations": 50}
+    answer = worker.handle(search)
+    assert (answer["sims"], answer["nodes"]) == (50, 4)
+    worker.handle({"cmd": "advance", "joint": [answer["move"], "noop"]})
+    answer = worker.handle({**search, "role": 1})
+    assert (answer["sims"], answer["nodes"]) == (50, 4)
+    worker.handle({"cmd": "load", "rules": TICTACTOE})
+    assert worker.handle(search)["nodes"] == 51
+
+
 def test_search_stops_before_a_deadline_already_passed() -> None:
     worker = SearchWorker()
     worker.handle({"cmd": "load", "rules": PENNIES})
@@ -85,7 +98,8 @@ async def test_a_worker_process_answers_in_order_and_quits() -> None:
         answer = await worker.request(
             {"cmd": "search", "role": 0, "until": time.time() + 5, "iterations": 40}, 30
         )
-        assert answer == {"move": answer["move"], "sims": 40, "steps": 1}
+        assert answer == {"move": answer["move"], "sims": 40, "steps": 1, "nodes": answer["nodes"]}
+        assert 2 <= answer["nodes"] <= 5  # the root and its joint moves that were tried
         with pytest.raises(WorkerError, match="unknown command"):
             await worker.request({"cmd": "dance"}, 30)
         with pytest.raises(WorkerTimeout):

@@ -30,6 +30,8 @@ async def test_ggp_serve_plays_a_match_over_loopback_and_stops_on_ctrl_c() -> No
         "e2e",
         "--iterations",
         "30",
+        "--max-nodes",
+        "5",
         stderr=asyncio.subprocess.PIPE,
     )
     assert process.stderr is not None
@@ -51,6 +53,8 @@ async def test_ggp_serve_plays_a_match_over_loopback_and_stops_on_ctrl_c() -> No
     assert process.returncode == 0, log
     assert len(re.findall(r"INFO player\.http_player: play e2e\.1: ", log)) == len(history)
     assert "30 simulations" in log and "stop e2e.1: done" in log and "stopping" in log
+    # The node limit reached the worker: without it, 30 simulations hold ~30 nodes.
+    assert re.search(r"play e2e\.1: \(mark \d \d\) in [^,]*, 30 simulations, 5 nodes", log)
 
 
 @pytest.mark.parametrize(
@@ -60,6 +64,7 @@ async def test_ggp_serve_plays_a_match_over_loopback_and_stops_on_ctrl_c() -> No
         (["--max-matches", "0"], "max matches must be at least 1"),
         (["--max-body", "0"], "the largest body must be at least 1 byte"),
         (["--name", "my player"], "the player name must be one word"),
+        (["--max-nodes", "-1"], "--max-nodes must be 0 (no limit) or more, got -1"),
     ],
 )
 def test_bad_options_are_refused_clearly(capsys, option: list[str], words: str) -> None:

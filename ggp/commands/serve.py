@@ -11,7 +11,13 @@ from pathlib import Path
 from aiohttp import web
 
 from games.base import GameError
-from player.http_player import DEFAULT_MARGIN, DEFAULT_MAX_BODY, PlayerConfig, create_app
+from player.http_player import (
+    DEFAULT_MARGIN,
+    DEFAULT_MAX_BODY,
+    DEFAULT_MAX_NODES,
+    PlayerConfig,
+    create_app,
+)
 
 log = logging.getLogger("ggp.serve")
 
@@ -70,6 +76,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="at most N simulations per search (default: search until the deadline)",
     )
     parser.add_argument(
+        "--max-nodes",
+        type=int,
+        default=DEFAULT_MAX_NODES,
+        metavar="N",
+        help="at most N nodes in a match's search tree, about 1.2 KB each; at the limit the "
+        f"search goes on without growing the tree; 0: no limit ({DEFAULT_MAX_NODES})",
+    )
+    parser.add_argument(
         "--log-level",
         default="INFO",
         type=str.upper,
@@ -80,6 +94,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.max_nodes < 0:
+        raise GameError(f"--max-nodes must be 0 (no limit) or more, got {args.max_nodes}")
     try:
         config = PlayerConfig(
             name=args.name,
@@ -88,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
             table_dir=args.table_dir,
             max_body=args.max_body,
             iterations=args.iterations,
+            max_nodes=args.max_nodes or None,
         )
     except ValueError as error:
         raise GameError(str(error)) from None
@@ -114,9 +131,10 @@ async def serve(config: PlayerConfig, host: str, port: int) -> None:
         for address in runner.addresses:
             log.info("%s listening on http://%s:%d", config.name, *address[:2])
         log.info(
-            "margin %.2f s, at most %d match(es) at once%s",
+            "margin %.2f s, at most %d match(es) at once, %s nodes a tree%s",
             config.margin,
             config.max_matches,
+            f"at most {config.max_nodes:,}" if config.max_nodes else "any number of",
             f", state tables in {config.table_dir}" if config.table_dir else "",
         )
         await stop.wait()

@@ -1,0 +1,148 @@
+"""Memory and speed of a match's search worker with and without a node limit.
+
+    python benchmarks/tree_memory.py ../shared/gdl-corpus/games/connect4.kif \
+        --seconds 30 --max-nodes 50000
+
+plays a match as a ``ggp serve`` worker does (`player.search_worker`: search
+until the play clock runs out, play the best moves, re-root the tree), once
+without a limit and once with ``--max-nodes``, each in a fresh process so
+that their memory does not mix, for `--seconds` of search each.  It prints
+the bytes per node held (growth of the resident memory, RSS, over the nodes
+held, without the limit), the nodes and RSS of each run, and simulations per
+second of each over the same stretches of time: before the limited run
+reaches its limit, and after.  Then, in this process, seeded searches from the
+initial state with no limit and with a limit never reached, alternated: the
+cost of the bookkeeping alone.  Timings are noisy on a shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import json
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from player.game_factory import game_from_text
+from player.mcts import MCTS
+from player.search_worker import SearchWorker
+
+SLICE = 200
+"""Simulations between two samples of the time and the nodes held."""
+
+
+def rss_bytes() -> int:
+    """This process's resident memory (Linux /proc)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise OSError("no VmRSS in /proc/self/status")
+
+
+def worker_match(rules: str, seconds: float, play_clock: float, max_nodes: int | None) -> dict:
+    """Search `play_clock` per move, as a worker does, for `seconds` in all.
+
+    Returns the RSS growth, the most nodes held, and samples (seconds, sims,
+    nodes held); a game that ends is begun again.
+    """
+    worker = SearchWorker()
+    roles = len(worker.load(rules, None, 4, max_nodes)["roles"])
+    base = rss_bytes()
+    samples: list[tuple[float, int, int]] = []
+    sims = peak = 0
+    began = time.monotonic()
+    while (now := time.monotonic() - began) < seconds:
+        tree = worker.tree
+        assert tree is not None
+        move_ends = min(now + play_clock, seconds)
+        while (elapsed := time.monotonic() - began) < move_ends:
+            done = tree.search(iterations=SLICE)
+            if done == 0:
+                break
+            sims += done
+            samples.append((elapsed, sims, tree.node_count))
+        peak = max(peak, tree.node_count)
+        if tree.root.rewards is not None:
+            worker.load(rules, None, 4, max_nodes)
+        else:
+            worker.advance([tree.best_move(role) for role in range(roles)])
+    return {"growth": rss_bytes() - base, "rss": rss_bytes(), "peak": peak, "samples": samples}
+
+
+def sims_at(samples: list[list[float]], moment: float) -> float:
+    """The simulations run by `moment` (seconds), from the samples."""
+    i = bisect.bisect_left([sample[0] for sample in samples], moment)
+    return samples[min(i, len(samples) - 1)][1]
+
+
+def bookkeeping_ratio(rules: str, iterations: int, rounds: int) -> float:
+    """Time of a search with a limit it never reaches over one without (best of `rounds`)."""
+    state = game_from_text(rules, "the game").initial_state()
+    best = {None: float("inf"), 10**9: float("inf")}
+    for _ in range(rounds):
+        for limit in best:
+            search = MCTS(state, rng=random.Random(1), max_nodes=limit)
+            began = time.perf_counter()
+            search.search(iterations=iterations)
+            best[limit] = min(best[limit], time.perf_counter() - began)
+    return best[10**9] / best[None]
+
+
+def child(args: argparse.Namespace, max_nodes: int | None) -> dict:
+    command = [sys.executable, __file__, str(args.game), "--seconds", str(args.seconds)]
+    command += ["--play-clock", str(args.play_clock), "--child"]
+    if max_nodes is not None:
+        command += ["--max-nodes", str(max_nodes)]
+    return json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("game", type=Path, help="a .kif file")
+    parser.add_argument("--seconds", type=float, default=30.0, help="search time of a run (30)")
+    parser.add_argument("--play-clock", type=float, default=15.0, help="per move (15)")
+    parser.add_argument("--max-nodes", type=int, default=50_000, help="the limit (50000)")
+    parser.add_argument("--iterations", type=int, default=5000, help="of each timed search")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    rules = args.game.read_text()
+    if args.child:
+        print(json.dumps(worker_match(rules, args.seconds, args.play_clock, args.max_nodes)))
+        return
+    free = child(args, None)
+    capped = child(args, args.max_nodes)
+    print(f"{args.game.name}: {args.seconds:g} s of search a run, play clock {args.play_clock:g} s")
+    print(f"bytes per node held (no limit): {free['growth'] / free['peak']:,.0f}")
+    for name, run in (("no limit", free), (f"{args.max_nodes:,} nodes", capped)):
+        sims = run["samples"][-1][1]
+        print(
+            f"{name:>15}: {sims:,} sims, at most {run['peak']:,} nodes, "
+            f"RSS {run['rss'] / 2**20:,.0f} MiB"
+        )
+    print(f"RSS with the limit / without: {capped['rss'] / free['rss']:.2f}")
+    full = [s[0] for s in capped["samples"] if s[2] >= args.max_nodes]
+    reached = full[0] if full else args.seconds
+    end = args.seconds
+    for stretch, start, stop in (
+        ("before the limit", 0.0, reached),
+        ("at the limit", reached, end),
+    ):
+        if stop - start < 1:
+            continue
+        rates = [
+            (sims_at(r["samples"], stop) - sims_at(r["samples"], start)) / (stop - start)
+            for r in (free, capped)
+        ]
+        print(
+            f"{stretch} ({start:.0f}-{stop:.0f} s): {rates[0]:,.0f} sims/s without, "
+            f"{rates[1]:,.0f} with; ratio {rates[1] / rates[0]:.2f}"
+        )
+    ratio = bookkeeping_ratio(rules, args.iterations, 3)
+    print(f"search time with a limit never reached / without ({args.iterations} sims): {ratio:.3f}")
+
+
+if __name__ == "__main__":
+    main()
