@@ -93,9 +93,8 @@ def bookkeeping_ratio(rules: str, iterations: int, rounds: int) -> float:
 
 def child(args: argparse.Namespace, max_nodes: int | None) -> dict:
     command = [sys.executable, __file__, str(args.game), "--seconds", str(args.seconds)]
-    command += ["--play-clock", str(args.play_clock), "--child"]
-    if max_nodes is not None:
-        command += ["--max-nodes", str(max_nodes)]
+    command += ["--play-clock", str(args.play_clock), "--max-nodes", str(max_nodes or 0)]
+    command.append("--child")
     return json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
 
 
@@ -110,7 +109,8 @@ def main() -> None:
     args = parser.parse_args()
     rules = args.game.read_text()
     if args.child:
-        print(json.dumps(worker_match(rules, args.seconds, args.play_clock, args.max_nodes)))
+        limit = args.max_nodes or None
+        print(json.dumps(worker_match(rules, args.seconds, args.play_clock, limit)))
         return
     free = child(args, None)
     capped = child(args, args.max_nodes)

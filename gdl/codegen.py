@@ -32,8 +32,8 @@ from gdl.formulas import BASE, NODE, Folded, MoveFolder, Network, cone, fold
 
 _NAMES = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ALLOWED = frozenset(
-    {"S", "D", "N", "o", "fixpoint", "legal", "step", "terminal", "goals", "next", "append", "sort"}
-    | {"def", "return", "if", "and", "or", "not", "None", "True", "False", "bool"}
+    {"S", "D", "N", "C", "o", "fixpoint", "legal", "step", "terminal", "goals", "next"}
+    | {"append", "sort", "def", "return", "if", "and", "or", "not", "None", "True", "False", "bool"}
     | {"B", "A", "to_bytes", "from_bytes", "bytearray", "int", "little"}
 )
 """Every name generated code may contain, besides `_GENERATED` ones."""
@@ -289,6 +289,44 @@ class _Writer:
         lines.append(f"    {targets}{',' if len(members) == 1 else ''} = fixpoint({name}, o)")
 
 
+MIN_CARRY = 8
+"""Base propositions carried over under the same condition that are copied with one mask."""
+
+
+def _carries(bodies: list, bit: int, carried: dict[frozenset, int]) -> list:
+    """The bodies of `bit`'s next that do not carry it over under a condition of their own.
+
+    A body holding `bit` itself and other literals L carries the bit over when
+    L holds: its bit is added to ``carried[L]``, so that bits carried under the
+    same L are copied together (`_carry_items`).
+    """
+    own = (BASE, bit, True)
+    rest = []
+    for body in bodies:
+        if own in body and len(body) > 1:
+            condition = frozenset(body) - {own}
+            carried[condition] = carried.get(condition, 0) | 1 << bit
+        else:
+            rest.append(body)
+    return rest
+
+
+def _carry_items(carried: dict[frozenset, int]) -> list[Item]:
+    """``C |= S & MASK`` under each condition carrying many bits; bit by bit for the others."""
+    result: list[Item] = []
+    for condition, mask in carried.items():
+        if mask.bit_count() >= MIN_CARRY:
+            result.append((condition, f"C |= S & {mask}"))
+            continue
+        while mask:
+            low = mask & -mask
+            bit = low.bit_length() - 1
+            own = (BASE, bit, True)
+            result.append((condition | {own}, f"A[{bit >> 3}] |= {1 << (bit & 7)}"))
+            mask ^= low
+    return result
+
+
 def _live(network: Network, folded: dict[int, Folded], roots: set[int]) -> list[int]:
     """The components of the nodes that `roots` still read after folding, in order."""
     seen: set[int] = set()
@@ -384,10 +422,18 @@ class Generator:
         items = []
         if code.wide:  # set bits in a byte array, then make one integer of it
             lines.append(f"    A = bytearray({code.size})")
+            carried: dict[frozenset, int] = {}
             for bit, node in changing:
-                items += writer.items(node, f"A[{bit >> 3}] |= {1 << (bit & 7)}", True)
+                statement = f"A[{bit >> 3}] |= {1 << (bit & 7)}"
+                if node in writer.inlined:
+                    rest = _carries(folded[node], bit, carried)
+                    items += [(frozenset(body), statement) for body in rest]
+                else:
+                    items += writer.items(node, statement, True)
+            items += _carry_items(carried)
+            lines.append("    C = 0")
             code.statements(items, lines)
-            lines.append(f'    return S & {keep} | {fixed} | int.from_bytes(A, "little")')
+            lines.append(f'    return S & {keep} | {fixed} | C | int.from_bytes(A, "little")')
             return
         lines.append(f"    N = {fixed}")
         for bit, node in changing:

@@ -206,3 +206,28 @@ def test_wide_states_are_read_byte_by_byte_with_the_same_results(monkeypatch) ->
         assert_same_random_playouts(
             GdlGame.from_file(path), with_reasoner(GdlGame.from_file(path), "compiled"), 3
         )
+
+
+MARKS = """
+(role marker)
+(index 1) (index 2) (index 3)
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)
+(init (round 0))
+(<= (legal marker (mark ?i)) (index ?i) (not (true (marked ?i))))
+(legal marker reset)
+(<= (next (marked ?i)) (does marker (mark ?i)))
+(<= (next (marked ?i)) (true (marked ?i)) (not (does marker reset)))
+(<= (next (round ?n)) (true (round ?m)) (succ ?m ?n))
+(<= terminal (true (round 4)))
+(<= (goal marker 100) (true (marked 3)))
+(<= (goal marker 0) (not (true (marked 3))))
+"""
+
+
+def test_bits_carried_over_under_one_condition_are_copied_with_one_mask(monkeypatch) -> None:
+    monkeypatch.setattr(codegen, "WIDE", 0)
+    monkeypatch.setattr(codegen, "MIN_CARRY", 2)
+    interpreted, compiled = GdlGame.from_text(MARKS), CompiledGame.from_text(MARKS)
+    assert "C |= S & " in compiled.compiled.generator.general_next_source()
+    compiled.compiled.specialise = False  # every joint move through the general function
+    assert_same_random_playouts(interpreted, compiled, playouts=10)
