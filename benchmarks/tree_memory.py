@@ -13,6 +13,11 @@ second of each over the same stretches of time: before the limited run
 reaches its limit, and after.  Then, in this process, seeded searches from the
 initial state with no limit and with a limit never reached, alternated: the
 cost of the bookkeeping alone.  Timings are noisy on a shared machine.
+
+With ``--at-limit SIMS`` it measures instead how a tree that stays at the
+limit grows: one search from the initial state up to ``--max-nodes``, then
+SIMS more simulations in three steps, printing the bytes per node held and
+the share of nodes expanded after each.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ import time
 from pathlib import Path
 
 from player.game_factory import game_from_text
-from player.mcts import MCTS
+from player.mcts import MCTS, _subtree
 from player.search_worker import SearchWorker
 
 SLICE = 200
@@ -91,6 +96,28 @@ def bookkeeping_ratio(rules: str, iterations: int, rounds: int) -> float:
     return best[10**9] / best[None]
 
 
+def at_limit(rules: str, max_nodes: int, sims: int) -> None:
+    """Print the bytes per node of a tree kept at `max_nodes` for `sims` simulations."""
+    state = game_from_text(rules, "the game").initial_state()
+    state.random_playout(random.Random(1))  # the game's own memory, before the tree's
+    base = rss_bytes()
+    search = MCTS(state, rng=random.Random(1), max_nodes=max_nodes)
+    search.search(iterations=max_nodes)
+    for done in range(4):
+        growth = rss_bytes() - base  # before walking the tree, which takes memory too
+        held = expanded = 0
+        for node in _subtree(search.root):
+            held += 1
+            expanded += node.moves is not None
+        print(
+            f"{done * (sims // 3):>9,} sims at the limit: {held:,} nodes, "
+            f"{expanded / held:.0%} expanded, {growth / held:,.0f} bytes a node",
+            flush=True,
+        )
+        if done < 3:
+            search.search(iterations=sims // 3)
+
+
 def child(args: argparse.Namespace, max_nodes: int | None) -> dict:
     command = [sys.executable, __file__, str(args.game), "--seconds", str(args.seconds)]
     command += ["--play-clock", str(args.play_clock), "--max-nodes", str(max_nodes or 0)]
@@ -105,9 +132,13 @@ def main() -> None:
     parser.add_argument("--play-clock", type=float, default=15.0, help="per move (15)")
     parser.add_argument("--max-nodes", type=int, default=50_000, help="the limit (50000)")
     parser.add_argument("--iterations", type=int, default=5000, help="of each timed search")
+    parser.add_argument("--at-limit", type=int, metavar="SIMS", help="see above")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     rules = args.game.read_text()
+    if args.at_limit is not None:
+        at_limit(rules, args.max_nodes, args.at_limit)
+        return
     if args.child:
         limit = args.max_nodes or None
         print(json.dumps(worker_match(rules, args.seconds, args.play_clock, limit)))

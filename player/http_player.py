@@ -47,9 +47,9 @@ log = logging.getLogger(__name__)
 DEFAULT_MARGIN = 0.5
 """Seconds kept back from every clock for the network (see the README for the measurement)."""
 
-DEFAULT_MAX_NODES = 700_000
-"""Nodes a match's search tree may hold: about 1 GB of worker memory at the
-1.2 to 1.4 KB a node measured on Connect Four and Breakthrough (README, ``ggp serve``)."""
+DEFAULT_MAX_NODES = 500_000
+"""Nodes a match's search tree may hold: 0.6 to 1 GB of worker memory at the
+1.1 to 2 KB a node measured on Connect Four and Breakthrough (README, ``ggp serve``)."""
 
 DEFAULT_MAX_BODY = 1_000_000
 """Largest message accepted, in bytes (the largest public game description is 70 kB)."""

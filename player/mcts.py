@@ -146,7 +146,7 @@ class MCTS:
     `player.state_table`).
 
     `max_nodes` caps the nodes the tree holds (None: no cap), to bound its
-    memory (1.2 to 1.4 KB a node on Connect Four).  At the cap the search goes
+    memory (1.1 to 2 KB a node on Connect Four and Breakthrough).  At the cap the search goes
     on without growing: a move that would add a node is evaluated from the
     state it leads to, and the rewards are backed up along the path without
     storing that state.  `node_count` is the nodes held, root included; after
