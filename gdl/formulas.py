@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from gdl.grounding import GroundingError, GroundProgram
+from gdl.scc import strongly_connected_components
 from gdl.terms import Term, relation, to_kif
 
 BASE, INPUT, NODE = 0, 1, 2
@@ -128,50 +129,12 @@ def _order(network: Network) -> None:
         sorted({index for body in bodies for kind, index, _ in body if kind == NODE})
         for bodies in network.bodies
     ]
-    index = [-1] * count
-    low = [0] * count
-    on_stack = [False] * count
-    stack: list[int] = []
-    counter = 0
     component_of = [-1] * count
-    for root in range(count):
-        if index[root] != -1:
-            continue
-        work = [(root, 0)]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack[root] = True
-        while work:
-            node, position = work[-1]
-            if position < len(deps[node]):
-                work[-1] = (node, position + 1)
-                child = deps[node][position]
-                if index[child] == -1:
-                    index[child] = low[child] = counter
-                    counter += 1
-                    stack.append(child)
-                    on_stack[child] = True
-                    work.append((child, 0))
-                elif on_stack[child]:
-                    low[node] = min(low[node], index[child])
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack[member] = False
-                    component_of[member] = len(network.components)
-                    component.append(member)
-                    if member == node:
-                        break
-                component.sort()
-                network.cyclic.append(len(component) > 1 or node in deps[node])
-                network.components.append(component)
+    for component in strongly_connected_components(deps):
+        for member in component:
+            component_of[member] = len(network.components)
+        network.cyclic.append(len(component) > 1 or component[0] in deps[component[0]])
+        network.components.append(component)
     network.component_of = component_of
     for component, cyclic in zip(network.components, network.cyclic, strict=True):
         if not cyclic:

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import product
 
+from gdl.scc import strongly_connected_components as components_of
 from gdl.terms import Rule, Term, arguments, is_ground, relation, to_kif
 
 STATIC, STATE, MOVE = 0, 1, 2
@@ -336,54 +337,15 @@ def _relation_of(node: Node) -> str:
 
 
 def strongly_connected_components(graph: dict) -> list[list]:
-    """Tarjan's algorithm, iteratively; components come after those they point to.
-
-    With edges from a rule's head to its body, that is evaluation order.
-    Nodes are visited in sorted order (by their text) so the result is
-    deterministic.
+    """The components of `graph` (node -> the nodes it points to), each after
+    those it points to: with edges from a rule's head to its body, that is
+    evaluation order.  Nodes are numbered in sorted order (by their text), so
+    the result is deterministic.
     """
-    index: dict = {}
-    low: dict = {}
-    on_stack: set = set()
-    stack: list = []
-    components: list[list] = []
-
-    def ordered(nodes: Iterable) -> list:
-        return sorted(nodes, key=_sort_key)
-
-    for root in ordered(graph):
-        if root in index:
-            continue
-        work = [(root, iter(ordered(graph[root])))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, children = work[-1]
-            child = next(children, None)
-            if child is not None:
-                if child not in index:
-                    index[child] = low[child] = len(index)
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(ordered(graph[child]))))
-                elif child in on_stack:
-                    low[node] = min(low[node], index[child])
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                components.append(ordered(component))
-    return components
+    nodes = sorted(set(graph).union(*graph.values()), key=_sort_key)
+    number = {node: i for i, node in enumerate(nodes)}
+    successors = [sorted(number[child] for child in graph.get(node, ())) for node in nodes]
+    return [[nodes[i] for i in component] for component in components_of(successors)]
 
 
 def _sort_key(node: Node) -> str:
