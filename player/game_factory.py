@@ -15,10 +15,11 @@ GAME_NAME = "gdl"
 tables are found by the hash of the rules, see `player.state_table`)."""
 
 
-def game_from_text(text: str, source: str) -> Game:
+def game_from_text(text: str, source: str, reasoner: str = "auto") -> Game:
     """The game described by the GDL `text`; `source` names it in error messages.
 
+    `reasoner` is as in `gdl.load` (``auto``, ``compiled``, ``interpreter``).
     Raises `games.base.GameError` (a syntax error, or rules that are not valid
     GDL, with every fault listed).
     """
-    return load_gdl(text, GAME_NAME, source, reasoner="auto")
+    return load_gdl(text, GAME_NAME, source, reasoner=reasoner)

@@ -178,7 +178,10 @@ class Session:
                 self.worker.send({"cmd": "advance", "joint": list(joint)})
 
     def _build(self, rules: str) -> _Position:
-        game = game_from_text(rules, f"the rules of match {self.match_id}")
+        """The server's own copy of the game, which checks the manager's moves and
+        gives fallback moves: interpreted, so it is ready at once even when the
+        worker spends seconds compiling the rules for search."""
+        game = game_from_text(rules, f"the rules of match {self.match_id}", "interpreter")
         role = _find_role(game, self.role)
         state = game.initial_state()
         return _Position(game, role, state, state.legal_moves(role))
