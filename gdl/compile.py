@@ -3,7 +3,8 @@
 `compile_rules` runs the three steps within a `Budget` and gives
 `CompiledRules`, or raises `GroundingError` saying why the game stays on the
 interpreter.  The next-state function of a joint move is specialised for it
-on first use (`CompiledRules.next_function`) and kept.
+once it has been used a few times (`CompiledRules.next_function`) and kept;
+the general next-state function serves the others.
 """
 
 from __future__ import annotations
@@ -18,8 +19,11 @@ from gdl.strata import Strata
 from gdl.terms import Term, to_kif
 
 MAX_SPECIALISED = 2_000
-"""Joint moves that get a function of their own (written in a few milliseconds each,
-on first use); any others use the general next-state function."""
+"""Joint moves that get a function of their own (written in a few milliseconds each);
+any others use the general next-state function."""
+SPECIALISE_AFTER = 3
+"""Uses of a joint move before it gets a function of its own: games with thousands of
+joint moves, each rare (speedChess), do not write one function per move played."""
 MAX_SPECIALISED_LINES = 3_000
 """A joint move's function longer than this means that moves change too much of the
 state for functions of their own to pay: all use the general one."""
@@ -42,34 +46,53 @@ class CompiledRules:
     compile_seconds: float = 0.0
     specialise: bool = True
     next_functions: dict[tuple[int, ...], Callable[[int], int]] = field(default_factory=dict)
+    uses: dict[tuple[int, ...], int] = field(default_factory=dict)
+    """Per joint move not specialised yet: how often its next state was asked for."""
 
     def next_function(self, joint: tuple[int, ...]) -> Callable[[int], int]:
-        """The next-state function of the joint move with these input indexes."""
+        """The next-state function of the joint move with these input indexes.
+
+        A joint move gets a function of its own on its `SPECIALISE_AFTER`-th use
+        (at most `MAX_SPECIALISED` of them); until then, and for every joint move
+        once specialising stops, the general function serves.
+        """
         found = self.next_functions.get(joint)
         if found is not None:
             return found
-        source = None
         if self.specialise and len(self.next_functions) < MAX_SPECIALISED:
-            source = self.generator.next_source(frozenset(joint))
-            if source.count("\n") > MAX_SPECIALISED_LINES:
-                self.specialise = False  # the move changes most of the state: no gain
-                source = None
-        if source is not None:
-            found = compile_source(source, self.generator.constants)["next"]
-        else:
-            general = self.functions.get("next")
-            if general is None:
-                source = self.generator.general_next_source()
-                general = compile_source(source, self.generator.constants)["next"]
-                self.functions["next"] = general
-            does = 0
-            for index in joint:
-                does |= 1 << index
-
-            def found(state: int) -> int:
-                return general(state, does)
-
+            uses = self.uses[joint] = self.uses.get(joint, 0) + 1
+            if uses < SPECIALISE_AFTER:
+                return self.general(joint)  # not kept: its own function may come later
+            found = self.specialised(joint)
+        if found is None:
+            found = self.general(joint)
         self.next_functions[joint] = found
+        return found
+
+    def specialised(self, joint: tuple[int, ...]) -> Callable[[int], int] | None:
+        """The joint move's own next-state function, now (kept), or None if it is too long.
+
+        A function over `MAX_SPECIALISED_LINES` stops all specialising.
+        """
+        source = self.generator.next_source(frozenset(joint))
+        if source.count("\n") > MAX_SPECIALISED_LINES:
+            self.specialise = False  # the move changes most of the state: no gain
+            return None
+        found = compile_source(source, self.generator.constants)["next"]
+        self.next_functions[joint] = found
+        return found
+
+    def general(self, joint: tuple[int, ...]) -> Callable[[int], int]:
+        """The general next-state function applied to this joint move."""
+        function = self.functions.get("next")
+        if function is None:
+            source = self.generator.general_next_source()
+            function = compile_source(source, self.generator.constants)["next"]
+            self.functions["next"] = function
+
+        def found(state: int) -> int:
+            return function(state, *joint)
+
         return found
 
     def summary(self) -> str:

@@ -11,6 +11,7 @@ from games.base import GameDefinitionError, IllegalMoveError
 from games.registry import GDL_DIR
 from gdl import codegen
 from gdl.codegen import compile_source
+from gdl.compile import SPECIALISE_AFTER
 from gdl.compiled_game import CompiledGame, CompiledState
 from gdl.game import GdlGame
 from gdl.grounding import Budget, GroundingError, ground
@@ -169,6 +170,26 @@ def test_the_general_next_function_agrees_too() -> None:
     compiled.compiled.specialise = False
     assert_same_random_playouts(interpreted, compiled, playouts=10)
     assert "next" in compiled.compiled.functions
+
+
+def test_a_joint_move_gets_its_own_function_only_after_a_few_uses() -> None:
+    interpreted, compiled = both()
+    rules = compiled.compiled
+    state = compiled.initial_state()
+    joint = tuple(ids[0] for ids in state._legal_ids())
+    for use in range(1, SPECIALISE_AFTER):
+        assert state.next(["(Add 1)", "noop"]) == interpreted_next(interpreted, compiled)
+        assert joint not in rules.next_functions and rules.uses[joint] == use
+    assert "next" in rules.functions  # the general function served meanwhile
+    state.next(["(Add 1)", "noop"])
+    assert joint in rules.next_functions
+    source = rules.generator.general_next_source()
+    assert "def next(S, m0, m1):" in source and "m0 == " in source
+
+
+def interpreted_next(interpreted: GdlGame, compiled: CompiledGame) -> CompiledState:
+    facts = interpreted.initial_state().next(["(Add 1)", "noop"]).facts()
+    return compiled.state_from_facts(facts)
 
 
 def test_static_legal_moves_goals_and_terminal() -> None:
