@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from gdl.compiled.codegen import Generator, compile_source
 from gdl.network.formulas import Network, build_network
-from gdl.network.grounding import Budget, Deadline, GroundingError, ground
+from gdl.network.grounding import WORK_UNITS, Budget, GroundingError, Work, ground
 from gdl.syntax.strata import Strata
 from gdl.syntax.terms import Term, to_kif
 
@@ -44,6 +44,9 @@ class CompiledRules:
     """Per role and goal entry: its value, or None if it is not an integer 0..100."""
     ground_seconds: float = 0.0
     compile_seconds: float = 0.0
+    """CPU seconds of each part (shown; the budget counts work)."""
+    work: int = 0
+    """Units of work spent (`gdl.network.grounding.Budget`)."""
     specialise: bool = True
     next_functions: dict[tuple[int, ...], Callable[[int], int]] = field(default_factory=dict)
     uses: dict[tuple[int, ...], int] = field(default_factory=dict)
@@ -99,8 +102,9 @@ class CompiledRules:
         network = self.network
         return (
             f"{len(network.base)} base propositions, {len(network.inputs)} moves, "
-            f"{network.node_count()} nodes, {network.rule_count()} ground rules; grounded in "
-            f"{self.ground_seconds:.2f} s, compiled in {self.compile_seconds:.2f} s"
+            f"{network.node_count()} nodes, {network.rule_count()} ground rules; "
+            f"{self.work:,} units of work: grounded in {self.ground_seconds:.2f} s, "
+            f"compiled in {self.compile_seconds:.2f} s of CPU"
         )
 
 
@@ -113,21 +117,34 @@ def _goal_value(value: Term) -> int | None:
 def compile_rules(
     strata: Strata, roles: Sequence[Term], budget: Budget | None = None
 ) -> CompiledRules:
-    """Ground and compile validated rules; `GroundingError` says why not."""
-    budget = budget or Budget()
-    deadline = Deadline(budget)
-    program = ground(strata, budget, deadline)
-    ground_seconds = deadline.elapsed()
+    """Ground and compile validated rules; `GroundingError` says why not.
+
+    Each step's work is known from the size of its input before it starts and
+    is counted against the budget first (`Work.afford`).  Should memory or
+    Python's stack run out all the same, that is a `GroundingError` too.
+    """
+    try:
+        return _compile_rules(strata, roles, Work(budget or Budget()))
+    except MemoryError:
+        raise GroundingError("out of memory while grounding and compiling the rules") from None
+    except RecursionError:
+        raise GroundingError("terms or rules nested too deeply to compile") from None
+
+
+def _compile_rules(strata: Strata, roles: Sequence[Term], work: Work) -> CompiledRules:
+    program = ground(strata, work=work)
+    ground_seconds = work.seconds()
+    literals = sum(1 + len(positive) + len(negative) for _, positive, negative in program.rules)
+    work.afford(int(literals * WORK_UNITS["ground rule literal"]), "building the network")
     network = build_network(program, roles)
-    deadline.check("building the network")
+    work.afford(int(network.literal_count() * WORK_UNITS["network literal"]), "writing the code")
     generator = Generator(network)
     source = generator.state_source()
-    deadline.check("writing the code")
+    work.afford(int(len(source) * WORK_UNITS["source byte"]), "compiling the code")
     try:
         functions = compile_source(source, generator.constants)
-    except (RecursionError, MemoryError, SyntaxError) as error:
+    except SyntaxError as error:
         raise GroundingError(f"the generated code cannot be compiled: {error}") from None
-    deadline.check("compiling the code")
     rules = CompiledRules(
         network,
         generator,
@@ -137,5 +154,6 @@ def compile_rules(
         [[_goal_value(value) for _, value in entries] for entries in network.goals],
         ground_seconds,
     )
-    rules.compile_seconds = deadline.elapsed() - ground_seconds
+    rules.compile_seconds = work.seconds() - ground_seconds
+    rules.work = work.spent
     return rules
