@@ -8,13 +8,17 @@ the work counted never passes its budget.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from gdl_texts import TICTACTOE
 
 from gdl.compiled.compile import compile_rules
+from gdl.compiled.compiled_game import CompiledGame
 from gdl.interpreter import joins, magic
 from gdl.interpreter.game import GdlGame
 from gdl.load import game_from_text
+from gdl.network import grounding
 from gdl.network.grounding import Budget, GroundingError, Work, ground
 from gdl.syntax.errors import GdlError, GdlValidationError
 from gdl.syntax.parser import parse_rules
@@ -85,3 +89,33 @@ def test_term_size_counts_repeated_subterms_and_stops_at_its_cap() -> None:
         term = ("n", term, term)  # 2^41 symbols unfolded, 41 tuples shared
     assert joins.term_size(("n", "a", ("s", "b")), 100) == 4
     assert joins.term_size(term, 100) == 101
+
+
+COUNTING = """
+(role p) (init (n 0)) (init (c 0))
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)
+(<= (legal p (add ?k)) (true (n ?m)) (succ ?m ?k))
+(legal p stay)
+(<= (next (n ?k)) (does p (add ?k)))
+(<= (next (n ?m)) (does p stay) (true (n ?m)))
+(<= (next (c ?k)) (true (c ?m)) (succ ?m ?k))
+(<= terminal (true (c 4)))
+(<= (score ?m) (true (n ?m)))
+(<= (score ?k) (score ?m) (succ ?m ?k) (true (c ?k)))
+(<= (goal p 100) (score 4))
+(<= (goal p 0) (not (score 4)))
+"""
+
+
+def test_goals_too_expensive_to_ground_are_left_to_the_interpreter(monkeypatch) -> None:
+    interpreted = GdlGame.from_text(COUNTING)
+    full = compile_rules(interpreted.strata, interpreted.role_terms)
+    assert not full.goals_left
+    monkeypatch.setattr(grounding, "GOAL_SHARE", 10**9)  # no work left for goals
+    rules = compile_rules(interpreted.strata, interpreted.role_terms)
+    assert "work budget" in rules.goals_left and "goals by the interpreter" in rules.summary()
+    assert rules.network.goals == [[]]
+    compiled = CompiledGame.from_game(GdlGame.from_text(COUNTING), rules)
+    for seed in range(5):
+        expected = interpreted.initial_state().random_playout(random.Random(seed))
+        assert compiled.initial_state().random_playout(random.Random(seed)) == expected

@@ -47,6 +47,8 @@ class CompiledRules:
     """CPU seconds of each part (shown; the budget counts work)."""
     work: int = 0
     """Units of work spent (`gdl.network.grounding.Budget`)."""
+    goals_left: str = ""
+    """Why the goals are left to the interpreter, if they are (`ground`)."""
     specialise: bool = True
     next_functions: dict[tuple[int, ...], Callable[[int], int]] = field(default_factory=dict)
     uses: dict[tuple[int, ...], int] = field(default_factory=dict)
@@ -105,6 +107,7 @@ class CompiledRules:
             f"{network.node_count()} nodes, {network.rule_count()} ground rules; "
             f"{self.work:,} units of work: grounded in {self.ground_seconds:.2f} s, "
             f"compiled in {self.compile_seconds:.2f} s of CPU"
+            + (f"; goals by the interpreter ({self.goals_left})" if self.goals_left else "")
         )
 
 
@@ -156,4 +159,5 @@ def _compile_rules(strata: Strata, roles: Sequence[Term], work: Work) -> Compile
     )
     rules.compile_seconds = work.seconds() - ground_seconds
     rules.work = work.spent
+    rules.goals_left = program.goals_left
     return rules

@@ -30,6 +30,7 @@ stops relations whose terms grow without bound.  Past a bound,
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from gdl.interpreter.facts import Layer
@@ -125,6 +126,8 @@ class GroundProgram:
     static: dict[str, set[tuple]] = field(default_factory=dict)
     """The facts of the static relations (argument tuples), exactly."""
     seconds: float = 0.0
+    goals_left: str = ""
+    """Why the goals are not grounded (then there are no goal rules), if they are not."""
 
 
 def project_local_variables(clauses: list[Clause], phase: dict[str, int]) -> list[Clause]:
@@ -232,56 +235,100 @@ def _relaxed_program(strata: Strata) -> list[Clause]:
     return relaxed
 
 
-GDL_NEEDED = ("init", "legal", "next", "goal", "terminal")
-"""The relations whose rules are grounded, with every relation they depend on (through
-negation too: instantiation asks which negated atoms are in the relaxed model)."""
+PLAY = ("init", "legal", "next", "terminal")
+"""The relations that must be grounded for a game to be compiled, with every relation
+they depend on (through negation too: instantiation asks which negated atoms are in
+the relaxed model)."""
+GOAL_SHARE = 4
+"""Goals, grounded last, may use at most 1/GOAL_SHARE of the budget: past it (games
+that count or sum for their goals) the interpreter computes the goals, once a playout."""
 
 
-def needed_relations(strata: Strata) -> set[str]:
-    """The relations the GDL relations that are grounded depend on, directly or not."""
-    return set().union(*(strata.reachable(name) for name in GDL_NEEDED))
+def needed_relations(strata: Strata, names: Iterable[str]) -> set[str]:
+    """The relations `names` depend on, directly or not (themselves included)."""
+    return set().union(*(strata.reachable(name) for name in names))
 
 
-def relaxed_model(strata: Strata, work: Work) -> Reasoner:
-    """A reasoner whose static layer holds the relaxed model of every relation needed."""
-    program = Strata.of(strata.rules, _relaxed_program(strata))
-    limit = work.budget.work
-    reasoner = Reasoner(program, (limit, limit, limit))
-    reasoner.counter = work.counter
-    try:
-        for name in (RELAXED_TRUE, RELAXED_DOES, *sorted(needed_relations(strata))):
-            if name not in ("true", "does"):  # relaxed as the two above
-                reasoner.facts(name)
-    except WorkLimitExceeded as exceeded:
-        names = ", ".join(sorted(n for n in exceeded.stratum.relations if " " not in n))
-        large = exceeded.term_too_large
-        if large is not None:
-            raise GroundingError(
-                f"the relaxed model of {names} grows without bound: {large}"
-            ) from None
-        raise work.exceeded(f"computing the relaxed model of {names}") from None
-    return reasoner
+class _Relaxed:
+    """The relaxed model, computed a group of relations at a time, within the budget."""
+
+    def __init__(self, strata: Strata, work: Work) -> None:
+        self.work = work
+        limit = work.budget.work
+        self.reasoner = Reasoner(Strata.of(strata.rules, _relaxed_program(strata)))
+        self.reasoner.limits = (limit, limit, limit)
+        self.reasoner.counter = work.counter
+
+    def compute(self, names: Iterable[str], limit: int) -> None:
+        """The relaxed model of `names`; `GroundingError` past `limit` units in all."""
+        self.reasoner.limits = (limit, limit, limit)
+        try:
+            for name in names:
+                if name not in ("true", "does"):  # relaxed as RELAXED_TRUE, RELAXED_DOES
+                    self.reasoner.facts(name)
+        except WorkLimitExceeded as exceeded:
+            names = ", ".join(sorted(n for n in exceeded.stratum.relations if " " not in n))
+            large = exceeded.term_too_large
+            if large is not None:
+                raise GroundingError(
+                    f"the relaxed model of {names} grows without bound: {large}"
+                ) from None
+            raise self.work.exceeded(f"computing the relaxed model of {names}") from None
 
 
 def ground(strata: Strata, budget: Budget | None = None, work: Work | None = None) -> GroundProgram:
-    """The ground program of validated `strata` (`GroundingError` past the budget)."""
+    """The ground program of validated `strata` (`GroundingError` past the budget).
+
+    What ``goal`` alone needs is grounded last, within `GOAL_SHARE` of the
+    budget; past that the program has no goal rules (`GroundProgram.goals_left`
+    says why) and the interpreter computes the goals.
+    """
     work = work or Work(budget or Budget())
     budget = work.budget
     strata = Strata.of(strata.rules, project_local_variables(strata.clauses, strata.phase))
-    reasoner = relaxed_model(strata, work)
-    layer = reasoner.static
-    layers = (layer,)
+    play = needed_relations(strata, PLAY)
+    goal = needed_relations(strata, ("goal",)) - play
+    relaxed = _Relaxed(strata, work)
+    relaxed.compute((RELAXED_TRUE, RELAXED_DOES, *sorted(play)), budget.work)
+    layer = relaxed.reasoner.static
+    rules = _instances(strata, layer, play, work, budget.work, [])
+    goals_left = ""
+    try:
+        limit = min(budget.work, work.spent + budget.work // GOAL_SHARE)
+        relaxed.compute(sorted(goal), limit)
+        rules = _instances(strata, layer, goal, work, limit, rules)
+    except GroundingError as error:
+        goals_left = str(error)
+        rules = [rule for rule in rules if relation(rule[0]) not in goal]
+    base = sorted((args[0] for args in layer.facts.get(RELAXED_TRUE, ())), key=to_kif)
+    inputs = sorted(
+        (tuple(args) for args in layer.facts.get(RELAXED_DOES, ())),
+        key=lambda move: (to_kif(move[0]), to_kif(move[1])),
+    )
     phase = strata.phase
-    needed = needed_relations(strata)
+    static = {
+        name: layer.facts.get(name, set())
+        for name, p in phase.items()
+        if p == STATIC and not (goals_left and name in goal)
+    }
+    return GroundProgram(base, inputs, rules, static, work.seconds(), goals_left)
+
+
+def _instances(
+    strata: Strata, layer: Layer, names: set[str], work: Work, limit: int, rules: list[GroundRule]
+) -> list[GroundRule]:
+    """`rules` and the ground rules of the state relations in `names`, within `limit` units."""
+    budget = work.budget
+    phase = strata.phase
+    layers = (layer,)
 
     def phase_of(name: str) -> int:
         return 0
 
     estimate = estimator(layers, phase_of, frozenset())
-    rules: list[GroundRule] = []
     for clause in strata.clauses:
         name = relation(clause.head)
-        if phase.get(name, STATIC) == STATIC or name not in needed:
+        if phase.get(name, STATIC) == STATIC or name not in names:
             continue
         positive, negative = _state_literals(clause, phase)
         body = tuple(
@@ -292,7 +339,7 @@ def ground(strata: Strata, budget: Budget | None = None, work: Work | None = Non
         plan = compile_clause(binder, phase_of, estimate)
         plan.grows = False  # rows are rules made of relaxed facts, already bounded in size
         try:
-            instances = plan.run_counted(layers, None, work.counter, budget.work)
+            instances = plan.run_counted(layers, None, work.counter, limit)
         except WorkLimit:
             raise work.exceeded(f"instantiating the rules (at {clause.rule.located()})") from None
         if len(rules) + len(instances) > budget.ground_rules:
@@ -304,13 +351,7 @@ def ground(strata: Strata, budget: Budget | None = None, work: Work | None = Non
         for row in instances:
             negated = tuple(atom for atom in row[split:] if _relaxed_holds(atom, layer))
             rules.append((row[0], row[1:split], negated))
-    base = sorted((args[0] for args in layer.facts.get(RELAXED_TRUE, ())), key=to_kif)
-    inputs = sorted(
-        (tuple(args) for args in layer.facts.get(RELAXED_DOES, ())),
-        key=lambda move: (to_kif(move[0]), to_kif(move[1])),
-    )
-    static = {name: layer.facts.get(name, set()) for name, p in phase.items() if p == STATIC}
-    return GroundProgram(base, inputs, rules, static, work.seconds())
+    return rules
 
 
 def _relaxed_holds(sentence: Term, layer: Layer) -> bool:
