@@ -9,6 +9,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from games.base import GameError
+from ggp.backend_options import add_backend_options, check_jobs, cluster_of
 from ggp.referee_options import PLAYER_HELP, add_referee_options, clocks_of
 from server.match import seat_specs
 from server.tournament import (
@@ -46,13 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "the seats swapped)",
     )
     parser.add_argument("--seed", type=int, help="tournament seed (default: a random one, printed)")
-    parser.add_argument(
-        "--jobs",
-        type=int,
-        default=1,
-        help="matches played at once: in worker processes when all players are "
-        "in-process, in one event loop when one is remote (default: %(default)s)",
-    )
+    add_backend_options(parser)
     parser.add_argument(
         "--out",
         metavar="FILE",
@@ -67,14 +62,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    for option, value in (("--games", args.games), ("--jobs", args.jobs)):
-        if value < 1:
-            raise GameError(f"{option} must be at least 1, got {value}")
+    if args.games < 1:
+        raise GameError(f"--games must be at least 1, got {args.games}")
+    check_jobs(args)
     if args.out is not None:
         check_output_path(args.out)
     game = cached_game(args.game, args.gdl).game
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-    with tqdm(total=args.games, unit="match", desc=game.name, disable=None) as bar:
+    with (
+        cluster_of(args) as cluster,
+        tqdm(total=args.games, unit="match", desc=game.name, disable=None) as bar,
+    ):
         results = run_tournament(
             args.game,
             args.agents,
@@ -87,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
             grace=args.grace,
             log_dir=args.log_dir,
             on_result=lambda result: bar.update(1),
+            cluster=cluster,
         )
     swapped = ", seats rotated" if args.swap else ""
     print(f"{game.name}: {len(results)} matches, seed {seed}{swapped}")
