@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import functools
+import itertools
 import json
 import math
 import statistics
@@ -39,6 +40,7 @@ from server.rules import RefereeGame, referee_game
 from server.runner import ignore_result, run_locally
 
 if TYPE_CHECKING:
+    from server.ratings import Rating
     from server.ray_runner import RayCluster
 
 Z_95 = 1.959964
@@ -85,11 +87,38 @@ class Standing:
     """How many errors of each kind in `ERROR_CODES` (TO, CE, IL) were recorded."""
 
 
-def seating(index: int, agents: int, swap: bool) -> tuple[int, ...]:
+def seating(index: int, agents: int, swap: bool, roles: int | None = None) -> tuple[int, ...]:
     """The agent number of each role in match `index`: with `swap`, the seats rotate
-    from match to match (two agents: every other match has them swapped)."""
+    from match to match (two agents: every other match has them swapped).
+
+    With more agents than `roles` (a round robin), the matches go through the
+    ways of choosing an agent per role in turn: every ordering with `swap`,
+    otherwise every set of agents once, in their order.
+    """
+    if roles is not None and agents > roles:
+        choices = _round_robin(agents, roles, swap)
+        return choices[index % len(choices)]
     shift = index % agents if swap else 0
     return tuple((role + shift) % agents for role in range(agents))
+
+
+@functools.lru_cache(maxsize=8)
+def _round_robin(agents: int, roles: int, swap: bool) -> list[tuple[int, ...]]:
+    choose = itertools.permutations if swap else itertools.combinations
+    return list(choose(range(agents), roles))
+
+
+def player_specs(game: Game, specs: Sequence[str]) -> list[str]:
+    """The players of a tournament: one per role (`seat_specs`), or more than the
+    game has roles, for a round robin (`seating`)."""
+    if len(specs) <= len(game.roles):
+        return seat_specs(game, specs)
+    if RANDOM_ROLE in game.roles:
+        raise GameError(
+            f"more players than roles: the role {RANDOM_ROLE} of {game.name} "
+            "cannot be given to them in turn"
+        )
+    return list(specs)
 
 
 @functools.lru_cache(maxsize=4)
@@ -116,7 +145,7 @@ class TournamentSetup:
 async def play_match_of(setup: TournamentSetup, index: int) -> MatchResult:
     """Play match `index` of a tournament and return its result."""
     game = cached_game(setup.game_spec, setup.gdl)
-    seats = seating(index, len(setup.specs), setup.swap)
+    seats = seating(index, len(setup.specs), setup.swap, len(game.game.roles))
     match_seed = derive_seed(setup.seed, index)
     role_specs = tuple(setup.specs[agent] for agent in seats)
     record = await referee_match(
@@ -156,7 +185,8 @@ def run_tournament(
     on_result: Callable[[MatchResult], None] | None = None,
     cluster: RayCluster | None = None,
 ) -> list[MatchResult]:
-    """Play `games` matches of `specs` (one player per role) and return them in order.
+    """Play `games` matches of `specs` (one player per role, or more for a round robin:
+    see `seating`) and return them in order.
 
     With `jobs` > 1, that many matches are played at once: in worker processes
     when every player is in-process, in this process's event loop when one is
@@ -166,12 +196,14 @@ def run_tournament(
     """
     game = cached_game(game_spec, gdl)
     roles = game.game.roles
-    specs = seat_specs(game.game, specs)
+    specs = player_specs(game.game, specs)
     if swap and RANDOM_ROLE in roles:
         raise GameError(f"--swap: the role {RANDOM_ROLE} of {game.game.name} cannot change seats")
     if any(spec.partition(":")[0].strip() == "human" for spec in specs):
         raise GameError("a tournament cannot seat a human; use ggp play or ggp match")
-    make_players(game.game, specs, seed)  # bad specs fail here, before any match starts
+    for first in range(0, len(specs), len(roles)):  # bad specs fail here, before any match
+        seated = (specs[first:] + specs[:first])[: len(roles)]
+        make_players(game.game, seated, seed)
     setup = TournamentSetup(
         game_spec,
         gdl,
@@ -285,8 +317,10 @@ def write_results(
     seed: int,
     swap: bool,
     results: Sequence[MatchResult],
+    ratings: Sequence[Rating] = (),
 ) -> None:
-    """Write the matches to `path`, as CSV or JSON according to its extension.
+    """Write the matches to `path`, as CSV or JSON according to its extension
+    (JSON with the standings and any `ratings`).
 
     A match's errors are counted per role as TO, CE, IL (``0/1/0`` in CSV).
     """
@@ -316,6 +350,8 @@ def write_results(
         "matches": [asdict(result) for result in results],
         "standings": [asdict(row) for row in table],
     }
+    if ratings:
+        data["ratings"] = [asdict(rating) for rating in ratings]
     path.write_text(json.dumps(data, indent=1) + "\n")
 
 
