@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import socket
 from collections.abc import Sequence
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -70,6 +72,20 @@ def check_reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
         ) from None
 
 
+def _use_token_if_any() -> None:
+    """Authenticate with Ray's token when there is one and no mode is set.
+
+    ``ray start --head`` turns token authentication on when a token exists
+    (``~/.ray/auth_token``), but a program joining the cluster does not, and is
+    refused; Ray's advice is ``RAY_AUTH_MODE=token``, which this sets.
+    """
+    if "RAY_AUTH_MODE" in os.environ:
+        return
+    token_file = os.environ.get("RAY_AUTH_TOKEN_PATH", Path.home() / ".ray" / "auth_token")
+    if "RAY_AUTH_TOKEN" in os.environ or Path(token_file).is_file():
+        os.environ["RAY_AUTH_MODE"] = "token"
+
+
 def _play_task(play: Play, setup: Any, index: int) -> Any:
     return asyncio.run(play(setup, index))
 
@@ -83,6 +99,7 @@ class RayCluster:
         for Ray Client), or with ``auto`` to the one started on this machine by
         ``ray start``, or if there is none to a new local instance of `local_cpus` CPUs.
         If this program is connected to Ray already, that connection is used."""
+        _use_token_if_any()  # before Ray is imported: it reads its settings once
         self.ray = import_ray()
         if address != "auto":
             check_reachable(address)
@@ -108,7 +125,7 @@ class RayCluster:
             return
         try:
             self.ray.init(address=address, **options)
-        except (ConnectionError, RuntimeError) as error:
+        except Exception as error:  # Ray's own kinds: connection, authentication, versions...
             raise GameError(f"cannot join the Ray cluster at {address}: {error}") from None
 
     def __enter__(self) -> RayCluster:
