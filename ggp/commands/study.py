@@ -26,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "the agent (--agent, with that value) plays --games matches against --against. "
         "Writes to --out every match (matches.csv, results.json; the match logs in "
         "OUT/logs), a summary per point and seat (summary.csv: wins, draws, losses, "
-        "score with its 95%% Wilson interval) and a plot of the score against the "
+        "score with its 95% Wilson interval) and a plot of the score against the "
         "option (score.png, score.svg; needs the extra 'plot'). A study that was "
         "stopped is resumed by the same command: finished matches are not played again. "
         "With iteration budgets the same --seed gives the same results on every backend.",
@@ -58,6 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--games",
         dest="matches",
+        metavar="N",
         type=int,
         default=100,
         help="matches per point (default: %(default)s)",
