@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -87,7 +88,7 @@ def plot_study(summary: Sequence[SummaryRow], parameter: str, title: str, stem: 
     axes.set_ylim(0, 1)
     axes.set_xlabel(parameter)
     axes.set_ylabel("score (win 1, draw 0.5), 95% Wilson interval")
-    axes.set_title(title, fontsize=10)
+    axes.set_title(textwrap.fill(title, 80), fontsize=9)
     axes.legend(fontsize=8)
     axes.grid(alpha=0.3)
     return _save(figure, stem)
@@ -109,6 +110,6 @@ def plot_ratings(ratings: Sequence[Rating], title: str, stem: Path) -> list[Path
     axes.set_yticks(list(ys), labels=[r.spec for r in ordered], fontsize=8)
     axes.axvline(0, color="grey", linewidth=0.8, linestyle=":")
     axes.set_xlabel("rating (Elo scale, mean 0), 95% interval")
-    axes.set_title(title, fontsize=10)
+    axes.set_title(textwrap.fill(title, 80), fontsize=9)
     axes.grid(alpha=0.3, axis="x")
     return _save(figure, stem)
