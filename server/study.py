@@ -26,7 +26,7 @@ import io
 import json
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -220,17 +220,26 @@ class Study:
         )
 
     def open(self) -> list[StudyMatch]:
-        """Create the folder, or check that it holds this very study; the matches done."""
+        """Create the folder, or check that it holds this very study; the matches done.
+
+        Only the number of matches a point may change: more extends the study
+        (the first matches are the same), fewer leaves out the last ones.
+        """
         plan_path = self.folder / PLAN_FILE
         if plan_path.exists():
             saved = json.loads(plan_path.read_text())
-            if StudyPlan.from_json(saved) != self.plan:
+            before = StudyPlan.from_json(saved)
+            if replace(before, matches=self.plan.matches) != self.plan:
                 raise GameError(
                     f"{self.folder} holds another study ({plan_path}); "
                     "give another --out, or the same options to resume it"
                 )
             self.study_id = saved["study_id"]
-            return self._journal()
+            if before.matches != self.plan.matches:  # more (or fewer) matches a point
+                write_json_atomically(plan_path, {**asdict(self.plan), "study_id": self.study_id})
+            return [
+                match for match in self._journal() if match.result.index < self.plan.matches
+            ]
         if self.folder.exists() and any(self.folder.iterdir()):
             raise GameError(f"{self.folder} is not empty and holds no study")
         self.study_id = new_match_id("study")

@@ -100,14 +100,26 @@ def test_a_stopped_study_resumes_without_replaying_finished_matches(tmp_path) ->
     assert len(journal.read_text().splitlines()) == 10
 
 
-def test_the_same_command_resumes_and_another_study_is_refused(tmp_path, capsys) -> None:
+def _without_ids(matches: list[dict]) -> list[dict]:
+    return [{key: value for key, value in m.items() if key != "match_id"} for m in matches]
+
+
+def test_the_same_command_resumes_or_extends_and_another_study_is_refused(tmp_path, capsys) -> None:
     out = tmp_path / "study"
     assert main([*STUDY, "--out", str(out)]) == 0
     capsys.readouterr()
     assert main([*STUDY[:-2], "--out", str(out)]) == 0  # no --seed: the saved one
     assert "12 of 12 matches already played" in capsys.readouterr().out
-    assert main([*STUDY, "--out", str(out), "--games", "7"]) == 2
+    assert main([*STUDY, "--out", str(out), "--against", "legal"]) == 2
     assert "holds another study" in capsys.readouterr().err
+    assert main([*STUDY, "--out", str(out), "--games", "8"]) == 0  # two more a point
+    assert "12 of 16 matches already played" in capsys.readouterr().out
+    extended = json.loads((out / "results.json").read_text())["matches"]
+    fresh = tmp_path / "fresh"
+    assert main([*STUDY, "--out", str(fresh), "--games", "8"]) == 0
+    assert _without_ids(extended) == _without_ids(
+        json.loads((fresh / "results.json").read_text())["matches"]
+    )
 
 
 @pytest.mark.parametrize(
