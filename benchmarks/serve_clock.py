@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = [ROOT / "games" / "gdl" / "connect_four.kif", ROOT / "games" / "gdl" / "breakthrough.kif"]
 HEADERS = {"Accept": "text/delim", "Sender": "GAMESERVER", "Content-Type": "text/acl"}
 PLAY_LINE = re.compile(r"INFO player\.http_player: play (\S+): (.*) in [\d.]+ s, (.*)$")
+SIMULATIONS = re.compile(r"^(\d+) simulations")
 
 
 @dataclass
@@ -157,8 +158,8 @@ def report(args: argparse.Namespace, results: dict[str, tuple[Game, Timings]], l
                 detail = found.group(3)
                 if detail.startswith("fallback"):
                     fallbacks.append(line)
-                if detail.endswith(" simulations"):
-                    sims.append(int(detail.split()[0]))
+                if counted := SIMULATIONS.match(detail):
+                    sims.append(int(counted.group(1)))
         searched = sorted(timings.searched)
         late = sum(t > args.play_clock for t in plays)
         over = sum(t > budget for t in plays)
