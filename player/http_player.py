@@ -80,7 +80,8 @@ class PlayerConfig:
     iterations: int | None = None
     """At most this many simulations per search (None: until the deadline)."""
     max_nodes: int | None = DEFAULT_MAX_NODES
-    """At most this many nodes in a match's search tree (None: no limit)."""
+    """At most this many nodes in a match's search trees, shared among its
+    workers (None: no limit)."""
     workers: int = 1
     """Search worker processes per match (`player.worker_pool`)."""
 

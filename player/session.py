@@ -170,8 +170,8 @@ class Session:
         command: dict[str, object] = {"cmd": "load", "rules": self._rules, "depth": TABLE_DEPTH}
         if self.table_dir is not None:
             command["table_dir"] = str(self.table_dir)
-        if self.max_nodes is not None:
-            command["max_nodes"] = self.max_nodes
+        if self.max_nodes is not None:  # the match's memory, shared among its workers
+            command["max_nodes"] = max(1, self.max_nodes // self.workers)
         if self.iterations is None:  # a fixed number of simulations a move: no pondering
             command["ponder"] = PONDER_CLOCKS * self.play_clock
         return command

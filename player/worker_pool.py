@@ -77,10 +77,9 @@ class WorkerPool:
             late.cancel()  # its answer, when it comes, is dropped
         answers = [f.result() for f in asking if f in done and f.exception() is None]
         if not answers:
-            errors = [f.exception() for f in asking if f in done]
-            if errors:
-                raise errors[0]
-            raise WorkerTimeout(f"no answer to {command['cmd']} within {timeout:.3f} s")
+            if waiting:
+                raise WorkerTimeout(f"no answer to {command['cmd']} within {timeout:.3f} s")
+            raise next(f.exception() for f in asking)
         if command["cmd"] == "search":
             return self._combine(answers)
         return answers[0]

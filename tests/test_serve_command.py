@@ -56,9 +56,9 @@ async def test_ggp_serve_plays_a_match_over_loopback_and_stops_on_ctrl_c() -> No
     assert len(re.findall(r"INFO player\.http_player: play e2e\.1: ", log)) == len(history)
     assert "2 search worker(s) each" in log
     assert "60 simulations" in log and "stop e2e.1: done" in log and "stopping" in log
-    # Both workers searched 30 simulations, and the node limit reached each of
-    # them: without it, 30 simulations hold ~30 nodes.
-    assert re.search(r"play e2e\.1: \(mark \d \d\) in [^,]*, 60 simulations, 10 nodes", log)
+    # Both workers searched 30 simulations, and the node limit, shared, reached
+    # each of them (2 nodes): without it, 30 simulations hold ~30 nodes.
+    assert re.search(r"play e2e\.1: \(mark \d \d\) in [^,]*, 60 simulations, 4 nodes", log)
 
 
 @pytest.mark.parametrize(
