@@ -8,6 +8,7 @@ is answered by summing the root statistics of our role over the workers that
 answered in time: the move with the most visits is played (ties: the best
 mean).  A worker whose own choice is not its most visited move has seen more
 than visits say (a move that wins at once, a proof): its choice is played.
+A worker that answers well after the others is left out (`STRAGGLER_GRACE`).
 ``save`` goes to one worker only, since the state table is one file.
 
 A worker that ends is dropped and the others go on; the pool is alive while
@@ -18,12 +19,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
+import time
 from collections.abc import Sequence
 from typing import Any
 
 from player.worker_client import WorkerClient, WorkerDied, WorkerTimeout
 
 log = logging.getLogger(__name__)
+
+STRAGGLER_GRACE = 0.02
+"""Seconds past a search's end that the answers of the other workers are waited
+for, once one has answered: all were told the same end, so a worker later
+than this was not given the CPU, and its statistics are left out rather than
+the reply delayed."""
 
 
 class WorkerPool:
@@ -71,8 +80,18 @@ class WorkerPool:
         workers = self._living()[:1] if command["cmd"] == "save" else self._living()
         if not workers:
             raise WorkerDied(f"every search worker has ended; cannot {command['cmd']}")
+        loop = asyncio.get_running_loop()
+        end = None if timeout is None else loop.time() + timeout
         asking = [asyncio.ensure_future(w.request(command, None)) for w in workers]
-        done, waiting = await asyncio.wait(asking, timeout=timeout)
+        done, waiting = await asyncio.wait(
+            asking, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+        )
+        if done and waiting:
+            if command["cmd"] == "search":  # a straggler must not make the reply late
+                grace = command["until"] + STRAGGLER_GRACE - time.time()
+                end = min(math.inf if end is None else end, loop.time() + max(0.0, grace))
+            left = None if end is None else max(0.0, end - loop.time())
+            done, waiting = await asyncio.wait(asking, timeout=left)
         for late in waiting:
             late.cancel()  # its answer, when it comes, is dropped
         answers = [f.result() for f in asking if f in done and f.exception() is None]

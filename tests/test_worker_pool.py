@@ -91,3 +91,25 @@ async def test_workers_ponder_between_commands_and_the_search_goes_on_from_there
     finally:
         await pool.close()
     assert all(worker.process.returncode == 0 for worker in pool.workers)
+
+
+class _FakeWorker:
+    """Answers a search with `answer`, or never (a worker given no CPU)."""
+
+    def __init__(self, answer: dict[str, object] | None) -> None:
+        self.answer = answer
+        self.alive = True
+
+    async def request(self, command: dict[str, object], timeout: float | None) -> dict:
+        if self.answer is None:
+            await asyncio.Event().wait()
+        return self.answer
+
+
+@pytest.mark.asyncio
+async def test_a_worker_that_does_not_answer_with_the_others_is_left_out() -> None:
+    answer = {"move": "a", "sims": 7, "steps": 0, "nodes": 3, "stats": [["a", 7, 0.5]]}
+    pool = WorkerPool([_FakeWorker(None), _FakeWorker(answer)])
+    search = {"cmd": "search", "role": 0, "until": time.time(), "iterations": None}
+    # no time limit of its own: only the grace after the search's end stops the wait
+    assert await asyncio.wait_for(pool.request(search, None), 60) == answer
