@@ -59,6 +59,28 @@ def test_a_study_and_a_tournament_on_ray_give_the_results_of_local_processes(
     assert "tictactoe: 4 matches, seed 4" in capsys.readouterr().out
 
 
+def test_ctrl_c_cancels_the_matches_left_and_frees_the_cluster(local_ray, tmp_path) -> None:
+    from server.ray_runner import RayCluster
+    from server.tournament import TournamentSetup, play_match_of
+
+    specs = ("mcts:iterations=50", "mcts:iterations=50")
+    setup = TournamentSetup("connect_four", False, specs, 1, True, None, 1.0, str(tmp_path), "i")
+    heard = []
+
+    def interrupt(number, result) -> None:
+        heard.append(number)
+        raise KeyboardInterrupt
+
+    with RayCluster("auto") as cluster, pytest.raises(KeyboardInterrupt):
+        cluster.run(play_match_of, [(setup, index) for index in range(40)], interrupt)
+    assert len(heard) == 1
+    deadline = time.monotonic() + 60
+    while local_ray.available_resources().get("CPU", 0) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert local_ray.available_resources().get("CPU", 0) == 2  # nothing left running
+    assert len(list(tmp_path.glob("*.json"))) < 40  # and the rest never started
+
+
 def test_an_unreachable_cluster_is_a_clear_error_and_nothing_is_written(tmp_path, capsys):
     pytest.importorskip("ray", reason="Ray is not installed (extra 'cluster')")
     out = tmp_path / "study"
