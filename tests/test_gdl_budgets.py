@@ -119,3 +119,14 @@ def test_goals_too_expensive_to_ground_are_left_to_the_interpreter(monkeypatch) 
     for seed in range(5):
         expected = interpreted.initial_state().random_playout(random.Random(seed))
         assert compiled.initial_state().random_playout(random.Random(seed)) == expected
+
+
+def test_the_work_counted_never_passes_the_budget() -> None:
+    strata = GdlGame.from_text(TICTACTOE).strata
+    for limit in range(500, 8_000, 500):
+        work = Work(Budget(work=limit))
+        try:
+            ground(strata, work=work)
+        except GroundingError:
+            pass
+        assert work.spent <= limit

@@ -114,16 +114,18 @@ class ClausePlan:
     ) -> set[Args]:
         """`run`, adding the bindings made to ``work[0]``; `WorkLimit` past `limit`.
 
-        A step that would make more bindings than the limit leaves is refused
-        before it makes any (its ``fanout`` attribute counts them), so no join
-        holds more than the limit in memory; and a head that nests terms
+        A step that could make more bindings than the limit leaves is refused
+        before it makes any (a step that extends bindings counts them with its
+        ``fanout`` attribute; any other keeps at most its input), so the limit
+        is never passed and no join holds more than it in memory; and a head that nests terms
         (`grows`) is checked against `MAX_TERM_SIZE`, so a relation whose terms
         grow without bound stops.
         """
         bindings = [self.initial]
         for step in self.steps:
-            fanout = getattr(step, "fanout", None)
-            if fanout is not None and work[0] + fanout(bindings, layers, delta) > limit:
+            fanout = getattr(step, "fanout", None)  # else it keeps at most its input
+            expected = len(bindings) if fanout is None else fanout(bindings, layers, delta)
+            if work[0] + expected > limit:
                 raise WorkLimit
             bindings = step(bindings, layers, delta)
             work[0] += len(bindings)
@@ -311,6 +313,9 @@ def _delta_step(spec: IndexSpec, key_slots: tuple[int, ...]) -> Step:
     """The first step of a semi-naive variant: read the new facts only."""
     key = getter(key_slots) if key_slots else None
 
+    def scan_fanout(bs, layers, delta):  # at most every new fact for each binding
+        return len(bs) * len(delta.get(spec.relation, ()))
+
     def scan(bs, layers, delta):
         facts = delta.get(spec.relation, ())
         rows = facts if is_flat(spec.skeleton) else flatten_all(facts, spec.skeleton)
@@ -323,6 +328,7 @@ def _delta_step(spec: IndexSpec, key_slots: tuple[int, ...]) -> Step:
             return [b + p for b in bs for p in index.get(key(b), ())]
         return [b for b in bs if key(b) in index]
 
+    scan.fanout = scan_fanout  # type: ignore[attr-defined]
     return scan
 
 
