@@ -39,6 +39,7 @@ from typing import Any, TextIO
 
 from games.base import GameError
 from player.game_factory import game_from_text
+from player.lifeline import watch_parent
 from player.mcts import MCTS
 from player.state_table import StateTable, table_path
 
@@ -158,6 +159,7 @@ def serve(commands: TextIO, answers: TextIO) -> None:
 
 
 def main() -> None:
+    watch_parent()
     if hasattr(os, "nice"):
         os.nice(NICENESS)
     answers = sys.stdout
