@@ -102,7 +102,10 @@ class PlayerConfig:
     iterations: int | None = None
     """At most this many simulations per search (None: until the deadline)."""
     max_nodes: int | None = DEFAULT_MAX_NODES
-    """At most this many nodes in a match's search tree (None: no limit)."""
+    """At most this many nodes in a match's search trees, shared among its
+    workers (None: no limit)."""
+    workers: int = 1
+    """Search worker processes per match (`player.worker_pool`)."""
     idle_clocks: float = DEFAULT_IDLE_CLOCKS
     """A match without a message for this many play clocks since the last reply is ended."""
     max_tables: int = DEFAULT_MAX_TABLES
@@ -126,6 +129,8 @@ class PlayerConfig:
             raise ValueError(f"the idle time must be over 0 play clocks, got {self.idle_clocks}")
         if self.max_tables < 1:
             raise ValueError(f"the tables kept must be at least 1, got {self.max_tables}")
+        if self.workers < 1:
+            raise ValueError(f"workers must be at least 1, got {self.workers}")
 
 
 class _ReplyLine(NamedTuple):
@@ -279,6 +284,7 @@ class Player:
             table_dir=self.config.table_dir,
             iterations=self.config.iterations,
             max_nodes=self.config.max_nodes,
+            workers=self.config.workers,
             limits=self.config.limits,
         )
         self.sessions[message.match_id] = session
@@ -308,7 +314,12 @@ class Player:
         if choice.fallback is not None:
             return choice.move, f"fallback: {choice.fallback}"
         unchecked = ", unchecked (the server's copy is stopped)" if choice.unchecked else ""
-        return choice.move, f"{choice.sims} simulations, {choice.nodes} nodes{unchecked}"
+        pondered = (
+            f" + {choice.pondered} pondered in {choice.ponder_seconds:.2f} s"
+            if choice.pondered
+            else ""
+        )
+        return choice.move, f"{choice.sims} simulations{pondered}, {choice.nodes} nodes{unchecked}"
 
     async def _finish(
         self, session: Session, message: Stop | Abort, arrival: float

@@ -6,7 +6,9 @@ and checks the rules, checks every joint move the manager sends and knows our
 legal moves) lives in a child process (`player.game_client`), and so does the
 search (`player.search_worker`, told every joint move once the copy has
 checked it; it holds the search tree and is asked for a move with a budget
-that ends a little before the deadline).  Both children have memory and CPU
+that ends a little before the deadline).  A match may have several workers
+(`player.worker_pool`: their root statistics are summed), and they ponder:
+they search on between our replies, from the tree they keep.  Both children have memory and CPU
 limits; ``stop``, ``abort``, shutdown and a command over its budget kill them.
 
 The server waits for the children until a reply's deadline at most, so every
@@ -41,7 +43,8 @@ from typing import Any
 from player import lifeline
 from player.game_client import GameClient
 from player.protocol import NIL
-from player.worker_client import WorkerClient, WorkerDied, WorkerError
+from player.worker_client import WorkerDied, WorkerError
+from player.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +63,10 @@ MAX_CLOCK = 3600.0
 
 MAX_RESTARTS = 2
 """Search workers started again in one match after one ended (killed for memory...)."""
+
+PONDER_CLOCKS = 3
+"""Workers ponder for at most this many play clocks after the last message: a
+manager that has been silent longer has left the match."""
 
 MIB = 1 << 20
 
@@ -111,6 +118,10 @@ class Choice:
     forced: bool = False
     unchecked: bool = False
     """The search's move, sent without the copy's check (the copy is gone)."""
+    pondered: int = 0
+    """Simulations run while pondering since the last search (before this one)..."""
+    ponder_seconds: float = 0.0
+    """...and the seconds they took."""
 
 
 @dataclass(frozen=True)
@@ -141,6 +152,7 @@ class Session:
         table_dir: Path | None = None,
         iterations: int | None = None,
         max_nodes: int | None = None,
+        workers: int = 1,
         limits: Limits | None = None,
     ) -> None:
         self.match_id = match_id
@@ -149,12 +161,13 @@ class Session:
         self.table_dir = table_dir
         self.iterations = iterations
         self.max_nodes = max_nodes
+        self.workers = workers
         self.limits = limits or Limits()
         self.lock = asyncio.Lock()
         self.last_active = time.monotonic()
         """When a message of this match last arrived or was answered (monotonic)."""
         self.copy: GameClient | None = None
-        self.worker: WorkerClient | None = None
+        self.worker: WorkerPool | None = None
         self.problem: str | None = None
         """Why this match cannot be played (the rules, the role), once known."""
         self.lost: str | None = None
@@ -236,26 +249,29 @@ class Session:
             return None
         return copy
 
-    async def _spawn_worker(self) -> WorkerClient | None:
+    async def _spawn_worker(self) -> WorkerPool | None:
         try:
-            worker = await WorkerClient.spawn()
+            pool = await WorkerPool.spawn(self.workers)
         except OSError as error:
             log.error("match %s: cannot start a search worker: %s", self.match_id, error)
             return None
         if self.closing:
-            await worker.close(0)
+            await pool.close(0)
             return None
         if self.limits.worker_memory is not None:
-            with contextlib.suppress(OSError):  # it has ended already
-                lifeline.limit_memory(self.limits.worker_memory, worker.process.pid)
-        return worker
+            for worker in pool.workers:
+                with contextlib.suppress(OSError):  # it has ended already
+                    lifeline.limit_memory(self.limits.worker_memory, worker.process.pid)
+        return pool
 
     def _load_command(self) -> dict[str, object]:
         command: dict[str, object] = {"cmd": "load", "rules": self._rules, "depth": TABLE_DEPTH}
         if self.table_dir is not None:
             command["table_dir"] = str(self.table_dir)
-        if self.max_nodes is not None:
-            command["max_nodes"] = self.max_nodes
+        if self.max_nodes is not None:  # the match's memory, shared among its workers
+            command["max_nodes"] = max(1, self.max_nodes // self.workers)
+        if self.iterations is None:  # a fixed number of simulations a move: no pondering
+            command["ponder"] = PONDER_CLOCKS * self.play_clock
         return command
 
     async def _restart_worker(self) -> None:
@@ -430,11 +446,16 @@ class Session:
                 f"the search worker was at move {answer['steps']}, not {len(self._history)}; "
                 "stopped it"
             )
-        if legal is None:
-            return Choice(answer["move"], answer["sims"], answer["nodes"], unchecked=True)
-        if answer["move"] not in legal:
+        if legal is not None and answer["move"] not in legal:
             return self._fallback(f"the search chose {answer['move']}, not legal")
-        return Choice(answer["move"], answer["sims"], answer["nodes"])
+        return Choice(
+            answer["move"],
+            answer["sims"],
+            answer["nodes"],
+            unchecked=legal is None,
+            pondered=answer["pondered"],
+            ponder_seconds=answer["ponder_seconds"],
+        )
 
     def _fallback(self, why: str) -> Choice:
         """A random move legal in the last state the copy reached, or `NIL` (see the module)."""
@@ -477,8 +498,9 @@ class Session:
         self.closing = True
         if self.copy is not None:
             self.copy.kill("the match has ended")
-        if self.worker is not None and self.worker.process.returncode is None:
-            self.worker.process.kill()
+        for worker in self.worker.workers if self.worker is not None else []:
+            if worker.process.returncode is None:
+                worker.process.kill()
 
     async def close(self, grace: float = 1.0) -> None:
         """Stop the children (the worker may take `grace` seconds to quit)."""
