@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from games.base import Game, GameError, State
+from gdl.syntax.parser import parse_sexprs
 from player import lifeline
 from player.game_factory import game_from_text
 
@@ -140,6 +141,7 @@ def main() -> None:
     args = parser.parse_args()
     lifeline.watch_parent()
     lifeline.limit_memory(args.memory)
+    parse_sexprs("(role r)")  # builds the parser now, while waiting for a match
     answers = sys.stdout
     sys.stdout = sys.stderr  # a stray print must not corrupt the answers
     serve(sys.stdin, answers)

@@ -26,6 +26,7 @@ from urllib.parse import unquote_plus
 
 from aiohttp import web
 
+from player.game_client import GameClient
 from player.logs import escape_controls
 from player.protocol import (
     ABORTED,
@@ -191,6 +192,8 @@ class Player:
         self.config = config
         self.sessions: dict[str, Session] = {}
         self._reaper: asyncio.Task[None] | None = None
+        self._spare: asyncio.Future[GameClient] | None = None
+        """A game process started ahead, for the next match (`_take_copy`)."""
 
     @property
     def busy(self) -> bool:
@@ -286,6 +289,7 @@ class Player:
             max_nodes=self.config.max_nodes,
             workers=self.config.workers,
             limits=self.config.limits,
+            spawn_copy=self._take_copy,
         )
         self.sessions[message.match_id] = session
         start_clock = clamp_clock(message.start_clock)
@@ -340,8 +344,26 @@ class Player:
     # ------------------------------------------------------------ life cycle
 
     async def startup(self, app: web.Application) -> None:
-        """Start looking for abandoned matches."""
+        """Start looking for abandoned matches, and a game process for the first match."""
         self._reaper = asyncio.create_task(self._reap())
+        self._spare = self._spawn_spare()
+
+    def _spawn_spare(self) -> asyncio.Future[GameClient]:
+        spare = asyncio.ensure_future(GameClient.spawn(self.config.limits.copy_memory))
+        spare.add_done_callback(lambda done: done.cancelled() or done.exception())
+        return spare
+
+    async def _take_copy(self) -> GameClient:
+        """The game process started ahead (it has paid Python's start and the imports,
+        seconds on a loaded machine), or a new one; another is started for the next match."""
+        spare, self._spare = self._spare, self._spawn_spare()
+        if spare is not None:
+            with contextlib.suppress(OSError):
+                copy = await spare
+                if copy.alive:
+                    return copy
+                await copy.close(0)
+        return await GameClient.spawn(self.config.limits.copy_memory)
 
     async def _reap(self) -> None:
         """End every match that has had no message for `idle_clocks` play clocks."""
@@ -365,6 +387,12 @@ class Player:
         """Kill every match's child processes at once (the server is going down)."""
         if self._reaper is not None:
             self._reaper.cancel()
+        spare, self._spare = self._spare, None
+        if spare is not None:
+            with contextlib.suppress(OSError):
+                copy = await spare
+                copy.kill("the server is stopping")
+                await copy.close(0)
         sessions = list(self.sessions.values())
         self.sessions.clear()
         for session in sessions:

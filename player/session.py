@@ -35,7 +35,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -154,6 +154,7 @@ class Session:
         max_nodes: int | None = None,
         workers: int = 1,
         limits: Limits | None = None,
+        spawn_copy: Callable[[], Awaitable[GameClient]] | None = None,
     ) -> None:
         self.match_id = match_id
         self.role = role
@@ -163,6 +164,8 @@ class Session:
         self.max_nodes = max_nodes
         self.workers = workers
         self.limits = limits or Limits()
+        self._spawn = spawn_copy or (lambda: GameClient.spawn(self.limits.copy_memory))
+        """Gives a game process (`Player` keeps one ready, so that a start does not wait)."""
         self.lock = asyncio.Lock()
         self.last_active = time.monotonic()
         """When a message of this match last arrived or was answered (monotonic)."""
@@ -240,7 +243,7 @@ class Session:
 
     async def _spawn_copy(self) -> GameClient | None:
         try:
-            copy = await GameClient.spawn(self.limits.copy_memory)
+            copy = await self._spawn()
         except OSError as error:
             self._lose(f"cannot start it: {error}")
             return None

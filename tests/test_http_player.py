@@ -167,7 +167,7 @@ async def test_two_matches_at_once(player) -> None:
 
 async def test_info_is_answered_while_a_move_is_searched(player) -> None:
     _, send = await player(iterations=None, margin=0.5)
-    assert await send(f"(start ttt.6 xplayer ({TICTACTOE}) 1 2)") == "ready"
+    assert await send(f"(start ttt.6 xplayer ({TICTACTOE}) 5 2)") == "ready"
     thinking = asyncio.create_task(send("(play ttt.6 nil)"))
     await asyncio.sleep(0.2)
     assert await send("(info)") == "((name ggp-player) (status busy))"
@@ -260,7 +260,7 @@ async def test_a_duplicate_start_is_refused_clearly(player) -> None:
 
 async def test_an_abandoned_match_is_ended_and_its_slot_freed(player, caplog) -> None:
     _, send = await player(idle_clocks=1)
-    assert await send(f"(start gone.1 xplayer ({TICTACTOE}) 2 1)") == "ready"
+    assert await send(f"(start gone.1 xplayer ({TICTACTOE}) 5 1)") == "ready"
     assert (await send("(play gone.1 nil)")).startswith("(mark ")
     with caplog.at_level(logging.WARNING):
         for _ in range(300):
