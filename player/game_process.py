@@ -18,6 +18,8 @@ on stdout echoing the command's ``id``:
   [...], "legal": [...], "terminal": bool}``: the joint move as the rules
   spell it, and the role's legal moves in the state reached (none when it
   is terminal);
+- ``{"cmd": "ready"}``: answers ``{}`` once the process has started (imports
+  done, parser built): a game process is started ahead of the match it serves;
 - ``{"cmd": "quit"}``: exit.
 
 Rules that are not valid GDL, an unknown role, a joint move that cannot be
@@ -58,6 +60,8 @@ class GameCopy:
             return self.build(command["rules"], command["role"])
         if name == "advance":
             return self.advance(command["moves"])
+        if name == "ready":
+            return {}
         raise GameError(f"unknown command {name!r}")
 
     def build(self, rules: str, role: str) -> dict[str, Any]:

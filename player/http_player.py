@@ -353,6 +353,13 @@ class Player:
         spare.add_done_callback(lambda done: done.cancelled() or done.exception())
         return spare
 
+    async def warmed(self) -> None:
+        """Wait until the game process kept for the next match has started (as it has
+        long before a manager's first start; tests start matches at once)."""
+        if self._spare is not None:
+            with contextlib.suppress(OSError):
+                await (await self._spare).request({"cmd": "ready"}, None)
+
     async def _take_copy(self) -> GameClient:
         """The game process started ahead (it has paid Python's start and the imports,
         seconds on a loaded machine), or a new one; another is started for the next match."""

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import time
@@ -187,6 +188,8 @@ class Session:
         """Joint moves sent to the copy and not answered yet, oldest first."""
         self._history: list[tuple[str, ...]] = []
         """The joint moves told to the worker (to bring a new worker in step)."""
+        self._loading: asyncio.Future[dict[str, Any]] | None = None
+        """The worker's answer to ``load``."""
         self._worker_role: int | None = None
         """Our role's index as the worker's game has it (for searches before the copy knows)."""
         self._rng = random.Random()
@@ -211,6 +214,7 @@ class Session:
         if self.worker is not None:
             loading = asyncio.ensure_future(self.worker.request(self._load_command(), None))
             loading.add_done_callback(self._loaded)
+            self._loading = loading
         current = await self._catch_up(deadline)
         if self.problem is not None:
             if loading is not None:
@@ -391,6 +395,11 @@ class Session:
             self._submit(tuple(moves))
         elif moves is None and self.steps:
             log.warning("match %s: play with no moves after move %d", self.match_id, self.steps)
+        building = self._position is None and self.lost is None and self.problem is None
+        if building and not self._unchecked and self._latest is not None:
+            early = await self._search_while_building(deadline)
+            if early is not None:
+                return early
         current = await self._catch_up(deadline)
         if self.problem is not None:
             if self.worker is not None:
@@ -408,6 +417,32 @@ class Session:
         if len(position.legal) == 1:
             return Choice(position.legal[0], forced=True)
         return await self._search(deadline, position.legal)
+
+    async def _search_while_building(self, deadline: float) -> Choice | None:
+        """While the copy still builds the game (a start clock too short for a machine
+        this loaded), search as soon as the worker knows our role: its move, checked if
+        the copy is ready by then, else unchecked.  None: play on as usual."""
+        building = asyncio.ensure_future(self._catch_up(deadline))
+        waiting: set[asyncio.Future[Any]] = {building}
+        if self._loading is not None:
+            waiting.add(self._loading)
+        while self._worker_role is None and not building.done() and waiting:
+            done, waiting = await asyncio.wait(
+                waiting, timeout=_left(deadline), return_when=asyncio.FIRST_COMPLETED
+            )
+            if not done:
+                break
+        if building.done() or self._worker_role is None:
+            building.cancel()
+            return None
+        choice = await self._search(deadline, None)
+        building.cancel()
+        position = self._position
+        if position is None:
+            return choice
+        if choice.fallback is None and choice.move in position.legal and not position.terminal:
+            return dataclasses.replace(choice, unchecked=False)
+        return None
 
     def _submit(self, moves: tuple[str, ...]) -> None:
         """Send the manager's joint move to the copy to be checked (or, without a copy,

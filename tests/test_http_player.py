@@ -26,6 +26,7 @@ def player(aiohttp_client):
 
     async def started(**options):
         client = await aiohttp_client(create_app(PlayerConfig(**{**QUICK, **options})))
+        await client.app[PLAYER].warmed()
 
         async def send(text: str) -> str:
             response = await client.post("/", data=text.encode(), headers=GGP_BASE_HEADERS)
