@@ -184,6 +184,8 @@ class Study:
         """Check the plan (games, agents, options and values) before anything runs."""
         self.plan = plan
         self.folder = Path(folder)
+        self.study_id = ""
+        """Names the study's match logs; set by `open`, kept in the plan file."""
         self.log_dir = self.folder / "logs" if log_dir is None else Path(log_dir)
         if plan.matches < 1:
             raise GameError(f"a study needs at least 1 match per point, got {plan.matches}")
