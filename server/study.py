@@ -217,7 +217,7 @@ class Study:
             swap=plan.swap,
             clocks=Clocks(plan.startclock, plan.playclock),
             grace=plan.grace,
-            log_dir=str(self.log_dir),
+            log_dir=str(self.log_dir.absolute()),  # Ray workers run in another folder
             id_prefix=f"{study_id}.p{point.number}",
         )
 

@@ -212,7 +212,7 @@ def run_tournament(
         swap,
         clocks,
         grace,
-        None if log_dir is None else str(log_dir),
+        None if log_dir is None else str(Path(log_dir).absolute()),  # workers' folders differ
         new_match_id(game.game.name),
     )
     tasks = [(setup, index) for index in range(games)]
