@@ -6,11 +6,13 @@ Ray is started once for the module (it takes seconds), with two CPUs.
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 import time
 
 import pytest
 
+from games.registry import GDL_DIR
 from ggp.cli import main
 from server.tournament import run_tournament
 
@@ -59,6 +61,10 @@ def test_a_study_and_a_tournament_on_ray_give_the_results_of_local_processes(
     assert main([*args, "--log-dir", "logs"]) == 0
     assert "tictactoe: 4 matches, seed 4" in capsys.readouterr().out
     assert len(list((tmp_path / "logs").glob("*.json"))) == 4
+    shutil.copy(GDL_DIR / "tictactoe.kif", tmp_path / "rules.kif")  # a path relative to here
+    args = ["tournament", "rules.kif", "random", "legal", "--games", "2", "--ray", "auto"]
+    assert main([*args, "--log-dir", "kif-logs"]) == 0
+    assert len(list((tmp_path / "kif-logs").glob("*.json"))) == 2
 
 
 def test_ctrl_c_cancels_the_matches_left_and_frees_the_cluster(local_ray, tmp_path) -> None:
