@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import signal
 
 import aiohttp
@@ -123,7 +124,7 @@ async def test_3_huge_messages_do_not_hold_up_other_matches() -> None:
 
 async def test_4_rules_too_expensive_to_step_get_replies_in_time() -> None:
     async with served("--margin", "1") as server:
-        start = await started(server, "cost.1", COSTLY_STEP, "10 2", role="a")
+        start = await started(server, "cost.1", COSTLY_STEP, "10 4", role="a")
         assert await start == "ready"
         moves = "nil"
         for _ in range(5):
@@ -131,13 +132,23 @@ async def test_4_rules_too_expensive_to_step_get_replies_in_time() -> None:
             assert await info_while(server, play) == BUSY
             reply, took = await play
             assert reply.startswith("(go "), reply
-            assert took < 2, f"late: {took:.2f} s on a 2 s clock"
+            assert took < 4, f"late: {took:.2f} s on a 4 s clock"
             moves = f"({reply} noop)"
-            await asyncio.sleep(2 - took)  # the manager waits for the other player's clock
+            await asyncio.sleep(4 - took)  # the manager waits for the other player's clock
+        for _ in range(300):  # the copy's step is over its budget: it is stopped
+            if b"the server's copy of the game is stopped" in server.log:
+                break
+            await asyncio.sleep(0.1)
+        assert (await server.send(f"(play cost.1 {moves})")).startswith("(go ")
         assert await server.send("(abort cost.1)") == "aborted"
         await stopped_cleanly(server)
     log = server.log.decode()
     assert "fallback: the server's copy of the game is still playing the last joint move" in log
+    stopped = re.search(r"the server's copy of the game is stopped \((.*?)\)", log)
+    assert stopped and stopped.group(1) in (
+        "advance took more than its budget of 4.0 s",
+        "it used up its CPU budget",
+    )
 
 
 async def test_5_sigterm_during_a_start_ends_everything_at_once() -> None:
