@@ -218,3 +218,48 @@ async def test_a_restart_lists_old_matches_and_finds_logs(arena, config) -> None
     assert len(replay["steps"]) == len(record.states)
     assert replay["board"] == {"kind": "tictactoe"}
     assert replay["steps"][-1]["facts"] == list(record.states[-1].facts())
+
+
+async def test_a_tournament_runs_in_its_own_process_to_its_standings(arena) -> None:
+    client = await arena()
+    started = await client.post(
+        "/api/tournaments",
+        json={
+            "game": {"builtin": "tictactoe"},
+            "players": ["mcts:iterations=20", "random"],
+            "matches": 4,
+            "swap": True,
+        },
+    )
+    assert started.status == 201, await started.text()
+    tournament_id = (await started.json())["id"]
+    async with asyncio.timeout(120):
+        while (view := await (await client.get(f"/api/tournaments/{tournament_id}")).json())[
+            "status"
+        ] == "running":
+            await asyncio.sleep(0.2)
+    assert view["status"] == "finished" and view["done"] == 4
+    overall = [row for row in view["standings"] if row["seat"] == "all"]
+    assert [row["games"] for row in overall] == [4, 4]
+    for row in overall:
+        assert 0 <= row["ci_low"] <= row["score"] <= row["ci_high"] <= 1
+    listed = (await (await client.get("/api/tournaments")).json())["tournaments"]
+    assert [t["id"] for t in listed] == [tournament_id]
+    # Its matches were logged and join the history.
+    history = (await (await client.get("/api/matches")).json())["matches"]
+    assert {row["id"] for row in history} == {m["match_id"] for m in view["matches"]}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"game": {"builtin": "tictactoe"}, "players": ["person", "random"]},
+        {"game": {"rules": TICTACTOE}, "players": ["random", "random"]},
+        {"game": {"builtin": "tictactoe"}, "players": ["random", "random"], "matches": 0},
+        {"game": {"builtin": "tictactoe"}, "players": ["random"]},
+    ],
+)
+async def test_a_tournament_that_cannot_be_played_is_refused(arena, body) -> None:
+    client = await arena()
+    refused = await client.post("/api/tournaments", json=body)
+    assert refused.status == 400 and (await refused.json())["error"]

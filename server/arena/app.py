@@ -227,6 +227,31 @@ async def import_logs(request: web.Request) -> web.Response:
     return web.json_response({"added": added})
 
 
+async def start_tournament(request: web.Request) -> web.Response:
+    tournament = await _arena(request).start_tournament(await _body(request))
+    return web.json_response({"id": tournament.id}, status=201)
+
+
+async def list_tournaments(request: web.Request) -> web.Response:
+    listed = await asyncio.to_thread(_arena(request).tournament_list)
+    return web.json_response({"tournaments": listed})
+
+
+async def tournament_view(request: web.Request) -> web.Response:
+    view = _arena(request).tournament_view(request.match_info["tournament_id"])
+    if view is None:
+        raise ApiError(404, "no such tournament")
+    return web.json_response(view)
+
+
+async def stop_tournament(request: web.Request) -> web.Response:
+    tournament = _arena(request).tournaments.get(request.match_info["tournament_id"])
+    if tournament is None:
+        raise ApiError(404, "no such tournament under way")
+    await tournament.stop()
+    return web.json_response({"id": tournament.id})
+
+
 async def _startup(app: web.Application) -> None:
     arena = app[ARENA]
     arena.open()
@@ -261,5 +286,9 @@ def create_app(config: ArenaConfig | None = None) -> web.Application:
     app.router.add_post("/api/matches/{match_id}/abort", abort_match)
     app.router.add_get("/api/matches/{match_id}/log", download_log)
     app.router.add_post("/api/import", import_logs)
+    app.router.add_get("/api/tournaments", list_tournaments)
+    app.router.add_post("/api/tournaments", start_tournament)
+    app.router.add_get("/api/tournaments/{tournament_id}", tournament_view)
+    app.router.add_post("/api/tournaments/{tournament_id}/stop", stop_tournament)
     app.router.add_static("/static/", STATIC)
     return app

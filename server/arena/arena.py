@@ -17,6 +17,7 @@ from server.arena.catalogue import board_for_spec, resolve_game
 from server.arena.live import LiveMatch, ranking_json
 from server.arena.seat import PERSON, PersonPlayer
 from server.arena.store import ABORTED, FINISHED, ArenaStore, MatchRow
+from server.arena.tournaments import ArenaTournament, tournament_setup, tournament_view
 from server.match import RANDOM_ROLE, derive_seed, new_match_id, seat_specs
 from server.match_log import read_log
 from server.players import AgentPlayer, Player, RandomRolePlayer
@@ -97,6 +98,7 @@ class Arena:
         self.config = config
         self.store = ArenaStore(config.db)
         self.live: dict[str, LiveMatch] = {}
+        self.tournaments: dict[str, ArenaTournament] = {}
 
     def open(self) -> None:
         interrupted = self.store.mark_interrupted()
@@ -204,12 +206,50 @@ class Arena:
         ]
         return view
 
+    async def start_tournament(self, body: dict[str, Any]) -> ArenaTournament:
+        """Start the tournament `body` asks for, in its own process."""
+        setup = await asyncio.to_thread(
+            tournament_setup, body, self.config.games_dir, self.config.log_dir
+        )
+        tournament = ArenaTournament(setup)
+        self.tournaments[tournament.id] = tournament
+        tournament.task = asyncio.create_task(self._run_tournament(tournament))
+        return tournament
+
+    async def _run_tournament(self, tournament: ArenaTournament) -> None:
+        try:
+            await tournament.run(self.store)
+        finally:
+            await asyncio.to_thread(self.import_logs)  # its matches join the history
+
+    def tournament_view(self, tournament_id: str) -> dict[str, Any] | None:
+        if (running := self.tournaments.get(tournament_id)) is not None:
+            return running.view()
+        row = self.store.tournament(tournament_id)
+        return None if row is None else _stored_tournament(row)
+
+    def tournament_list(self) -> list[dict[str, Any]]:
+        """Every tournament, the latest first."""
+        return [
+            self.tournaments[row["id"]].view()
+            if row["id"] in self.tournaments
+            else _stored_tournament(row)
+            for row in self.store.tournaments()
+        ]
+
     async def close(self) -> None:
-        """Stop the matches under way (each is aborted, logged and indexed)."""
+        """Stop the matches and tournaments under way (aborted, logged and indexed)."""
         tasks = [m.task for m in self.live.values() if m.task and not m.task.done()]
+        tasks += [t.task for t in self.tournaments.values() if t.task and not t.task.done()]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _stored_tournament(row: dict[str, Any]) -> dict[str, Any]:
+    return tournament_view(
+        row["id"], row["setup"], row["status"], row["failure"], row["started"], row["results"]
+    )
 
 
 def hint(state: State, role: int, seconds: float = HINT_SECONDS) -> list[dict]:

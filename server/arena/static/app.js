@@ -3,6 +3,7 @@ import { h } from "./api.js";
 import { newMatchPage } from "./new_match.js";
 import { matchPage } from "./match.js";
 import { historyPage } from "./history.js";
+import { tournamentsPage } from "./tournaments.js";
 
 const page = document.getElementById("page");
 let leave = null;
@@ -15,6 +16,7 @@ async function route() {
   try {
     if (name === "match" && id) leave = await matchPage(page, decodeURIComponent(id));
     else if (name === "history") await historyPage(page);
+    else if (name === "tournaments") leave = await tournamentsPage(page);
     else await newMatchPage(page);
   } catch (error) {
     page.replaceChildren(h("p", { class: "error" }, error.message));

@@ -13,7 +13,7 @@ export async function historyPage(page) {
     table.replaceChildren(
       h("tr", {}, ["started", "game", "players", "status", "result", "steps", "errors", ""].map(
         (name) => h("th", {}, name))),
-      matches.map((m) => h("tr", {},
+      ...matches.map((m) => h("tr", {},
         h("td", {}, new Date(m.started * 1000).toLocaleString()),
         h("td", {}, m.game),
         h("td", {}, m.roles.map((r, i) => `${r}: ${m.players[i] ?? "?"}`).join(", ")),

@@ -9,14 +9,14 @@ export function faultList(faults) {
 }
 
 // One player's choice: the kind of player and its settings, read back as a spec.
-export function playerChooser(role, kinds, preset = "mcts") {
-  const kind = h("select", { name: `kind-${role}`, "aria-label": `player of ${role}` },
+export function playerChooser(role, index, kinds, preset = "mcts") {
+  const kind = h("select", { name: `kind-${index}`, "aria-label": `player of ${role}` },
     kinds.map((name) => h("option", { value: name, selected: name === preset }, name)),
     h("option", { value: "url" }, "GGP player (URL)"));
-  const time = h("input", { type: "number", step: "0.1", min: "0.1", value: "1", name: `time-${role}` });
-  const iterations = h("input", { type: "number", min: "1", name: `iterations-${role}` });
-  const c = h("input", { type: "number", step: "0.1", min: "0", name: `c-${role}` });
-  const url = h("input", { type: "url", placeholder: "http://127.0.0.1:9147", name: `url-${role}` });
+  const time = h("input", { type: "number", step: "0.1", min: "0.1", value: "1", name: `time-${index}` });
+  const iterations = h("input", { type: "number", min: "1", name: `iterations-${index}` });
+  const c = h("input", { type: "number", step: "0.1", min: "0", name: `c-${index}` });
+  const url = h("input", { type: "url", placeholder: "http://127.0.0.1:9147", name: `url-${index}` });
   const mcts = h("span", {}, h("label", {}, "seconds ", time), h("label", {}, "iterations ", iterations),
                  h("label", {}, "c ", c));
   const remote = h("span", {}, url);
@@ -113,7 +113,7 @@ export async function newMatchPage(page) {
   let choosers = [];
   const game = gameChooser(catalogue, (roles) => {
     choosers = (roles || []).map((role, i) =>
-      role === "random" ? null : playerChooser(role, catalogue.agents, i === 0 ? "person" : "mcts"));
+      role === "random" ? null : playerChooser(role, i, catalogue.agents, i === 0 ? "person" : "mcts"));
     players.replaceChildren(...choosers.filter(Boolean));
     if (!roles) players.append(h("p", {}, "The players are chosen once the game is checked."));
   });
