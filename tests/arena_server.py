@@ -14,8 +14,11 @@ ADDRESS = re.compile(r"arena at (http://[\d.]+:\d+/)")
 
 
 @contextmanager
-def arena_process(folder: Path, *options: str, timeout: float = 60) -> Iterator[str]:
-    """Run ``ggp arena`` keeping its files in `folder`; yield its address once it listens."""
+def arena_process(
+    folder: Path, *options: str, timeout: float = 60
+) -> Iterator[tuple[str, subprocess.Popen]]:
+    """Run ``ggp arena`` keeping its files in `folder`; once it listens, yield its
+    address and its process."""
     command = [
         sys.executable, "-m", "ggp", "arena", "--port", "0",
         "--db", str(folder / "arena.sqlite"), "--log-dir", str(folder / "logs"), *options,
@@ -26,7 +29,7 @@ def arena_process(folder: Path, *options: str, timeout: float = 60) -> Iterator[
         deadline = time.monotonic() + timeout
         for line in process.stderr:
             if found := ADDRESS.search(line):
-                yield found.group(1)
+                yield found.group(1), process
                 break
             if time.monotonic() > deadline:
                 raise TimeoutError("ggp arena did not start listening")

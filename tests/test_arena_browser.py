@@ -47,7 +47,7 @@ def browser():
 
 @pytest.fixture
 def arena(tmp_path: Path):
-    with arena_process(tmp_path) as address:
+    with arena_process(tmp_path) as (address, _):
         yield address
 
 
