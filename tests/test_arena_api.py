@@ -15,6 +15,7 @@ from server.arena.app import create_app
 from server.arena.arena import ArenaConfig
 from server.arena.store import ArenaStore, MatchRow
 from server.match import play_match
+from server.stats import wilson_interval
 
 pytestmark = pytest.mark.asyncio
 
@@ -243,6 +244,8 @@ async def test_a_tournament_runs_in_its_own_process_to_its_standings(arena) -> N
     assert [row["games"] for row in overall] == [4, 4]
     for row in overall:
         assert 0 <= row["ci_low"] <= row["score"] <= row["ci_high"] <= 1
+        low, high = wilson_interval(row["score"] * 4, 4)
+        assert (row["ci_low"], row["ci_high"]) == (pytest.approx(low), pytest.approx(high))
     listed = (await (await client.get("/api/tournaments")).json())["tournaments"]
     assert [t["id"] for t in listed] == [tournament_id]
     # Its matches were logged and join the history.
