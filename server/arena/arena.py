@@ -27,6 +27,9 @@ from server.rules import RefereeGame
 
 log = logging.getLogger(__name__)
 
+FORGET_AFTER = 600.0
+"""Seconds a finished match stays in memory for the pages still following it;
+then it is served from its log like any match of the history."""
 HINT_SECONDS = 1.0
 HINT_ITERATIONS = 50_000
 
@@ -170,6 +173,7 @@ class Arena:
 
     def _ended(self, match: LiveMatch) -> None:
         self.store.save_match(self._row(match))
+        asyncio.get_running_loop().call_later(FORGET_AFTER, self.live.pop, match.id, None)
 
     def log_path(self, match_id: str) -> Path | None:
         """The log of a known match (the path comes from the store, never the request)."""
