@@ -45,9 +45,10 @@ def browser():
         launched.close()
 
 
-@pytest.fixture
-def arena(tmp_path: Path):
-    with arena_process(tmp_path) as (address, _):
+@pytest.fixture(scope="module")
+def arena(tmp_path_factory):
+    """One arena for the module's tests (each plays its own match)."""
+    with arena_process(tmp_path_factory.mktemp("arena")) as (address, _):
         yield address
 
 
@@ -127,6 +128,9 @@ def test_a_finished_match_is_replayed_from_the_history(page) -> None:
     page.click("button[name=start]")
     wait_for_status(page, "Finished")
     page.click("text=History")
+    page.fill("input[name=player]", "random")
+    page.click("text=Filter")
+    page.wait_for_function("() => document.querySelectorAll('table.history tr').length === 2")
     page.locator("a", has_text="replay").first.click()
     page.wait_for_selector("svg.board")
     last = int(page.locator("input[name=step]").get_attribute("max"))
