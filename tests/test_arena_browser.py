@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from arena_server import arena_process
+from gdl_texts import PENNIES
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -119,6 +120,27 @@ def test_a_broken_gdl_upload_shows_its_fault_with_the_line(page, tmp_path: Path)
     fault.wait_for()
     assert fault.inner_text().startswith("line 3: ")
     assert "unsafe variable ?y" in fault.inner_text()
+
+
+def test_a_person_picks_legal_moves_in_a_pasted_gdl_game(page) -> None:
+    page.goto("/")
+    page.select_option("select[name=game]", "gdl")
+    page.fill("textarea[name=rules]", PENNIES)
+    page.click("button[name=check]")
+    assert "roles left, right" in page.locator(".ok").inner_text()
+    choose_player(page, 0, "person")
+    choose_player(page, 1, "random")
+    page.click("button[name=start]")
+    for _ in range(2):  # two rounds, both roles moving at once
+        wait_for_status(page, "Your turn: left")
+        assert page.locator(".facts h4", has_text="round").count() == 1
+        played = page.locator(".moves li").count()
+        page.locator(".legal-moves button", has_text="Heads").click()
+        page.wait_for_function(
+            "played => document.querySelectorAll('.moves li').length > played", arg=played
+        )
+    wait_for_status(page, "Finished: left")
+    assert page.locator(".moves li").first.inner_text().startswith("left Heads, right ")
 
 
 def test_a_finished_match_is_replayed_from_the_history(page) -> None:
