@@ -13,14 +13,16 @@ from typing import Any
 from games.base import GameError, State
 from player.agents import Clocks, make_agent
 from player.mcts import MCTS
+from server.arena.agent_process import ranking_json
 from server.arena.catalogue import board_for_spec, resolve_game
-from server.arena.live import LiveMatch, ranking_json
+from server.arena.live import LiveMatch
+from server.arena.process_player import ProcessAgentPlayer
 from server.arena.seat import PERSON, PersonPlayer
 from server.arena.store import ABORTED, FINISHED, ArenaStore, MatchRow
 from server.arena.tournaments import ArenaTournament, tournament_setup, tournament_view
 from server.match import RANDOM_ROLE, derive_seed, new_match_id, seat_specs
 from server.match_log import read_log
-from server.players import AgentPlayer, Player, RandomRolePlayer
+from server.players import Player, RandomRolePlayer
 from server.record import error_counts
 from server.remote import RemotePlayer, is_player_url
 from server.rules import RefereeGame
@@ -59,8 +61,23 @@ def _clock(value: Any, name: str) -> float | None:
     return seconds
 
 
-def make_seat(game: RefereeGame, role: int, spec: str, seed: int | None, timed: bool) -> Player:
-    """The player of one seat: a person, the chance role, a GGP player by URL or an agent."""
+def child_game(game: RefereeGame, request: dict[str, Any]) -> dict[str, Any]:
+    """The game as an agent's process builds it: a built-in by name, any other by its rules."""
+    if isinstance(request.get("builtin"), str):
+        return {"builtin": request["builtin"], "gdl": bool(request.get("gdl"))}
+    return {"rules": game.rules, "name": game.game.name}
+
+
+def make_seat(
+    game: RefereeGame,
+    request: dict[str, Any],
+    role: int,
+    spec: str,
+    seed: int | None,
+    timed: bool,
+) -> Player:
+    """The player of one seat: a person, the chance role, a GGP player by URL or an
+    agent (in a process of its own)."""
     if game.game.roles[role] == RANDOM_ROLE:
         return RandomRolePlayer(seed)
     if spec == PERSON:
@@ -69,7 +86,8 @@ def make_seat(game: RefereeGame, role: int, spec: str, seed: int | None, timed: 
         return RemotePlayer(spec)
     if spec.partition(":")[0].strip() == "human":
         raise GameError("the 'human' agent plays in a terminal; in the arena choose 'person'")
-    return AgentPlayer(make_agent(spec, seed))
+    make_agent(spec, seed)  # a bad spec is refused here, before the match starts
+    return ProcessAgentPlayer(spec, child_game(game, request), seed)
 
 
 def log_row(path: Path) -> MatchRow:
@@ -130,7 +148,8 @@ class Arena:
         running = sum(match.status == "running" for match in self.live.values())
         if running >= self.config.max_matches:
             raise GameError(f"{running} matches are running, the most this arena allows")
-        game = await asyncio.to_thread(resolve_game, body.get("game"), self.config.games_dir)
+        request = body.get("game")
+        game = await asyncio.to_thread(resolve_game, request, self.config.games_dir)
         specs = body.get("players")
         if not isinstance(specs, list) or not all(isinstance(s, str) for s in specs):
             raise GameError("players: expected a list of player specs, one per role")
@@ -142,7 +161,9 @@ class Arena:
             raise GameError("seed: expected an integer")
         timed = bool(body.get("timed_person"))
         players = [
-            make_seat(game, role, spec, None if seed is None else derive_seed(seed, role), timed)
+            make_seat(
+                game, request, role, spec, None if seed is None else derive_seed(seed, role), timed
+            )
             for role, spec in enumerate(specs)
         ]
         match = LiveMatch(new_match_id(game.game.name), game, players, clocks, seed=seed)

@@ -1,8 +1,8 @@
 """A match under way in the arena: the referee's match loop, watched from browsers.
 
 The match runs as a task of the arena's event loop (`server.match.referee_match`,
-its agents searching in their own threads as in ``ggp match``), whoever is
-watching: closing a page does not stop it.  Every watcher gets a queue of
+each agent searching in a process of its own: `server.arena.process_player`),
+whoever is watching: closing a page does not stop it.  Every watcher gets a queue of
 updates (a snapshot first, then steps, thinking, turns and the end), so any
 number of pages may follow one match.
 """
@@ -10,36 +10,23 @@ number of pages may follow one match.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from games.base import State
-from player.agents import Clocks, MCTSAgent
-from player.mcts import MoveStats
+from player.agents import Clocks
 from server.arena.catalogue import board_of, state_view
+from server.arena.process_player import ProcessAgentPlayer
 from server.arena.seat import PersonPlayer
 from server.arena.store import ABORTED, FINISHED, RUNNING
 from server.match import referee_match
-from server.players import AgentPlayer, Player
+from server.players import Player
 from server.record import MatchRecord
 from server.rules import RefereeGame
 
 log = logging.getLogger(__name__)
-
-THINKING_INTERVAL = 0.5
-"""Seconds between two looks at what a searching agent thinks of its moves."""
-RANKING_LENGTH = 10
-"""Moves of a ranking sent to the page."""
-
-
-def ranking_json(stats: Sequence[MoveStats], length: int = RANKING_LENGTH) -> list[dict]:
-    return [
-        {"move": s.move, "visits": s.visits, "value": round(s.value, 4)} for s in stats[:length]
-    ]
-
 
 class LiveMatch:
     """One match the arena referees, and the queues of those watching it."""
@@ -70,6 +57,8 @@ class LiveMatch:
         for player in self.players:
             if isinstance(player, PersonPlayer):
                 player.on_wait = self._turn_changed
+            elif isinstance(player, ProcessAgentPlayer):
+                player.on_thinking = self._thinking
 
     @property
     def roles(self) -> tuple[str, ...]:
@@ -94,7 +83,6 @@ class LiveMatch:
         return self.task
 
     async def _run(self, log_dir: str, on_end: Callable[[LiveMatch], None]) -> None:
-        thinking = asyncio.create_task(self._watch_thinking())
         try:
             record = await referee_match(
                 self.game,
@@ -115,9 +103,6 @@ class LiveMatch:
             self._failed(f"{type(error).__name__}: {error}")
             log.warning("match %s aborted: %s", self.id, self.failure)
         finally:
-            thinking.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await thinking
             self._broadcast(self._end_message())
             on_end(self)
 
@@ -187,9 +172,9 @@ class LiveMatch:
         self.record = record
         message = {"type": "step", **self._step(record, len(record.states) - 1)}
         message["rankings"] = {
-            role: ranking_json(player.agent.ranking())
+            role: player.ranking
             for role, player in enumerate(self.players)
-            if isinstance(player, AgentPlayer) and player.agent.ranking()
+            if isinstance(player, ProcessAgentPlayer) and player.ranking
         }
         message["now"] = time.time() * 1000
         self._broadcast(message)
@@ -206,30 +191,5 @@ class LiveMatch:
             "failure": self.failure,
         }
 
-    async def _watch_thinking(self) -> None:
-        """Send, while an MCTS agent searches, how it ranks its moves so far."""
-        shown: dict[int, list] = {}
-        while True:
-            await asyncio.sleep(THINKING_INTERVAL)
-            state = self.current_state()
-            if state is None or not self.watchers:
-                continue
-            for role, player in enumerate(self.players):
-                if not (isinstance(player, AgentPlayer) and isinstance(player.agent, MCTSAgent)):
-                    continue
-                ranking = _ranking_so_far(player.agent, role, state)
-                if ranking and ranking != shown.get(role):
-                    shown[role] = ranking
-                    self._broadcast({"type": "thinking", "role": role, "ranking": ranking})
-
-
-def _ranking_so_far(agent: MCTSAgent, role: int, state: State) -> list[dict] | None:
-    """The agent's ranking of its moves in `state`, read while it searches in its
-    thread (a read of counters another thread updates: a snapshot, not exact)."""
-    tree = agent.tree
-    try:
-        if tree is None or tree.root.state != state or len(state.legal_moves(role)) < 2:
-            return None
-        return ranking_json(tree.statistics(role))
-    except Exception:  # the search thread replaced or grew the root meanwhile
-        return None
+    def _thinking(self, role: int, ranking: list[dict]) -> None:
+        self._broadcast({"type": "thinking", "role": role, "ranking": ranking})
