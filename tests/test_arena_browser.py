@@ -150,7 +150,8 @@ def test_a_finished_match_is_replayed_from_the_history(page) -> None:
     page.click("button[name=start]")
     wait_for_status(page, "Finished")
     page.click("text=History")
-    page.fill("input[name=player]", "random")
+    page.fill("input[name=game]", "tictactoe")
+    page.fill("input[name=player]", "random")  # not the other tests' matches
     page.click("text=Filter")
     page.wait_for_function("() => document.querySelectorAll('table.history tr').length === 2")
     page.locator("a", has_text="replay").first.click()
