@@ -14,5 +14,4 @@ def test_every_command_has_a_readme_section() -> None:
 
     readme = (ROOT / "README.md").read_text()
     for command in COMMANDS:
-        name = command.__name__.rsplit(".", 1)[-1]
-        assert f"### ggp {name}" in readme
+        assert f"### ggp {command.name}" in readme

@@ -18,7 +18,6 @@ from player.mcts import DEFAULT_C, MCTS, RandomPlayout
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "bench",
-        help="measure random playouts per second",
         description="Run random playouts from the initial state of GAME and print "
         "playouts/s and states/s (state transitions per second), the median of "
         "several runs.",

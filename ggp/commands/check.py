@@ -23,7 +23,6 @@ MAX_STEPS = 1000
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "check",
-        help="validate a GDL game and check it against recorded playouts",
         description="Validate the GDL description GAME (a .kif file, or a built-in "
         "game's GDL twin) and print a summary: roles, relations, strata, static facts, "
         "and whether it is turn-taking. With --traces, replay recorded playouts step by "

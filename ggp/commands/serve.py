@@ -27,7 +27,6 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "serve",
-        help="play matches for a GGP game manager over HTTP",
         description="Run the GGP player: answer a game manager's info, start, play, stop, "
         "abort and preview messages over HTTP, choosing moves by Monte Carlo tree search "
         "in one worker process per match, and reply before every clock runs out. "

@@ -24,12 +24,11 @@ from server.tournament import (
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "tournament",
-        help="play many matches between players and print the standings",
         description="Play GAMES matches of GAME between the players (one per role, in role "
         "order: agents played in this process or GGP players at http://HOST:PORT) and "
         "print, per player and per seat, wins, draws, losses, the mean goal and the score "
-        "(mean of goal/100) with a 95% confidence interval (normal approximation: mean "
-        "+- 1.96 standard errors), and the errors recorded (TO late, CE connection "
+        "(mean of goal/100) with its 95% confidence interval (Wilson score interval), "
+        "and the errors recorded (TO late, CE connection "
         "failure, IL illegal move). Every match is logged. With iteration budgets the same "
         "--seed gives the same results, whatever --jobs; time budgets (mcts:time=...) "
         "depend on the machine's speed and load, so they cannot be reproduced exactly.",
