@@ -37,9 +37,7 @@ from server.match import (
 from server.record import ERROR_CODES, error_counts
 from server.remote import is_player_url
 from server.rules import RefereeGame, referee_game
-
-Z_95 = 1.959964
-"""The 97.5% quantile of the standard normal distribution."""
+from server.stats import wilson_interval
 
 
 @dataclass(frozen=True)
@@ -76,8 +74,8 @@ class Standing:
     """The mean of goal / 100."""
     ci_low: float | None
     ci_high: float | None
-    """The 95% confidence interval of the score: mean +- 1.96 standard errors
-    (normal approximation), clipped to 0..1; None with fewer than two games."""
+    """The 95% confidence interval of the score (Wilson score interval, see
+    `server.stats.wilson_interval`); None without games."""
     errors: tuple[int, ...] = (0, 0, 0)
     """How many errors of each kind in `ERROR_CODES` (TO, CE, IL) were recorded."""
 
@@ -277,10 +275,7 @@ def _standing(agent: int, spec: str, seat: str, games: list[Played]) -> Standing
         for kind, count in enumerate(result.errors[role] if result.errors else ()):
             errors[kind] += count
     mean = statistics.fmean(scores) if scores else math.nan
-    low = high = None
-    if len(scores) > 1:
-        half = Z_95 * statistics.stdev(scores) / math.sqrt(len(scores))
-        low, high = max(0.0, mean - half), min(1.0, mean + half)
+    low, high = wilson_interval(sum(scores), len(scores)) if scores else (None, None)
     return Standing(
         agent=agent,
         spec=spec,
