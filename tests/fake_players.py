@@ -78,9 +78,11 @@ class FakePlayer:
 
     faults: dict[int, str] = field(default_factory=dict)
     silent_start: bool = False
-    """Never answer ``start`` (the reply comes only after the match is over)."""
-    delay: float = 5.0
-    """How long a late reply waits."""
+    """Answer ``start`` late."""
+    delay: float = 60.0
+    """How long a late reply waits at most: it waits for the player's next message,
+    which the referee sends only once it has given up on this reply, so a late reply
+    is late however slowly the machine runs."""
     messages: list[str] = field(default_factory=list)
     matches: dict[str, Seat] = field(default_factory=dict)
 
@@ -98,7 +100,7 @@ class FakePlayer:
             game = game_from_rules(" ".join(map(to_kif, message[3])))
             self.matches[message[1]] = Seat(game.initial_state(), game.roles.index(message[2]))
             if self.silent_start:
-                await asyncio.sleep(self.delay)
+                await self.wait_for_next_message()
             return web.Response(text="ready")
         if kind != "play":
             return web.Response(text="done" if kind == "stop" else "aborted")
@@ -110,7 +112,7 @@ class FakePlayer:
         legal = seat.state.legal_moves(seat.role)
         move = legal[0]
         if fault == "late":
-            await asyncio.sleep(self.delay)
+            await self.wait_for_next_message()
         elif fault == "illegal":
             move = "(mark 9 9)"
         elif fault == "garbage":
@@ -125,6 +127,12 @@ class FakePlayer:
             assert "noop" not in legal, "wrong_noop needs a step where the player must move"
             move = "noop"
         return web.Response(text=move, content_type="text/acl")
+
+    async def wait_for_next_message(self) -> None:
+        received = len(self.messages)
+        give_up = asyncio.get_running_loop().time() + self.delay
+        while len(self.messages) == received and asyncio.get_running_loop().time() < give_up:
+            await asyncio.sleep(0.01)
 
 
 def served(*fakes: FakePlayer) -> contextlib.AbstractContextManager[list[str]]:

@@ -152,7 +152,8 @@ async def test_two_matches_at_once(player) -> None:
 
 async def test_info_is_answered_while_a_move_is_searched(player) -> None:
     _, send = await player(iterations=None, margin=0.5)
-    assert await send(f"(start ttt.6 xplayer ({TICTACTOE}) 1 2)") == "ready"
+    assert await send(f"(start ttt.6 xplayer ({TICTACTOE}) 1 4)") == "ready"
+    # The search goes on for 3.5 s: time enough to ask on a loaded machine.
     thinking = asyncio.create_task(send("(play ttt.6 nil)"))
     await asyncio.sleep(0.2)
     assert await send("(info)") == "((name ggp-player) (status busy))"

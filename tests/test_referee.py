@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import json
 import socket
-import time
+import threading
 from collections.abc import AsyncIterator
 
 import pytest
@@ -26,10 +26,12 @@ from server.tournament import format_standings, run_tournament, standings
 
 GAME = game_from_rules(TICTACTOE_GDL, "tictactoe")
 RULES = rules_text(GAME.rules)
-CLOCKS = Clocks(start=0.5, play=0.3)
-GRACE = 0.2
-LATE = 1.0
-"""How long a late fake reply takes: well past the play clock plus the grace."""
+CLOCKS = Clocks(start=4, play=3)
+GRACE = 1.0
+"""Clocks long enough for a prompt reply to be on time on a loaded machine.  A late
+reply costs the test the clock plus the grace; it waits for the referee to give up
+(its player's next message) rather than for a time, so it is late however slowly
+the machine runs."""
 
 
 @contextlib.asynccontextmanager
@@ -80,8 +82,8 @@ def check_log(tmp_path, record) -> dict:
 
 
 def test_every_misbehaviour_is_recorded_with_its_code_and_the_match_completes(tmp_path) -> None:
-    x = FakePlayer({0: "illegal", 1: "noop_case", 2: "garbage", 3: "close"}, delay=LATE)
-    o = FakePlayer({0: "late", 1: "wrong_noop"}, delay=LATE)
+    x = FakePlayer({0: "illegal", 1: "noop_case", 2: "garbage", 3: "close"})
+    o = FakePlayer({0: "late", 1: "wrong_noop"})
 
     async def scenario():
         async with serving(x, o) as urls:
@@ -106,7 +108,7 @@ def test_every_misbehaviour_is_recorded_with_its_code_and_the_match_completes(tm
 
 
 def test_a_player_that_never_answers_start_gets_TO_and_still_plays(tmp_path) -> None:
-    quiet = FakePlayer(silent_start=True, delay=LATE)
+    quiet = FakePlayer(silent_start=True)
 
     async def scenario():
         async with serving(quiet) as (url,):
@@ -131,19 +133,37 @@ def test_a_player_nobody_answers_for_is_CE_at_every_step(tmp_path) -> None:
 
 
 class SlowAgent(Agent):
-    """Takes `pause` seconds over its first move, then plays the first legal move."""
+    """Thinks over its first move until `released` is set, then plays the last legal
+    move at once."""
 
     spec = "slow"
 
-    def __init__(self, pause: float) -> None:
-        self.pause = pause
+    def __init__(self, released: threading.Event) -> None:
+        self.released = released
         self.calls = 0
 
     def choose_move(self, state: State, deadline: float | None) -> str:
         self.calls += 1
         if self.calls == 1:
-            time.sleep(self.pause)
+            self.released.wait(timeout=60)
         return state.legal_moves(self.role)[-1]
+
+
+class ReleasingAgent(Agent):
+    """Plays the first legal move; at its second move (asked for once the referee has
+    judged the first step) it sets `release`."""
+
+    spec = "releasing"
+
+    def __init__(self, release: threading.Event) -> None:
+        self.release = release
+        self.calls = 0
+
+    def choose_move(self, state: State, deadline: float | None) -> str:
+        self.calls += 1
+        if self.calls == 2:
+            self.release.set()
+        return state.legal_moves(self.role)[0]
 
 
 class BrokenAgent(Agent):
@@ -154,7 +174,11 @@ class BrokenAgent(Agent):
 
 
 def test_an_in_process_agent_is_held_to_the_clock(tmp_path) -> None:
-    players = [AgentPlayer(SlowAgent(LATE)), AgentPlayer(make_agent("legal"))]
+    first_step_judged = threading.Event()
+    players = [
+        AgentPlayer(SlowAgent(first_step_judged)),
+        AgentPlayer(ReleasingAgent(first_step_judged)),
+    ]
     record = asyncio.run(referee(players, tmp_path))
     assert record.errors[1] == ("TO", "")
     assert record.completed and all(step == ("", "") for step in record.errors[2:])
@@ -178,7 +202,7 @@ def test_a_crashing_player_aborts_the_match_and_the_others_hear_of_it(tmp_path) 
 
 
 def test_a_cancelled_match_is_aborted_and_logged(tmp_path) -> None:
-    fake = FakePlayer({2: "late"}, delay=LATE)
+    fake = FakePlayer({2: "late"})
 
     async def scenario():
         async with serving(fake) as (url,):
@@ -325,13 +349,13 @@ def test_a_tournament_of_remote_players_counts_their_errors_and_logs_every_match
 def test_an_interrupted_worker_aborts_and_logs_its_match_and_skips_the_rest(
     tmp_path, monkeypatch
 ) -> None:
-    import threading
-
     from server import tournament
 
     stop = threading.Event()
     monkeypatch.setattr(tournament, "_stop", stop)
-    specs = ("mcts:time=0.5", "mcts:time=0.5")  # five searches at least: 2.5 s
+    # Five searches at least (x's moves; forced noops are not searched): 10 s, far
+    # beyond the interruption at 0.3 s, however loaded the machine.
+    specs = ("mcts:time=2", "mcts:time=2")
     setup = tournament.TournamentSetup(
         "tictactoe", False, specs, 1, False, None, 1.0, str(tmp_path), "interrupted"
     )
