@@ -41,6 +41,11 @@ COMMANDS = (
         "ggp.commands.tournament",
         "play many matches between players and print the standings",
     ),
+    Command(
+        "study",
+        "ggp.commands.study",
+        "measure how an agent's score changes with one of its options, and plot it",
+    ),
     Command("replay", "ggp.commands.replay", "show a logged match step by step"),
 )
 

@@ -276,6 +276,63 @@ def no_errors(standings: str) -> bool:
     return bool(rows) and all(row[-3:] == ["0", "0", "0"] for row in rows)
 
 
+@example(
+    "ggp tournament tictactoe mcts:iterations=16 mcts:iterations=4 legal random --games 48 "
+    "--swap --seed 1 --plot ratings.png"
+)
+def _(command: str, output: list[str], tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="plots need the extra 'plot' (matplotlib)")
+    # 12 matches rather than 48: each ordering of the four players once.
+    out = shell(replaced(command, ("--games 48", "--games 12")), tmp_path).stdout
+    assert "rating" in out.lower()
+    assert (tmp_path / "ratings.png").stat().st_size > 0
+
+
+@example(
+    "ggp study connect_four --agent mcts:iterations=100 --vary c=0.1,0.25,0.5,1.0,1.4,2.0 "
+    "--against c=1.4 --games 200 --swap --seed 1 --out exploration --jobs 2",
+    "ggp study connect_four --vary iterations=8,64,512 --against mcts:iterations=64 "
+    "--games 100 --swap --seed 1 --out rollouts --jobs 2",
+)
+def _(command: str, output: list[str], tmp_path: Path) -> None:
+    # Two values, two matches each and a few simulations a move: the classroom
+    # experiments take minutes.
+    shortened = replaced(
+        command,
+        *[
+            (old, new)
+            for old, new in (
+                ("mcts:iterations=100", "mcts:iterations=10"),
+                ("c=0.1,0.25,0.5,1.0,1.4,2.0", "c=0.5,1.4"),
+                ("iterations=8,64,512", "iterations=4,8"),
+                ("mcts:iterations=64", "mcts:iterations=8"),
+            )
+            if old in command
+        ],
+        (re.search(r"--games \d+", command).group(), "--games 2"),  # type: ignore[union-attr]
+    )
+    shell(shortened, tmp_path)
+    folder = tmp_path / command.split("--out ")[1].split()[0]
+    assert (folder / "summary.csv").is_file() and (folder / "results.json").is_file()
+
+
+@example(
+    "ggp study connect_four --agent mcts:iterations=50 --vary c=0.5,1.4 --against c=1.0 "
+    "--games 20 --swap --seed 1 --out c-study --ray 127.0.0.1:6379"
+)
+def _(command: str, output: list[str], tmp_path: Path) -> None:
+    pytest.importorskip("ray", reason="Ray is not installed (extra 'cluster')")
+    # A local Ray instance rather than the two `ray start` nodes of the README.
+    shortened = replaced(
+        command,
+        ("--ray 127.0.0.1:6379", "--ray auto --jobs 2"),
+        ("--games 20", "--games 2"),
+        ("mcts:iterations=50", "mcts:iterations=10"),
+    )
+    shell(shortened, tmp_path)
+    assert (tmp_path / "c-study" / "summary.csv").is_file()
+
+
 @example("ggp replay match_logs/tictactoe.20260101T120000.a1b2c3.json")
 def _(command: str, output: list[str], tmp_path: Path) -> None:
     shell("ggp match tictactoe random random --seed 1", tmp_path)
@@ -285,6 +342,6 @@ def _(command: str, output: list[str], tmp_path: Path) -> None:
 
 
 # After every `example`, so that all are registered.
-@pytest.mark.parametrize("command", sorted(EXAMPLES), ids=lambda command: command[:60])
+@pytest.mark.parametrize("command", sorted(EXAMPLES), ids=lambda command: command[:100])
 def test_readme_command(command: str, tmp_path: Path) -> None:
     EXAMPLES[command](command, readme_commands().get(command, []), tmp_path)

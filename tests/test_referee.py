@@ -349,10 +349,10 @@ def test_a_tournament_of_remote_players_counts_their_errors_and_logs_every_match
 def test_an_interrupted_worker_aborts_and_logs_its_match_and_skips_the_rest(
     tmp_path, monkeypatch
 ) -> None:
-    from server import tournament
+    from server import runner, tournament
 
     stop = threading.Event()
-    monkeypatch.setattr(tournament, "_stop", stop)
+    monkeypatch.setattr(runner, "_stop", stop)
     # Five searches at least (x's moves; forced noops are not searched): 10 s, far
     # beyond the interruption at 0.3 s, however loaded the machine.
     specs = ("mcts:time=2", "mcts:time=2")
@@ -360,11 +360,12 @@ def test_an_interrupted_worker_aborts_and_logs_its_match_and_skips_the_rest(
         "tictactoe", False, specs, 1, False, None, 1.0, str(tmp_path), "interrupted"
     )
     threading.Timer(0.3, stop.set).start()
-    assert tournament.play_one(setup, 0) is None
+    play = tournament.play_match_of
+    assert runner._play_in_worker(play, (0, (setup, 0))) == (0, None)
     (path,) = tmp_path.iterdir()
     logged = read_log(path)
     assert logged.aborted and logged.failure == "the match was cancelled"
-    assert tournament.play_one(setup, 1) is None
+    assert runner._play_in_worker(play, (1, (setup, 1))) == (1, None)
     assert list(tmp_path.iterdir()) == [path]
 
 
