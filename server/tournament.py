@@ -28,6 +28,7 @@ from games.base import Game, GameError
 from player.agents import Clocks
 from server.match import (
     RANDOM_ROLE,
+    MatchRefused,
     derive_seed,
     make_players,
     new_match_id,
@@ -60,6 +61,9 @@ class MatchResult:
     errors: tuple[tuple[int, ...], ...] = ()
     """Per role, how many errors of each kind in `ERROR_CODES` (TO, CE, IL)."""
     match_id: str = field(default="", compare=False)
+    refused: str = ""
+    """Why the match was not played (a player answered ``busy``); then it has no goals
+    and counts in no standing."""
 
 
 @dataclass(frozen=True)
@@ -146,15 +150,19 @@ async def play_match_of(setup: TournamentSetup, index: int) -> MatchResult:
     seats = seating(index, len(setup.specs), setup.swap, len(game.game.roles))
     match_seed = derive_seed(setup.seed, index)
     role_specs = tuple(setup.specs[agent] for agent in seats)
-    record = await referee_match(
-        game,
-        make_players(game.game, role_specs, match_seed),
-        clocks=setup.clocks,
-        grace=setup.grace,
-        seed=derive_seed(match_seed, "referee"),
-        match_id=f"{setup.id_prefix}.{index}",
-        log_dir=setup.log_dir,
-    )
+    match_id = f"{setup.id_prefix}.{index}"
+    try:
+        record = await referee_match(
+            game,
+            make_players(game.game, role_specs, match_seed),
+            clocks=setup.clocks,
+            grace=setup.grace,
+            seed=derive_seed(match_seed, "referee"),
+            match_id=match_id,
+            log_dir=setup.log_dir,
+        )
+    except MatchRefused as refusal:
+        return MatchResult(index, match_seed, seats, role_specs, (), 0, (), match_id, str(refusal))
     assert record.goals is not None
     return MatchResult(
         index,
@@ -264,7 +272,9 @@ def _standing(agent: int, spec: str, seat: str, games: list[Played]) -> Standing
 
 
 def standings(results: Sequence[MatchResult], specs: Sequence[str], roles: Sequence[str]):
-    """Per agent: its standing over all matches, then in each seat it took."""
+    """Per agent: its standing over all matches played (not refused), then in each
+    seat it took."""
+    results = [result for result in results if not result.refused]
     table: list[Standing] = []
     for agent, spec in enumerate(specs):
         played = [

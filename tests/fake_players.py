@@ -77,6 +77,9 @@ class FakePlayer:
     """One fake GGP player: its faults by step (0 is the first ``play``), and what it saw."""
 
     faults: dict[int, str] = field(default_factory=dict)
+    busy: set[int] = field(default_factory=set)
+    """The starts (0 the first received) answered ``busy``, as a player does when it
+    plays as many matches as it accepts."""
     silent_start: bool = False
     """Answer ``start`` late."""
     delay: float = 60.0
@@ -96,6 +99,8 @@ class FakePlayer:
         self.messages.append(text)
         message = parse_sexprs(text)[0]
         kind = message[0].lower()
+        if kind == "start" and self.starts_received() - 1 in self.busy:
+            return web.Response(text="busy")
         if kind == "start":
             game = game_from_rules(" ".join(map(to_kif, message[3])))
             self.matches[message[1]] = Seat(game.initial_state(), game.roles.index(message[2]))
@@ -127,6 +132,9 @@ class FakePlayer:
             assert "noop" not in legal, "wrong_noop needs a step where the player must move"
             move = "noop"
         return web.Response(text=move, content_type="text/acl")
+
+    def starts_received(self) -> int:
+        return sum(message.lstrip("( ").lower().startswith("start") for message in self.messages)
 
     async def wait_for_next_message(self) -> None:
         received = len(self.messages)

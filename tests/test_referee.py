@@ -15,8 +15,9 @@ from fake_players import TICTACTOE_GDL, FakePlayer, served
 
 from games.base import GameError, State
 from gdl.syntax.terms import rules_text
+from ggp.cli import main
 from player.agents import Agent, Clocks, make_agent
-from server.match import judge, make_players, run_match, seat_specs
+from server.match import MatchRefused, judge, make_players, run_match, seat_specs
 from server.match_log import read_log, replay
 from server.messages import parse_move, play_message, start_message, stop_message
 from server.players import AgentPlayer, Player, Reply
@@ -119,6 +120,44 @@ def test_a_player_that_never_answers_start_gets_TO_and_still_plays(tmp_path) -> 
     assert record.errors[0] == ("", "TO")
     assert record.completed and all(step == ("", "") for step in record.errors[1:])
     check_log(tmp_path, record)
+
+
+def test_a_player_that_answers_busy_refuses_the_match_which_is_aborted_and_logged(
+    tmp_path,
+) -> None:
+    busy, other = FakePlayer(busy={0}), FakePlayer()
+
+    async def scenario():
+        async with serving(busy, other) as urls:
+            return await referee([RemotePlayer(url) for url in urls], tmp_path)
+
+    with pytest.raises(MatchRefused, match=r"http://\S+ refused the match: it answered busy"):
+        asyncio.run(scenario())
+    (path,) = tmp_path.glob("*.json")
+    logged = read_log(path)
+    assert logged.aborted and not logged.moves and "refused the match" in logged.failure
+    assert other.messages[-1] == f"(ABORT {logged.match_id})"
+
+
+def test_a_tournament_does_not_count_refused_matches_and_says_so(tmp_path, capsys) -> None:
+    kif = tmp_path / "ttt.kif"
+    kif.write_text(TICTACTOE_GDL)
+    with served(FakePlayer(busy={1, 2}), FakePlayer()) as urls:
+        args = [str(kif), *urls, "--games", "4", "--seed", "1"]
+        clocks = ["--startclock", "4", "--playclock", "3", "--log-dir", str(tmp_path)]
+        assert main(["tournament", *args, *clocks]) == 0
+    out = capsys.readouterr().out
+    assert "ttt: 2 matches played, 2 refused, seed 1" in out
+    assert f"Not counted: 2 of 4 matches: {urls[0]} refused the match: it answered busy" in out
+    first = next(line for line in out.splitlines() if line.startswith("1 http"))
+    assert first.split()[3] == "2" and first.split()[-3:] == ["0", "0", "0"]  # no TO, CE, IL
+    with served(FakePlayer(busy={0, 1}), FakePlayer()) as urls:
+        args = [str(kif), *urls, "--games", "2", "--seed", "1"]
+        assert main(["tournament", *args, *clocks]) == 1
+    assert "ttt: 0 matches played, 2 refused" in capsys.readouterr().out
+    with served(FakePlayer(busy={0})) as (url,):
+        assert main(["match", str(kif), url, "random", *clocks]) == 2
+    assert f"ggp match: {url} refused the match: it answered busy" in capsys.readouterr().err
 
 
 def test_a_player_nobody_answers_for_is_CE_at_every_step(tmp_path) -> None:
