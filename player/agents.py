@@ -11,6 +11,7 @@ its tree.  Agents are named by specs on the command line: ``random``,
 from __future__ import annotations
 
 import random
+import re
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -307,6 +308,12 @@ AGENT_OPTIONS = {"mcts": MCTS_OPTIONS}
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:
     """Build the agent named by `spec`; `seed` makes its random choices repeatable."""
+    name, _, port = spec.partition(":")
+    if name not in AGENTS and re.fullmatch(r"\d+/?", port):
+        raise GameError(
+            f"{spec!r} is not an agent; the address of a GGP player is written "
+            f"http://{spec} (ggp match, ggp tournament)"
+        )
     name, options = parse_spec(spec, what="agent")
     if name not in AGENTS:
         raise GameError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)}")

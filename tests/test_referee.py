@@ -334,6 +334,13 @@ def test_messages_are_spelt_as_game_managers_spell_them() -> None:
     assert stop_message("m.1", ["noop", "(mark 3 3)"]) == "(STOP m.1 (noop (mark 3 3)))"
 
 
+def test_an_address_without_http_is_explained(capsys) -> None:
+    assert main(["match", "tictactoe", "localhost:9147", "random"]) == 2
+    assert "'localhost:9147' is not an agent; the address of a GGP player is written " in (
+        capsys.readouterr().err
+    )
+
+
 @pytest.mark.parametrize("spec", ["http://localhost", "ftp://a:1", "http://a:notaport"])
 def test_bad_player_addresses_are_explained(spec: str) -> None:
     with pytest.raises(GameError, match="bad player address"):

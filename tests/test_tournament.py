@@ -99,6 +99,11 @@ def test_tournament_command_prints_standings_and_writes_json_and_csv(capsys, tmp
         (["tictactoe", "random", "mcts:x=1"], "unknown option 'x'"),
         (["tictactoe", "random", "random", "--out", "r.txt"], "must end in .csv or .json"),
         (["tictactoe", "random", "random", "--games", "0"], "--games must be at least 1"),
+        (
+            ["tictactoe", "127.0.0.1:9147", "random"],
+            "'127.0.0.1:9147' is not an agent; the address of a GGP player is written "
+            "http://127.0.0.1:9147",
+        ),
     ],
 )
 def test_tournament_errors_are_explained(capsys, args, message) -> None:

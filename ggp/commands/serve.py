@@ -37,7 +37,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--host", default="0.0.0.0", help="address to listen on (default: every interface)"
     )
     parser.add_argument(
-        "--port", type=int, default=9147, help="port to listen on; 0 picks a free one (9147)"
+        "--port",
+        type=port_number,
+        default=9147,
+        help="port to listen on; 0 picks a free one (9147)",
     )
     parser.add_argument(
         "--name", default="ggp-player", help="the name given in info replies (ggp-player)"
@@ -99,6 +102,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="INFO logs a line per reply, DEBUG also each message received (INFO)",
     )
     parser.set_defaults(run=run)
+
+
+def port_number(text: str) -> int:
+    """A TCP port, 0 to 65535 (argparse's type for ``--port``)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: ports go from 0 to 65535")
+    return port
 
 
 def run(args: argparse.Namespace) -> int:
