@@ -210,6 +210,11 @@ class HumanAgent(Agent):
                 return move
             if not move.startswith("(") and f"({move})" in legal:
                 return f"({move})"
+            # Typed in another case (`MARK 2 2`): the move as listed, if only one matches.
+            typed = {move.lower(), f"({move})".lower()}
+            matching = [candidate for candidate in legal if candidate.lower() in typed]
+            if len(matching) == 1:
+                return matching[0]
             self._say(
                 f"{answer!r} is not a legal move: type a number from 1 to {len(legal)}, "
                 "a move as listed, or quit"

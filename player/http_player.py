@@ -21,6 +21,7 @@ from urllib.parse import unquote_plus
 
 from aiohttp import web
 
+from player.front_page import front_page
 from player.protocol import (
     ABORTED,
     BUSY,
@@ -149,6 +150,8 @@ class Player:
         return _response(await self.answer(body.decode("utf-8", errors="replace"), arrival))
 
     async def handle_get(self, request: web.Request) -> web.Response:
+        if request.raw_path == "/":  # a person with a browser, not a manager
+            return front_page(request, self.config.name, self.busy)
         arrival = time.monotonic()
         return _response(await self.answer(unquote_plus(request.raw_path[1:]), arrival))
 

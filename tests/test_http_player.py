@@ -51,6 +51,18 @@ async def test_info_by_post_and_get_and_the_options_preflight(player) -> None:
     assert preflight.headers["Access-Control-Allow-Methods"] == "POST, GET, OPTIONS"
 
 
+async def test_a_browser_opening_the_address_reads_what_the_server_is(player) -> None:
+    client, send = await player(name="tester")
+    page = await client.get("/", headers={"Accept": "text/html,application/xhtml+xml"})
+    assert page.status == 200 and page.headers["Content-Type"].startswith("text/html")
+    body = await page.text()
+    assert "<h1>tester: a General Game Playing (GGP) player, now available." in body
+    assert "curl -s -d &#x27;(info)&#x27; http://HOST:PORT/" in body
+    plain = await client.get("/")
+    assert plain.headers["Content-Type"].startswith("text/plain")
+    assert "POST the message" in await plain.text() and "error" not in await plain.text()
+
+
 @pytest.mark.parametrize("role", ["xplayer", "oplayer"])
 async def test_a_whole_turn_taking_match(player, role: str) -> None:
     _, send = await player()
