@@ -136,3 +136,18 @@ def test_an_invalid_game_is_refused_with_its_faults(
     assert main(["check", game]) == 2
     err = capsys.readouterr().err
     assert err.startswith("ggp check: ") and message in err and "Traceback" not in err
+
+
+def test_binary_junk_before_a_role_is_not_a_game(tmp_path: Path, capsys) -> None:
+    game = tmp_path / "junk.kif"
+    game.write_bytes(bytes(range(256)) * 2 + b"\n(role a)\n")
+    assert main(["check", str(game)]) == 2
+    err = capsys.readouterr().err
+    assert "unexpected control character '\\x00'; is this a GDL file?" in err
+
+
+def test_a_game_without_terminal_and_goal_is_refused(tmp_path: Path, capsys) -> None:
+    game, _ = write(tmp_path, "(role a) (init (p)) (<= (legal a go) (true (p)))")
+    assert main(["check", game]) == 2
+    err = capsys.readouterr().err
+    assert "no terminal: a game needs a terminal rule" in err and "no goal: a game needs" in err
