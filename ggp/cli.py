@@ -47,6 +47,11 @@ COMMANDS = (
         "measure how an agent's score changes with one of its options, and plot it",
     ),
     Command("replay", "ggp.commands.replay", "show a logged match step by step"),
+    Command(
+        "arena",
+        "ggp.commands.arena",
+        "run, watch and play matches and tournaments from a web page",
+    ),
 )
 
 

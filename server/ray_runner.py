@@ -18,6 +18,7 @@ import asyncio
 import logging
 import os
 import socket
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
@@ -30,6 +31,9 @@ INSTALL_HINT = "Ray is not installed: pip install 'ggp-player[cluster]'"
 
 CONNECT_TIMEOUT = 5.0
 """Seconds to wait for a cluster's address to answer before giving up."""
+
+JOIN_TIMEOUT = 20.0
+"""Seconds to wait for Ray to join a cluster that answers (usually 1 to 5 s)."""
 
 MAX_RETRIES = 3
 """How many times a match whose worker died is started again."""
@@ -90,6 +94,17 @@ def _play_task(play: Play, setup: Any, index: int) -> Any:
     return asyncio.run(play(setup, index))
 
 
+class _Without(logging.Filter):
+    """Drops the log records that start with `prefix`."""
+
+    def __init__(self, prefix: str) -> None:
+        super().__init__()
+        self.prefix = prefix
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith(self.prefix)
+
+
 class RayCluster:
     """A connection to a Ray cluster that plays matches; a context manager that disconnects
     (and stops the local instance it started, if any)."""
@@ -123,10 +138,32 @@ class RayCluster:
             except ConnectionError:
                 self.ray.init(address="local", num_cpus=local_cpus, **options)
             return
-        try:
-            self.ray.init(address=address, **options)
-        except Exception as error:  # Ray's own kinds: connection, authentication, versions...
-            raise GameError(f"cannot join the Ray cluster at {address}: {error}") from None
+        # Ray waits long for a cluster that does not let it in (another program on
+        # that port, a missing token), retrying for minutes: give up after
+        # JOIN_TIMEOUT, leaving its attempt to a daemon thread.
+        os.environ.setdefault("RAY_gcs_server_port_wait_time_s", str(round(CONNECT_TIMEOUT)))
+        failure: list[BaseException] = []
+
+        def join() -> None:
+            try:
+                self.ray.init(address=address, **options)
+            except BaseException as error:  # Ray's own kinds: connection, authentication...
+                failure.append(error)
+
+        joining = threading.Thread(target=join, name="ray-join", daemon=True)
+        quiet = _Without("SIGTERM handler is not set")  # Ray's, for not being the main thread
+        logging.getLogger("ray._private.worker").addFilter(quiet)
+        joining.start()
+        joining.join(JOIN_TIMEOUT)
+        logging.getLogger("ray._private.worker").removeFilter(quiet)
+        if joining.is_alive():
+            raise GameError(
+                f"cannot join the Ray cluster at {address}: it accepts connections but "
+                f"did not let this program in within {JOIN_TIMEOUT:g} s (is it Ray, of the "
+                "same version? with token authentication, RAY_AUTH_MODE=token)"
+            )
+        if failure:
+            raise GameError(f"cannot join the Ray cluster at {address}: {failure[0]}") from None
 
     def __enter__(self) -> RayCluster:
         return self
