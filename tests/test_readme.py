@@ -57,6 +57,29 @@ def test_the_license_file_is_the_one_the_package_declares() -> None:
     assert license_text.startswith("MIT License\n") and "WITHOUT WARRANTY" in license_text
 
 
+PYTHON_API = README[README.index("\n## Python API\n") :].split("\n## ", 2)[1]
+SNIPPETS = re.findall(r"^```python\n(.*?)^```\n\n(.*?)\n\n```\n(.*?)^```", PYTHON_API, re.S | re.M)
+"""The Python API section's examples: (code, the words between, the output shown)."""
+
+
+def test_the_python_api_section_has_its_examples() -> None:
+    assert len(SNIPPETS) == PYTHON_API.count("```python") >= 4
+
+
+@pytest.mark.parametrize(
+    ("code", "between", "shown"), SNIPPETS, ids=lambda part: part.split("\n")[0][:40]
+)
+def test_python_api_example(code: str, between: str, shown: str, tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    printed, expected = done.stdout.strip(), shown.strip()
+    if "figures vary" in between:  # a search's visits and values: compare the rest
+        printed, expected = (re.sub(r"\d+(\.\d+)?", "N", text) for text in (printed, expected))
+    assert printed == expected
+
+
 def readme_commands() -> dict[str, list[str]]:
     """Every command the README shows, with the output shown after it (if any)."""
     from ggp.cli import COMMANDS
