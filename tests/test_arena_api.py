@@ -215,6 +215,7 @@ async def test_a_restart_lists_old_matches_and_finds_logs(arena, config) -> None
     found = rows[record.match_id]
     assert found["source"] == "log" and found["status"] == "finished"
     assert found["players"] == ["random", "random"]
+    assert found["started"] == record.start_time / 1000
     replay = await (await client.get(f"/api/matches/{record.match_id}")).json()
     assert len(replay["steps"]) == len(record.states)
     assert replay["board"] == {"kind": "tictactoe"}

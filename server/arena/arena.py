@@ -107,7 +107,7 @@ def log_row(path: Path) -> MatchRow:
         steps=len(logged.moves),
         failure=logged.failure or (None if logged.completed else "not finished"),
         log_path=str(path),
-        started=path.stat().st_mtime,
+        started=logged.start_time / 1000 if logged.start_time else path.stat().st_mtime,
         source="log",
     )
 
