@@ -238,14 +238,10 @@ class Arena:
         )
         tournament = ArenaTournament(setup)
         self.tournaments[tournament.id] = tournament
-        tournament.task = asyncio.create_task(self._run_tournament(tournament))
+        tournament.task = asyncio.create_task(
+            tournament.run(self.store, lambda: asyncio.to_thread(self.import_logs))
+        )
         return tournament
-
-    async def _run_tournament(self, tournament: ArenaTournament) -> None:
-        try:
-            await tournament.run(self.store)
-        finally:
-            await asyncio.to_thread(self.import_logs)  # its matches join the history
 
     def tournament_view(self, tournament_id: str) -> dict[str, Any] | None:
         if (running := self.tournaments.get(tournament_id)) is not None:
