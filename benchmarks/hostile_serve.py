@@ -244,6 +244,8 @@ async def flood(served: Served, row: Row) -> None:
     await play_legal(served, row, game, "ttt.2", "oplayer", 1, 9)
     flooding.set()
     await asyncio.gather(*floods)
+    reply, took = await served.timed("(abort ttt.2)")
+    row.check(reply == "aborted", took, 1, "abort")
     start = asyncio.create_task(served.timed(f"(start big.3 xplayer ({PARENTHESES}) 5 2)"))
     reply, took = await start
     row.check(reply == "ready", took, 5, "start of 990 KB")
