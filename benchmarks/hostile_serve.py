@@ -113,11 +113,16 @@ async def server(options: Options, *args: str) -> AsyncIterator[Served]:
     )
     assert process.stderr is not None
     first = bytearray()
-    while (found := re.search(rb"listening on (http://127\.0\.0\.1:\d+)", first)) is None:
-        line = await asyncio.wait_for(process.stderr.readline(), 60)
-        if not line:
-            raise RuntimeError(first.decode())
-        first.extend(line)
+    try:
+        while (found := re.search(rb"listening on (http://127\.0\.0\.1:\d+)", first)) is None:
+            line = await asyncio.wait_for(process.stderr.readline(), 60)
+            if not line:
+                raise RuntimeError(first.decode())
+            first.extend(line)
+    except BaseException:
+        process.kill()
+        await process.wait()
+        raise
     served = Served(found.group(1).decode(), process, first)
 
     async def collect() -> None:
