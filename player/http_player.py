@@ -26,6 +26,7 @@ from urllib.parse import unquote_plus
 
 from aiohttp import web
 
+from player.front_page import front_page
 from player.game_client import GameClient
 from player.logs import escape_controls
 from player.protocol import (
@@ -213,6 +214,8 @@ class Player:
         return await self._reply(request, body.decode("utf-8", errors="replace"), arrival)
 
     async def handle_get(self, request: web.Request) -> web.Response:
+        if request.raw_path == "/":  # a person with a browser, not a manager
+            return front_page(request, self.config.name, self.busy)
         arrival = time.monotonic()
         return await self._reply(request, unquote_plus(request.raw_path[1:]), arrival)
 

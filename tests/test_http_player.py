@@ -52,6 +52,18 @@ async def test_info_by_post_and_get_and_the_options_preflight(player) -> None:
     assert preflight.headers["Access-Control-Allow-Methods"] == "POST, GET, OPTIONS"
 
 
+async def test_a_browser_opening_the_address_reads_what_the_server_is(player) -> None:
+    client, send = await player(name="tester")
+    page = await client.get("/", headers={"Accept": "text/html,application/xhtml+xml"})
+    assert page.status == 200 and page.headers["Content-Type"].startswith("text/html")
+    body = await page.text()
+    assert "<h1>tester: a General Game Playing (GGP) player, now available." in body
+    assert "curl -s -d &#x27;(info)&#x27; http://HOST:PORT/" in body
+    plain = await client.get("/")
+    assert plain.headers["Content-Type"].startswith("text/plain")
+    assert "POST the message" in await plain.text() and "error" not in await plain.text()
+
+
 @pytest.mark.parametrize("role", ["xplayer", "oplayer"])
 async def test_a_whole_turn_taking_match(player, role: str) -> None:
     _, send = await player()
@@ -168,7 +180,8 @@ async def test_two_matches_at_once(player) -> None:
 
 async def test_info_is_answered_while_a_move_is_searched(player) -> None:
     _, send = await player(iterations=None, margin=0.5)
-    assert await send(f"(start ttt.6 xplayer ({TICTACTOE}) 5 2)") == "ready"
+    assert await send(f"(start ttt.6 xplayer ({TICTACTOE}) 5 4)") == "ready"
+    # The search goes on for 3.5 s: time enough to ask on a loaded machine.
     thinking = asyncio.create_task(send("(play ttt.6 nil)"))
     await asyncio.sleep(0.2)
     assert await send("(info)") == "((name ggp-player) (status busy))"

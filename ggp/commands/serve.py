@@ -35,7 +35,6 @@ SHUTDOWN_GRACE = 1.0
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "serve",
-        help="play matches for a GGP game manager over HTTP",
         description="Run the GGP player: answer a game manager's info, start, play, stop, "
         "abort and preview messages over HTTP, choosing moves by Monte Carlo tree search "
         "in one worker process per match, and reply before every clock runs out. "
@@ -45,7 +44,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--host", default="0.0.0.0", help="address to listen on (default: every interface)"
     )
     parser.add_argument(
-        "--port", type=int, default=9147, help="port to listen on; 0 picks a free one (9147)"
+        "--port",
+        type=port_number,
+        default=9147,
+        help="port to listen on; 0 picks a free one (9147)",
     )
     parser.add_argument(
         "--name", default="ggp-player", help="the name given in info replies (ggp-player)"
@@ -138,6 +140,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="INFO logs a line per reply, DEBUG also each message received (INFO)",
     )
     parser.set_defaults(run=run)
+
+
+def port_number(text: str) -> int:
+    """A TCP port, 0 to 65535 (argparse's type for ``--port``)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: ports go from 0 to 65535")
+    return port
 
 
 def run(args: argparse.Namespace) -> int:
