@@ -113,11 +113,16 @@ async def server(options: Options, *args: str) -> AsyncIterator[Served]:
     )
     assert process.stderr is not None
     first = bytearray()
-    while (found := re.search(rb"listening on (http://127\.0\.0\.1:\d+)", first)) is None:
-        line = await asyncio.wait_for(process.stderr.readline(), 60)
-        if not line:
-            raise RuntimeError(first.decode())
-        first.extend(line)
+    try:
+        while (found := re.search(rb"listening on (http://127\.0\.0\.1:\d+)", first)) is None:
+            line = await asyncio.wait_for(process.stderr.readline(), 60)
+            if not line:
+                raise RuntimeError(first.decode())
+            first.extend(line)
+    except BaseException:
+        process.kill()
+        await process.wait()
+        raise
     served = Served(found.group(1).decode(), process, first)
 
     async def collect() -> None:
@@ -244,6 +249,8 @@ async def flood(served: Served, row: Row) -> None:
     await play_legal(served, row, game, "ttt.2", "oplayer", 1, 9)
     flooding.set()
     await asyncio.gather(*floods)
+    reply, took = await served.timed("(abort ttt.2)")
+    row.check(reply == "aborted", took, 1, "abort")
     start = asyncio.create_task(served.timed(f"(start big.3 xplayer ({PARENTHESES}) 5 2)"))
     reply, took = await start
     row.check(reply == "ready", took, 5, "start of 990 KB")

@@ -413,5 +413,6 @@ class Player:
 def _short(text: str) -> str:
     """`text` on one line, shortened, its control characters escaped (it comes from
     the network and goes to the log)."""
-    flat = escape_controls(" ".join(text.split()))
+    flat = " ".join(text[: 2 * _LOGGED].split())  # a bounded part of a long message
+    flat = escape_controls(flat if len(text) <= 2 * _LOGGED else flat + " ...")
     return flat if len(flat) <= _LOGGED else flat[: _LOGGED - 3] + "..."

@@ -144,11 +144,16 @@ async def served(*options: str) -> AsyncIterator[Served]:
     )
     assert process.stderr is not None
     first = bytearray()
-    while (address := re.search(rb"listening on (http://127\.0\.0\.1:\d+)", first)) is None:
-        line = await asyncio.wait_for(process.stderr.readline(), 60)
-        assert line, bytes(first)
-        first.extend(line)
-    server = Served(address.group(1).decode(), process, first)
+    try:
+        while (found := re.search(rb"listening on (http://127\.0\.0\.1:\d+)", first)) is None:
+            line = await asyncio.wait_for(process.stderr.readline(), 60)
+            assert line, bytes(first)
+            first.extend(line)
+    except BaseException:
+        process.kill()
+        await process.wait()
+        raise
+    server = Served(found.group(1).decode(), process, first)
 
     async def collect() -> None:
         assert process.stderr is not None
