@@ -198,7 +198,8 @@ def report(args: argparse.Namespace, results: dict[str, tuple[Game, Timings]], l
             f"  start replies: slowest {max(timings.starts):.3f} s of a {args.start_clock} s "
             "clock\n"
             f"  pondering: median {statistics.median(pondered):.0f} simulations per searched "
-            f"move, {ponder_seconds:.1f} s pondered of {timings.between:.1f} s between a reply "
+            f"move ({sum(pondered) / max(sum(sims), 1):.0%} of the simulations searched), "
+            f"{ponder_seconds:.1f} s pondered of {timings.between:.1f} s between a reply "
             f"and the next play ({ponder_seconds / max(timings.between, 1e-9):.0%})"
         )
         for line in fallbacks[:5]:
