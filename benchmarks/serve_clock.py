@@ -43,7 +43,7 @@ from player.mcts import MCTS
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = [ROOT / "games" / "gdl" / "connect_four.kif", ROOT / "games" / "gdl" / "breakthrough.kif"]
 HEADERS = {"Accept": "text/delim", "Sender": "GAMESERVER", "Content-Type": "text/acl"}
-PLAY_LINE = re.compile(r"INFO player\.http_player: play (\S+): (.*) in [\d.]+ s, (.*)$")
+PLAY_LINE = re.compile(r"INFO player\.http_player: play (\S+): (.*?) in [\d.]+ s, (.*)$")
 SIMULATIONS = re.compile(r"^(\d+) simulations(?: \+ (\d+) pondered in ([\d.]+) s)?")
 
 
