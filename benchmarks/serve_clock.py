@@ -18,8 +18,8 @@ initial state for clock - margin seconds.
 ``--workers`` is passed to ``ggp serve``.  With ``--think S`` the manager waits
 S seconds before each ``play`` but the first, as if the other players were
 thinking: the server's workers ponder meanwhile, and the report says how many
-simulations they ran so and what share of the time between a reply and the
-next ``play`` (the others' time) they spent pondering.
+simulations they ran so and what share of the time from a searched reply to
+the next searched ``play`` (the others' time) they spent pondering.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from player.mcts import MCTS
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = [ROOT / "games" / "gdl" / "connect_four.kif", ROOT / "games" / "gdl" / "breakthrough.kif"]
 HEADERS = {"Accept": "text/delim", "Sender": "GAMESERVER", "Content-Type": "text/acl"}
-PLAY_LINE = re.compile(r"INFO player\.http_player: play (\S+): (.*) in [\d.]+ s, (.*)$")
+PLAY_LINE = re.compile(r"INFO player\.http_player: play (\S+): (.*?) in [\d.]+ s, (.*)$")
 SIMULATIONS = re.compile(r"^(\d+) simulations(?: \+ (\d+) pondered in ([\d.]+) s)?")
 
 
@@ -57,7 +57,8 @@ class Timings:
     forced: list[float] = field(default_factory=list)
     starts: list[float] = field(default_factory=list)
     between: float = 0.0
-    """Seconds from each reply to the next ``play`` of the match (the others' time)."""
+    """Seconds from each searched reply (or ``ready``) to the next ``play`` that
+    is searched: the others' time, in which the workers may ponder."""
 
 
 def wire(joint: list[str]) -> str:
@@ -94,9 +95,11 @@ async def play_match(
         legal = state.all_legal_moves()
         if last != "nil":
             await asyncio.sleep(think)
-        timings.between += time.monotonic() - replied
+        if len(legal[us]) > 1:
+            timings.between += time.monotonic() - replied
         reply, took = await send(f"(play {match_id} {last})")
-        replied = time.monotonic()
+        if len(legal[us]) > 1:
+            replied = time.monotonic()
         if reply not in legal[us]:
             raise SystemExit(f"{match_id}: illegal reply {reply!r}; legal: {legal[us]}")
         (timings.searched if len(legal[us]) > 1 else timings.forced).append(took)
@@ -198,8 +201,9 @@ def report(args: argparse.Namespace, results: dict[str, tuple[Game, Timings]], l
             f"  start replies: slowest {max(timings.starts):.3f} s of a {args.start_clock} s "
             "clock\n"
             f"  pondering: median {statistics.median(pondered):.0f} simulations per searched "
-            f"move, {ponder_seconds:.1f} s pondered of {timings.between:.1f} s between a reply "
-            f"and the next play ({ponder_seconds / max(timings.between, 1e-9):.0%})"
+            f"move ({sum(pondered) / max(sum(sims), 1):.0%} of the simulations searched), "
+            f"{ponder_seconds:.1f} s pondered of {timings.between:.1f} s from a searched reply "
+            f"to the next searched play ({ponder_seconds / max(timings.between, 1e-9):.0%})"
         )
         for line in fallbacks[:5]:
             print(f"  {line}")

@@ -35,7 +35,8 @@ tree while no command is waiting, for at most S seconds after the last one
 (the opponent's time, and moves where we only have ``noop``).  It searches
 in slices of `PONDER_SLICE` seconds and looks for a command between two, so
 an ``advance`` or a ``search`` is read within a slice; the search it asks
-for goes on from the tree pondering grew.  Workers run at the server's
+for goes on from the tree pondering grew.  After answering a search it waits
+`REPLY_PAUSE` before pondering, leaving the CPU to the server's reply.  Workers run at the server's
 priority: a lower one (nice) let a loaded machine starve them past the
 deadline.
 """
@@ -61,6 +62,10 @@ from player.state_table import StateTable, table_path
 PONDER_SLICE = 0.01
 """Seconds of pondering between two looks for a command."""
 
+REPLY_PAUSE = 0.1
+"""Seconds a worker waits after answering a search before it ponders: the
+server, at the same priority, then has the CPU to send the reply on time."""
+
 
 class SearchWorker:
     """The game, the search tree and the state table of one match."""
@@ -76,6 +81,8 @@ class SearchWorker:
         """Seconds pondered at most after a command (0: no pondering)."""
         self.ponder_until = 0.0
         """When pondering stops (monotonic): the last command + `ponder_limit`."""
+        self.ponder_from = 0.0
+        """When pondering may begin (monotonic): after a search, `REPLY_PAUSE` later."""
         self.pondered = 0
         """Simulations run while pondering since the last search answer..."""
         self.ponder_seconds = 0.0
@@ -149,9 +156,18 @@ class SearchWorker:
         """Whether to search while no command is waiting."""
         return self.tree is not None and time.monotonic() < self.ponder_until
 
-    def heard(self) -> None:
-        """A command was handled: pondering may go on `ponder_limit` seconds from now."""
-        self.ponder_until = time.monotonic() + self.ponder_limit
+    def patience(self) -> float | None:
+        """Seconds to wait for a command before pondering a slice (None: until one comes)."""
+        if not self.pondering:
+            return None
+        return max(0.0, self.ponder_from - time.monotonic())
+
+    def heard(self, name: str | None = None) -> None:
+        """The command `name` was answered: pondering may go on `ponder_limit`
+        seconds from now (after a ``search``, from `REPLY_PAUSE` on)."""
+        now = time.monotonic()
+        self.ponder_until = now + self.ponder_limit
+        self.ponder_from = now + REPLY_PAUSE if name == "search" else now
 
     def ponder(self) -> None:
         """Search for a slice of `PONDER_SLICE` seconds (stops at a terminal root)."""
@@ -226,7 +242,7 @@ def serve(commands: int, answers: TextIO) -> None:
     worker = SearchWorker()
     lines = LineReader(commands)
     while True:
-        line = lines.readline(0.0 if worker.pondering else None)
+        line = lines.readline(worker.patience())
         if line is None:
             worker.ponder()
             continue
@@ -245,7 +261,7 @@ def serve(commands: int, answers: TextIO) -> None:
         answer["id"] = command.get("id")
         answers.write(json.dumps(answer) + "\n")
         answers.flush()
-        worker.heard()
+        worker.heard(command.get("cmd"))
 
 
 def main() -> None:

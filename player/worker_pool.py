@@ -8,8 +8,11 @@ is answered by summing the root statistics of our role over the workers that
 answered in time: the move with the most visits is played (ties: the best
 mean).  A worker whose own choice is not its most visited move has seen more
 than visits say (a move that wins at once, a proof): its choice is played.
-A worker that answers well after the others is left out (`STRAGGLER_GRACE`).
-``save`` goes to one worker only, since the state table is one file.
+A worker that answers well after the others is left out (`STRAGGLER_GRACE`),
+and a pool whose first answers came late asks the next searches to end that
+much earlier (`LATENESS_KEPT`): on a loaded machine a worker may not be given
+the CPU at the moment its search should end.  ``save`` goes to one worker
+only, since the state table is one file.
 
 A worker that ends is dropped and the others go on; the pool is alive while
 one worker is.
@@ -21,6 +24,7 @@ import asyncio
 import logging
 import math
 import time
+from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
@@ -34,6 +38,13 @@ for, once one has answered: all were told the same end, so a worker later
 than this was not given the CPU, and its statistics are left out rather than
 the reply delayed."""
 
+LATENESS_KEPT = 10
+"""Searches whose lateness (the first answer's arrival minus the end asked for)
+is remembered: the next search is asked to end earlier by the largest..."""
+
+EARLY_SHARE = 0.25
+"""...but by no more than this share of its time."""
+
 
 class WorkerPool:
     """Several search worker processes of one match, in step with each other."""
@@ -44,6 +55,8 @@ class WorkerPool:
         self.workers = list(workers)
         self.steps = 0
         """The joint moves sent to the workers (``advance``)."""
+        self.lateness: deque[float] = deque(maxlen=LATENESS_KEPT)
+        """Seconds the first answer of each recent search came after the end asked for."""
 
     @classmethod
     async def spawn(cls, count: int) -> WorkerPool:
@@ -80,14 +93,19 @@ class WorkerPool:
         workers = self._living()[:1] if command["cmd"] == "save" else self._living()
         if not workers:
             raise WorkerDied(f"every search worker has ended; cannot {command['cmd']}")
+        searching = command["cmd"] == "search"
+        if searching:
+            command = self._earlier(command)
         loop = asyncio.get_running_loop()
         end = None if timeout is None else loop.time() + timeout
         asking = [asyncio.ensure_future(w.request(command, None)) for w in workers]
         done, waiting = await asyncio.wait(
             asking, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
         )
+        if searching:
+            self.lateness.append(time.time() - command["until"])
         if done and waiting:
-            if command["cmd"] == "search":  # a straggler must not make the reply late
+            if searching:  # a straggler must not make the reply late
                 grace = command["until"] + STRAGGLER_GRACE - time.time()
                 end = min(math.inf if end is None else end, loop.time() + max(0.0, grace))
             left = None if end is None else max(0.0, end - loop.time())
@@ -99,9 +117,17 @@ class WorkerPool:
             if waiting:
                 raise WorkerTimeout(f"no answer to {command['cmd']} within {timeout:.3f} s")
             raise next(f.exception() for f in asking)
-        if command["cmd"] == "search":
+        if searching:
             return self._combine(answers)
         return answers[0]
+
+    def _earlier(self, search: dict[str, Any]) -> dict[str, Any]:
+        """`search` asked to end earlier by the recent lateness, if any (see `LATENESS_KEPT`)."""
+        left = search["until"] - time.time()
+        early = min(max(self.lateness, default=0.0), EARLY_SHARE * left)
+        if early <= 0:
+            return search
+        return {**search, "until": search["until"] - early}
 
     def _count(self, command: dict[str, Any]) -> None:
         if command["cmd"] == "advance":

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from gdl_texts import PENNIES, TICTACTOE
 
+from player import search_worker
 from player.search_worker import LineReader, SearchWorker, serve
 from player.worker_client import WorkerClient, WorkerDied, WorkerError, WorkerTimeout
 
@@ -209,6 +210,21 @@ def test_pondering_stops_at_the_end_of_the_game() -> None:
         worker.ponder()
     assert worker.pondered > 0
     assert not worker.pondering  # the game is over
+
+
+def test_after_answering_a_search_pondering_waits_for_the_reply_to_go_out(monkeypatch) -> None:
+    worker = SearchWorker()
+    worker.handle({"cmd": "load", "rules": TICTACTOE, "ponder": 60})
+    clock = [1000.0]
+    monkeypatch.setattr(search_worker.time, "monotonic", lambda: clock[0])
+    worker.heard("search")
+    assert worker.patience() == pytest.approx(search_worker.REPLY_PAUSE)
+    clock[0] += search_worker.REPLY_PAUSE
+    assert worker.patience() == 0
+    worker.heard("advance")
+    assert worker.patience() == 0
+    clock[0] += 61
+    assert worker.patience() is None  # too long without a command: no more pondering
 
 
 def test_without_a_ponder_time_the_worker_waits_for_commands() -> None:

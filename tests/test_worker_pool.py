@@ -99,8 +99,10 @@ class _FakeWorker:
     def __init__(self, answer: dict[str, object] | None) -> None:
         self.answer = answer
         self.alive = True
+        self.asked: list[dict[str, object]] = []
 
     async def request(self, command: dict[str, object], timeout: float | None) -> dict:
+        self.asked.append(command)
         if self.answer is None:
             await asyncio.Event().wait()
         return self.answer
@@ -113,3 +115,22 @@ async def test_a_worker_that_does_not_answer_with_the_others_is_left_out() -> No
     search = {"cmd": "search", "role": 0, "until": time.time(), "iterations": None}
     # no time limit of its own: only the grace after the search's end stops the wait
     assert await asyncio.wait_for(pool.request(search, None), 60) == answer
+
+
+@pytest.mark.asyncio
+async def test_after_a_late_answer_the_next_searches_are_asked_to_end_earlier() -> None:
+    answer = {"move": "a", "sims": 7, "steps": 0, "nodes": 3, "stats": [["a", 7, 0.5]]}
+    worker = _FakeWorker(answer)
+    pool = WorkerPool([worker])
+    search = {"cmd": "search", "role": 0, "iterations": None}
+    until = time.time() + 1000
+    await pool.request({**search, "until": until}, 60)
+    assert worker.asked[-1]["until"] == until  # nothing late yet: the end asked for
+    await pool.request({**search, "until": time.time() - 2}, 60)  # answered 2 s late
+    assert pool.lateness[-1] >= 2
+    until = time.time() + 1000
+    await pool.request({**search, "until": until}, 60)
+    assert until - 1000 * 0.25 <= worker.asked[-1]["until"] <= until - 2
+    until = time.time() + 4
+    await pool.request({**search, "until": until}, 60)
+    assert worker.asked[-1]["until"] >= until - 4 * 0.25  # at most a quarter earlier
