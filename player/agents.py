@@ -19,7 +19,7 @@ from typing import TextIO
 
 from games.base import Game, GameError, State, canonical_move
 from games.registry import parse_spec
-from player.mcts import DEFAULT_C, FINAL_CHOICES, MCTS, MoveStats
+from player.mcts import DEFAULT_C, FINAL_CHOICES, MAST, MCTS, SOLVER, MoveStats
 from player.state_table import StateTable, table_path
 
 DEFAULT_TIME = 1.0
@@ -96,7 +96,8 @@ class MCTSAgent(Agent):
     `table`, a folder, the statistics of the top `depth` levels of the tree
     are loaded at the start of a match and saved at its end
     (`player.state_table`).  `nodes` caps the nodes of the tree
-    (`MCTS.max_nodes`; None: no cap).
+    (`MCTS.max_nodes`; None: no cap).  `solver` and `mast` switch on the
+    MCTS-Solver and MAST playouts (`MCTS`).
     """
 
     spec = "mcts"
@@ -112,6 +113,8 @@ class MCTSAgent(Agent):
         table: str | None = None,
         depth: int = 4,
         nodes: int | None = None,
+        solver: bool = SOLVER,
+        mast: bool = MAST,
         seed: int | None = None,
     ) -> None:
         self.iterations = iterations
@@ -122,6 +125,8 @@ class MCTSAgent(Agent):
         self.table_dir = table
         self.depth = depth
         self.nodes = nodes
+        self.solver = solver
+        self.mast = mast
         self.rng = random.Random(seed)
         self.tree: MCTS | None = None
         self.table: StateTable | None = None
@@ -151,6 +156,8 @@ class MCTSAgent(Agent):
                 depth=self.steps,
                 table=self.table,
                 max_nodes=self.nodes,
+                solver=self.solver,
+                mast=self.mast,
             )
         if self.time is not None:
             own = time.monotonic() + self.time
@@ -240,6 +247,9 @@ def _boolean(text: str) -> bool:
     raise ValueError
 
 
+_boolean.__name__ = "yes or no (1 or 0)"
+
+
 def _at_least(kind: type, low: float, above: bool = False) -> Callable[[str], object]:
     def convert(text: str) -> object:
         value = kind(text)
@@ -270,6 +280,8 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "table": (str, "DIR"),
     "depth": (_at_least(int, 0), "N"),
     "nodes": (_at_least(int, 1), "N"),
+    "solver": (_boolean, "yes|no"),
+    "mast": (_boolean, "yes|no"),
 }
 """The options of an ``mcts`` agent spec."""
 
