@@ -97,7 +97,8 @@ class MCTSAgent(Agent):
     are loaded at the start of a match and saved at its end
     (`player.state_table`).  `nodes` caps the nodes of the tree
     (`MCTS.max_nodes`; None: no cap).  `solver` and `mast` switch on the
-    MCTS-Solver and MAST playouts (`MCTS`).
+    MCTS-Solver and MAST playouts (`MCTS`; `mast_steps`: MAST for that many moves
+    of a playout only).
     """
 
     spec = "mcts"
@@ -115,6 +116,7 @@ class MCTSAgent(Agent):
         nodes: int | None = None,
         solver: bool = SOLVER,
         mast: bool = MAST,
+        mast_steps: int | None = None,
         seed: int | None = None,
     ) -> None:
         self.iterations = iterations
@@ -127,6 +129,7 @@ class MCTSAgent(Agent):
         self.nodes = nodes
         self.solver = solver
         self.mast = mast
+        self.mast_steps = mast_steps
         self.rng = random.Random(seed)
         self.tree: MCTS | None = None
         self.table: StateTable | None = None
@@ -158,6 +161,7 @@ class MCTSAgent(Agent):
                 max_nodes=self.nodes,
                 solver=self.solver,
                 mast=self.mast,
+                mast_steps=self.mast_steps,
             )
         if self.time is not None:
             own = time.monotonic() + self.time
@@ -282,6 +286,7 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "nodes": (_at_least(int, 1), "N"),
     "solver": (_boolean, "yes|no"),
     "mast": (_boolean, "yes|no"),
+    "mast_steps": (_at_least(int, 1), "N"),
 }
 """The options of an ``mcts`` agent spec."""
 

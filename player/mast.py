@@ -60,16 +60,25 @@ class MoveAverages:
 
 
 class MastPlayout:
-    """Evaluates a state by one epsilon-greedy MAST playout to the end."""
+    """Evaluates a state by one epsilon-greedy MAST playout to the end.
 
-    def __init__(self, averages: MoveAverages, epsilon: float = DEFAULT_EPSILON) -> None:
+    With `steps`, only the first `steps` joint moves follow MAST; the game's
+    own (faster) random playout plays the rest.
+    """
+
+    def __init__(
+        self, averages: MoveAverages, epsilon: float = DEFAULT_EPSILON, steps: int | None = None
+    ) -> None:
         self.averages = averages
         self.epsilon = epsilon
+        self.steps = steps
 
     def evaluate(self, state: State, rng: random.Random) -> Rewards:
         averages, epsilon = self.averages, self.epsilon
         played: list[tuple[int, str]] = []
-        while not state.is_terminal():
+        left = self.steps if self.steps is not None else -1
+        while left != 0 and not state.is_terminal():
+            left -= 1
             joint = []
             for role, moves in enumerate(state.all_legal_moves()):
                 if len(moves) == 1:
@@ -82,7 +91,8 @@ class MastPlayout:
                     played.append((role, move))
                 joint.append(move)
             state = state.next(joint)
-        rewards = [goal * 0.01 for goal in state.goals()]
+        goals = state.goals() if state.is_terminal() else state.random_playout(rng)[0]
+        rewards = [goal * 0.01 for goal in goals]
         for role, move in played:
             averages.learn(role, move, rewards[role])
         return rewards

@@ -185,7 +185,8 @@ class MCTS:
     proven win is played and a proven loss avoided while a move that may not
     lose is left; a proven root ends the search.  With `mast` (Move-Average
     Sampling Technique, `player.mast`), playouts prefer the moves with the
-    best average reward so far, over the whole search.
+    best average reward so far, over the whole search; with `mast_steps`, for
+    that many moves only, the game's own random playout playing the rest.
     """
 
     def __init__(
@@ -202,6 +203,7 @@ class MCTS:
         max_nodes: int | None = None,
         solver: bool = SOLVER,
         mast: bool = MAST,
+        mast_steps: int | None = None,
     ) -> None:
         if final not in FINAL_CHOICES:
             raise GameError(f"final choice must be one of {', '.join(FINAL_CHOICES)}: {final!r}")
@@ -215,7 +217,10 @@ class MCTS:
         self.averages = MoveAverages(len(state.game.roles)) if mast else None
         """MAST's move averages, learnt from every simulation (None: no MAST)."""
         if evaluator is None:
-            evaluator = RandomPlayout() if self.averages is None else MastPlayout(self.averages)
+            if self.averages is None:
+                evaluator = RandomPlayout()
+            else:
+                evaluator = MastPlayout(self.averages, steps=mast_steps)
         self.evaluator = evaluator
         self.table = table
         self.max_nodes = max_nodes

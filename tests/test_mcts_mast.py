@@ -44,6 +44,17 @@ def test_a_greedy_playout_follows_the_averages_and_learns_what_it_played() -> No
     assert averages.counts[1].get("noop") is None  # forced moves are not learnt
 
 
+def test_with_steps_mast_plays_only_the_first_moves_then_the_games_own_playout() -> None:
+    averages = MoveAverages(2)
+    playout = MastPlayout(averages, steps=3)
+    for seed in range(20):
+        rewards = playout.evaluate(TICTACTOE.initial_state(), random.Random(seed))
+        assert sorted(rewards) in ([0.0, 1.0], [0.5, 0.5])  # played to the end
+    # Three moves a playout are learnt (X twice, O once), no more.
+    assert sum(averages.counts[0].values()) == 40
+    assert sum(averages.counts[1].values()) == 20
+
+
 def test_the_search_learns_the_moves_it_chose_in_the_tree() -> None:
     search = MCTS(
         TICTACTOE.initial_state(), mast=True, evaluator=RandomPlayout(), rng=random.Random(3)
@@ -70,9 +81,18 @@ def test_agent_options_switch_the_enhancements() -> None:
     assert agent.tree.solver and agent.tree.averages is not None
     plain = make_agent("mcts:solver=no,mast=off")
     assert not plain.solver and not plain.mast
+    short = make_agent("mcts:iterations=50,mast=yes,mast_steps=4", seed=1)
+    short.start(TICTACTOE, 0)
+    short.choose_move(TICTACTOE.initial_state(), None)
+    assert short.tree.evaluator.steps == 4
 
 
 @pytest.mark.parametrize("option", ["solver", "mast"])
 def test_bad_switch_values_are_explained(option: str) -> None:
     with pytest.raises(GameError, match=f"option {option} must be yes or no .1 or 0., got 'maybe'"):
         make_agent(f"mcts:{option}=maybe")
+
+
+def test_a_bad_number_of_mast_steps_is_explained() -> None:
+    with pytest.raises(GameError, match="option mast_steps must be int >= 1, got '0'"):
+        make_agent("mcts:mast=yes,mast_steps=0")
