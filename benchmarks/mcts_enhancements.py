@@ -23,6 +23,7 @@ import random
 import time
 from pathlib import Path
 
+from player.agents import make_agent
 from player.mcts import MCTS
 from server.tournament import cached_game, run_tournament
 
@@ -39,8 +40,10 @@ def wilson(successes: float, trials: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def options_of(variant: str) -> dict[str, bool]:
-    return {key: value == "yes" for key, value in (part.split("=") for part in variant.split(","))}
+def search_options(variant: str) -> dict[str, object]:
+    """The `MCTS` arguments of a variant, read as the ``mcts`` agent reads its spec."""
+    options = make_agent(f"mcts:{variant}")
+    return {"solver": options.solver, "mast": options.mast, "mast_steps": options.mast_steps}
 
 
 def score(game: str, gdl: bool, variant: str, budget: str, games: int, seed: int, jobs: int):
@@ -56,15 +59,17 @@ def score(game: str, gdl: bool, variant: str, budget: str, games: int, seed: int
     return {"score": total / games, "low": low, "high": high, "wins": wins, "games": games}
 
 
-def speeds(game: str, gdl: bool, seconds: float, rounds: int) -> dict[str, float]:
+def speeds(
+    game: str, gdl: bool, variants: list[str], seconds: float, rounds: int
+) -> dict[str, float]:
     """Simulations per CPU-second from the initial state of every variant and plain,
     alternating in `rounds` rounds of `seconds` each so that load hits all alike."""
     state = cached_game(game, gdl).game.initial_state()
-    sims = {variant: 0 for variant in (PLAIN, *VARIANTS)}
+    sims = {variant: 0 for variant in (PLAIN, *variants)}
     cpu = {variant: 0.0 for variant in sims}
     for round_ in range(rounds):
         for variant in sims:
-            search = MCTS(state, rng=random.Random(round_), **options_of(variant))
+            search = MCTS(state, rng=random.Random(round_), **search_options(variant))
             began = time.process_time()
             while time.process_time() - began < seconds:
                 sims[variant] += search.search(iterations=50)
@@ -110,7 +115,7 @@ def main() -> None:
         print("\nsimulations per CPU-second from the initial state (ratio to plain)")
         print("| game | variant | sims/s | ratio |\n|---|---|---|---|")
         for game in games:
-            found = speeds(game, args.gdl, args.speed_seconds, rounds=3)
+            found = speeds(game, args.gdl, variants, args.speed_seconds, rounds=3)
             report["speeds"][game] = found  # type: ignore[index]
             for variant, rate in found.items():
                 print(f"| {game}{twin} | {variant} | {rate:.0f} | {rate / found[PLAIN]:.2f} |")
