@@ -94,7 +94,7 @@ def test_simultaneous_moves_are_proven_from_terminal_states() -> None:
 
 
 def test_without_the_solver_nothing_is_proven_but_terminal_states() -> None:
-    search = MCTS(position("x.. o.. .x.", "oplayer"), rng=random.Random(1))
+    search = MCTS(position("x.. o.. .x.", "oplayer"), rng=random.Random(1), solver=False)
     search.search(iterations=5_000)
     assert search.root.proven is None and search.root.lower is None
     assert all((s.lower, s.upper) == (0.0, 1.0) for s in search.statistics(1))
