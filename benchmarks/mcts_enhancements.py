@@ -79,7 +79,9 @@ def speeds(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=60, help="matches per game and variant")
+    parser.add_argument(
+        "--games", type=int, default=60, help="matches per game and variant (0: speeds only)"
+    )
     parser.add_argument("--time", type=float, help="seconds a move (equal time)")
     parser.add_argument("--iterations", type=int, help="simulations a move (equal iterations)")
     parser.add_argument("--game", action="append", help="default: connect_four, breakthrough")
@@ -100,7 +102,7 @@ def main() -> None:
 
     print(f"score against plain UCT, {budget} a move, {args.games} matches, seats swapped")
     print("| game | variant | score | 95% Wilson | wins | seconds |\n|---|---|---|---|---|---|")
-    for game in games:
+    for game in games if args.games > 0 else []:
         for variant in variants:
             began = time.monotonic()
             result = score(game, args.gdl, variant, budget, args.games, args.seed, args.jobs)

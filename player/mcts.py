@@ -383,12 +383,7 @@ class MCTS:
         stats = self.statistics(role)
         if not stats:
             raise GameError("no move to choose: the root state is terminal")
-        allowed = allowed_moves([s.lower for s in stats], [s.upper for s in stats])
-        if allowed is not None:
-            stats = [stats[i] for i in allowed]
-        if stats[0].visits == 0:
-            return self.rng.choice(stats).move
-        return stats[0].move
+        return choose_move(stats, self.rng)
 
     def _move_bounds(self, role: int) -> tuple[list[float], list[float]]:
         """The proven bounds of role `role`'s reward after each of its root moves."""
@@ -420,6 +415,23 @@ class MCTS:
             self._exact = False
         self.root = child
         self._ensure_expanded(child)
+
+
+def choose_move(stats: Sequence[MoveStats], rng: random.Random) -> str:
+    """The move to play from root statistics ranked best first (`MCTS.statistics`).
+
+    The first move the proofs allow (`player.solver.allowed_moves`), or a
+    random one if none was visited.  Statistics merged from several searches
+    of the same root (root-parallel workers, say) can be chosen from the same
+    way: their visits and rewards add up, and of each move's bounds the
+    highest lower and the lowest upper hold.
+    """
+    allowed = allowed_moves([s.lower for s in stats], [s.upper for s in stats])
+    if allowed is not None:
+        stats = [stats[i] for i in allowed]
+    if stats[0].visits == 0:
+        return rng.choice(stats).move
+    return stats[0].move
 
 
 def _next_state(node: Node, joint: tuple[int, ...]) -> State:

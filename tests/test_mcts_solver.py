@@ -9,7 +9,7 @@ from pick_game import PickGame
 from test_mcts import TICTACTOE, position
 
 from games.registry import load_game
-from player.mcts import MCTS, Node
+from player.mcts import MCTS, MoveStats, Node, choose_move
 from player.solver import allowed_moves
 
 
@@ -109,3 +109,12 @@ def test_which_moves_stay_allowed() -> None:
     assert allowed_moves([0.0, 0.0], [0.0, 1.0]) == [1]
     # When every move loses, any may be played.
     assert allowed_moves([0.0, 0.0], [0.0, 0.0]) is None
+
+
+def test_the_final_choice_follows_the_proofs_before_the_visits() -> None:
+    rng = random.Random(0)
+    ranked = [MoveStats("a", 90, 0.6), MoveStats("b", 10, 0.7, 1.0, 1.0)]
+    assert choose_move(ranked, rng) == "b"  # a proven win beats any count of visits
+    ranked = [MoveStats("a", 90, 0.6, 0.0, 0.0), MoveStats("b", 10, 0.3)]
+    assert choose_move(ranked, rng) == "b"  # a proven loss goes while b may not lose
+    assert choose_move([MoveStats("a", 90, 0.6), MoveStats("b", 10, 0.7)], rng) == "a"
