@@ -35,7 +35,7 @@ FINAL_CHOICES = ("visits", "mean")
 DEFAULT_C = 0.7
 """The default exploration constant, chosen by measurement (docs/mcts-study.md)."""
 
-SOLVER = True
+SOLVER = False
 """Whether MCTS-Solver is on by default: only if it wins against plain UCT."""
 
 MAST = False
