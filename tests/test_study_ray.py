@@ -6,11 +6,15 @@ Ray is started once for the module (it takes seconds), with two CPUs.
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
+from games.registry import GDL_DIR
 from ggp.cli import main
 from server.tournament import run_tournament
 
@@ -35,10 +39,11 @@ def _matches(folder) -> list[dict]:
 
 
 def test_a_study_and_a_tournament_on_ray_give_the_results_of_local_processes(
-    local_ray, tmp_path, capsys
+    local_ray, tmp_path, capsys, monkeypatch
 ) -> None:
-    assert main([*STUDY, "--out", str(tmp_path / "local"), "--jobs", "2"]) == 0
-    assert main([*STUDY, "--out", str(tmp_path / "ray"), "--ray", "auto"]) == 0
+    monkeypatch.chdir(tmp_path)  # relative folders: Ray's workers run elsewhere
+    assert main([*STUDY, "--out", "local", "--jobs", "2"]) == 0
+    assert main([*STUDY, "--out", "ray", "--ray", "auto"]) == 0
     assert local_ray.is_initialized()  # the test's connection, left open
     assert _matches(tmp_path / "ray") == _matches(tmp_path / "local")
     summary = (tmp_path / "local" / "summary.csv").read_text()
@@ -55,8 +60,13 @@ def test_a_study_and_a_tournament_on_ray_give_the_results_of_local_processes(
     assert remote == local
     capsys.readouterr()
     args = ["tournament", "tictactoe", *agents, "--games", "4", "--seed", "4", "--ray", "auto"]
-    assert main([*args, "--log-dir", str(tmp_path / "logs")]) == 0
+    assert main([*args, "--log-dir", "logs"]) == 0
     assert "tictactoe: 4 matches, seed 4" in capsys.readouterr().out
+    assert len(list((tmp_path / "logs").glob("*.json"))) == 4
+    shutil.copy(GDL_DIR / "tictactoe.kif", tmp_path / "rules.kif")  # a path relative to here
+    args = ["tournament", "rules.kif", "random", "legal", "--games", "2", "--ray", "auto"]
+    assert main([*args, "--log-dir", "kif-logs"]) == 0
+    assert len(list((tmp_path / "kif-logs").glob("*.json"))) == 2
 
 
 def test_ctrl_c_cancels_the_matches_left_and_frees_the_cluster(local_ray, tmp_path) -> None:
@@ -79,6 +89,34 @@ def test_ctrl_c_cancels_the_matches_left_and_frees_the_cluster(local_ray, tmp_pa
         time.sleep(0.2)
     assert local_ray.available_resources().get("CPU", 0) == 2  # nothing left running
     assert len(list(tmp_path.glob("*.json"))) < 40  # and the rest never started
+
+
+async def _dies_once(setup, index: int):
+    """Match 1's first attempt ends its worker process, as a crash or a kill would."""
+    from server.tournament import play_match_of
+
+    marker = Path(setup.log_dir) / f"died-{index}"
+    if index == 1 and not marker.exists():
+        marker.touch()
+        os._exit(1)
+    return await play_match_of(setup, index)
+
+
+def test_the_match_of_a_lost_worker_is_played_again(local_ray, tmp_path) -> None:
+    from ray import cloudpickle
+
+    from server.ray_runner import RayCluster
+    from server.runner import in_event_loop
+    from server.tournament import TournamentSetup, play_match_of
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # Ray's workers cannot import it
+    specs = ("mcts:iterations=10", "random")
+    setup = TournamentSetup("tictactoe", False, specs, 1, True, None, 1.0, str(tmp_path), "l")
+    tasks = [(setup, index) for index in range(3)]
+    with RayCluster("auto") as cluster:
+        results = cluster.run(_dies_once, tasks)
+    assert (tmp_path / "died-1").exists()
+    assert results == in_event_loop(play_match_of, tasks, 1)
 
 
 def test_an_unreachable_cluster_is_a_clear_error_and_nothing_is_written(tmp_path, capsys):

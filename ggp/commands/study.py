@@ -122,8 +122,7 @@ def run(args: argparse.Namespace) -> int:
                 done, jobs=args.jobs, cluster=cluster, on_match=lambda match: bar.update(1)
             )
     summary = study.summary(matches)
-    study.write_outputs(matches, summary)
-    print(format_summary(summary, parameter))
+    study.write_outputs(matches, summary)  # first: the printing may stop (ggp study | head)
     written = [args.out / name for name in ("matches.csv", "summary.csv", "results.json")]
     if plotting_available():
         title = (
@@ -131,6 +130,7 @@ def run(args: argparse.Namespace) -> int:
             f"{study.points[0].specs[1]}, {plan.matches} matches a point"
         )
         written += plot_study(summary, parameter, title, args.out / PLOT_STEM)
+    print(format_summary(summary, parameter))
     print("Written: " + ", ".join(str(path) for path in written))
     return 0
 
