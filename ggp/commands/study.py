@@ -21,7 +21,6 @@ PLOT_STEM = "score"
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "study",
-        help="measure how an agent's score changes with one of its options, and plot it",
         description="A parameter sweep: for each GAME and each value of the option --vary, "
         "the agent (--agent, with that value) plays --games matches against --against. "
         "Writes to --out every match (matches.csv, results.json; the match logs in "
