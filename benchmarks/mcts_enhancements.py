@@ -18,26 +18,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import time
 from pathlib import Path
 
 from player.agents import make_agent
 from player.mcts import MCTS
+from server.stats import wilson_interval
 from server.tournament import cached_game, run_tournament
 
 PLAIN = "solver=no,mast=no"
 VARIANTS = ("solver=yes,mast=no", "solver=no,mast=yes", "solver=yes,mast=yes")
-Z_95 = 1.959964
-
-
-def wilson(successes: float, trials: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of `successes` out of `trials`."""
-    p, spread = successes / trials, Z_95 * Z_95 / trials
-    centre = (p + spread / 2) / (1 + spread)
-    half = Z_95 / (1 + spread) * math.sqrt(p * (1 - p) / trials + spread / (4 * trials))
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def search_options(variant: str) -> dict[str, object]:
@@ -55,7 +46,7 @@ def score(game: str, gdl: bool, variant: str, budget: str, games: int, seed: int
         result.goals[result.seats.index(0)] > result.goals[result.seats.index(1)]
         for result in results
     )
-    low, high = wilson(total, games)
+    low, high = wilson_interval(total, games)
     return {"score": total / games, "low": low, "high": high, "wins": wins, "games": games}
 
 
