@@ -20,7 +20,7 @@ from typing import TextIO
 
 from games.base import Game, GameError, State, canonical_move
 from games.registry import parse_spec
-from player.mcts import DEFAULT_C, FINAL_CHOICES, MCTS, MoveStats
+from player.mcts import DEFAULT_C, FINAL_CHOICES, MAST, MCTS, SOLVER, MoveStats
 from player.state_table import StateTable, table_path
 
 DEFAULT_TIME = 1.0
@@ -97,7 +97,9 @@ class MCTSAgent(Agent):
     `table`, a folder, the statistics of the top `depth` levels of the tree
     are loaded at the start of a match and saved at its end
     (`player.state_table`).  `nodes` caps the nodes of the tree
-    (`MCTS.max_nodes`; None: no cap).
+    (`MCTS.max_nodes`; None: no cap).  `solver` and `mast` switch on the
+    MCTS-Solver and MAST playouts (`MCTS`; `mast_steps`: MAST for that many moves
+    of a playout only).
     """
 
     spec = "mcts"
@@ -113,6 +115,9 @@ class MCTSAgent(Agent):
         table: str | None = None,
         depth: int = 4,
         nodes: int | None = None,
+        solver: bool = SOLVER,
+        mast: bool = MAST,
+        mast_steps: int | None = None,
         seed: int | None = None,
     ) -> None:
         self.iterations = iterations
@@ -123,6 +128,9 @@ class MCTSAgent(Agent):
         self.table_dir = table
         self.depth = depth
         self.nodes = nodes
+        self.solver = solver
+        self.mast = mast
+        self.mast_steps = mast_steps
         self.rng = random.Random(seed)
         self.tree: MCTS | None = None
         self.table: StateTable | None = None
@@ -152,6 +160,9 @@ class MCTSAgent(Agent):
                 depth=self.steps,
                 table=self.table,
                 max_nodes=self.nodes,
+                solver=self.solver,
+                mast=self.mast,
+                mast_steps=self.mast_steps,
             )
         if self.time is not None:
             own = time.monotonic() + self.time
@@ -246,6 +257,9 @@ def _boolean(text: str) -> bool:
     raise ValueError
 
 
+_boolean.__name__ = "yes or no (1 or 0)"
+
+
 def _at_least(kind: type, low: float, above: bool = False) -> Callable[[str], object]:
     def convert(text: str) -> object:
         value = kind(text)
@@ -276,6 +290,9 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "table": (str, "DIR"),
     "depth": (_at_least(int, 0), "N"),
     "nodes": (_at_least(int, 1), "N"),
+    "solver": (_boolean, "yes|no"),
+    "mast": (_boolean, "yes|no"),
+    "mast_steps": (_at_least(int, 1), "N"),
 }
 """The options of an ``mcts`` agent spec."""
 

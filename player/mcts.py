@@ -21,6 +21,8 @@ from math import log, sqrt
 from typing import TYPE_CHECKING
 
 from games.base import GameError, State
+from player.mast import MastPlayout, MoveAverages
+from player.solver import allowed_moves, joints_to_prove, move_bounds, prove
 
 if TYPE_CHECKING:
     from player.state_table import StateTable
@@ -33,6 +35,12 @@ FINAL_CHOICES = ("visits", "mean")
 DEFAULT_C = 0.7
 """The default exploration constant, chosen by measurement (docs/mcts-study.md)."""
 
+SOLVER = False
+"""Whether MCTS-Solver is on by default: only if it wins against plain UCT."""
+
+MAST = False
+"""Whether MAST playouts are on by default: only if they win against plain UCT."""
+
 
 @dataclass(frozen=True)
 class MoveStats:
@@ -42,6 +50,10 @@ class MoveStats:
     visits: int
     value: float
     """The mean reward of the role after this move (0..1), 0 when unvisited."""
+    lower: float = 0.0
+    upper: float = 1.0
+    """What the solver proved of the role's reward after this move, whatever
+    the other roles do (`player.solver`); 0 and 1 when nothing is proven."""
 
 
 class RandomPlayout:
@@ -63,6 +75,11 @@ class Node:
     move that ends the game with the full goal for the only chooser, once
     one is found.  `children` maps a joint move, as a tuple of move indices,
     to the node it leads to.
+
+    The solver's proofs (`player.solver`): `lower` and `upper` bound each
+    role's reward (None: nothing known, 0 and 1), `allowed[r]` lists the
+    moves role r may still choose (None: all), and `proven` is the exact
+    rewards once the bounds meet, at terminal nodes from the start.
     """
 
     __slots__ = (
@@ -78,6 +95,10 @@ class Node:
         "joints",
         "decisive",
         "children",
+        "lower",
+        "upper",
+        "allowed",
+        "proven",
     )
 
     def __init__(self, state: State, depth: int) -> None:
@@ -95,6 +116,11 @@ class Node:
         self.joints: list[tuple[int, ...]] = []
         self.children: dict[tuple[int, ...], Node] = {}
         self.decisive: int | None = None
+        rewards = self.rewards
+        self.lower: tuple[float, ...] | None = None if rewards is None else tuple(rewards)
+        self.upper = self.lower
+        self.allowed: list[list[int] | None] | None = None
+        self.proven = rewards
 
     def expand(self, rng: random.Random) -> None:
         """Learn the legal moves (done once, the second time the node is visited).
@@ -151,6 +177,16 @@ class MCTS:
     state it leads to, and the rewards are backed up along the path without
     storing that state.  `node_count` is the nodes held, root included; after
     `advance` it counts the subtree kept.
+
+    With `solver` (MCTS-Solver, `player.solver`), terminal outcomes are backed
+    up as proofs: bounds on each role's reward at each node.  A node whose
+    bounds meet is proven and is then valued like a terminal node, without a
+    playout; moves proven worse than another are no longer chosen, so a
+    proven win is played and a proven loss avoided while a move that may not
+    lose is left; a proven root ends the search.  With `mast` (Move-Average
+    Sampling Technique, `player.mast`), playouts prefer the moves with the
+    best average reward so far, over the whole search; with `mast_steps`, for
+    that many moves only, the game's own random playout playing the rest.
     """
 
     def __init__(
@@ -165,6 +201,9 @@ class MCTS:
         depth: int = 0,
         table: StateTable | None = None,
         max_nodes: int | None = None,
+        solver: bool = SOLVER,
+        mast: bool = MAST,
+        mast_steps: int | None = None,
     ) -> None:
         if final not in FINAL_CHOICES:
             raise GameError(f"final choice must be one of {', '.join(FINAL_CHOICES)}: {final!r}")
@@ -174,7 +213,15 @@ class MCTS:
         self.final = final
         self.stochastic = stochastic
         self.rng = rng or random.Random()
-        self.evaluator = evaluator or RandomPlayout()
+        self.solver = solver
+        self.averages = MoveAverages(len(state.game.roles)) if mast else None
+        """MAST's move averages, learnt from every simulation (None: no MAST)."""
+        if evaluator is None:
+            if self.averages is None:
+                evaluator = RandomPlayout()
+            else:
+                evaluator = MastPlayout(self.averages, steps=mast_steps)
+        self.evaluator = evaluator
         self.table = table
         self.max_nodes = max_nodes
         self._nodes = 0
@@ -195,9 +242,10 @@ class MCTS:
         if iterations is None and deadline is None:
             raise ValueError("search needs a number of iterations, a deadline or both")
         done = 0
-        if self.root.rewards is not None:
-            return done
+        root = self.root
         while iterations is None or done < iterations:
+            if root.proven is not None:  # terminal or solved: nothing to search
+                break
             if deadline is not None and time.monotonic() >= deadline:
                 break
             self._iterate()
@@ -208,7 +256,9 @@ class MCTS:
         """One iteration: select down to a new node, evaluate it, back the rewards up."""
         node = self.root
         path: list[tuple[Node, tuple[int, ...]]] = []
-        while node.rewards is None:
+        proof = False
+        """Whether a new proof (a new terminal node) is to be backed up."""
+        while node.proven is None:
             if node.moves is None:
                 node.expand(self.rng)
             joint = self._choose_joint(node)
@@ -219,19 +269,26 @@ class MCTS:
                     rewards = self._evaluate_unstored(node, joint)
                     break
                 node = self._add_child(node, joint)
-                rewards = node.rewards or self.evaluator.evaluate(node.state, self.rng)
                 node.visits += 1
+                if node.proven is None:
+                    rewards = self.evaluator.evaluate(node.state, self.rng)
+                else:
+                    rewards, proof = node.proven, self.solver
                 break
             node = child
-        else:  # a terminal node: backed up without a playout
-            rewards = node.rewards
+        else:  # a terminal or proven node: backed up without a playout
+            rewards = node.proven
             node.visits += 1
-        for node, joint in path:
+        for node, joint in reversed(path):
             node.visits += 1
             counts, sums = node.counts, node.sums
             for role, i in enumerate(joint):
                 counts[role][i] += 1
                 sums[role][i] += rewards[role]
+            if proof:
+                proof = prove(node)
+        if self.averages is not None:
+            self.averages.learn_path(path, rewards)
 
     def _choose_joint(self, node: Node) -> tuple[int, ...]:
         """The joint move (move indices) chosen at `node`: each role chooses its own."""
@@ -247,17 +304,20 @@ class MCTS:
         """The move index role `role` takes at `node`: untried first, then UCB1."""
         if node.decisive is not None:
             return node.decisive
+        allowed = None if node.allowed is None else node.allowed[role]
         untried = node.untried[role]
+        if allowed is not None:  # the solver ruled some moves out for good
+            while untried and untried[-1] not in allowed:
+                untried.pop()
         if untried:
             return untried.pop()
         explore = self.c * sqrt(log(node.visits))
-        values = [
-            total / n + explore / sqrt(n)
-            for total, n in zip(node.sums[role], node.counts[role], strict=True)
-        ]
+        sums, counts = node.sums[role], node.counts[role]
+        indices = range(len(counts)) if allowed is None else allowed
+        values = [sums[i] / counts[i] + explore / sqrt(counts[i]) for i in indices]
         if self.stochastic:
-            return self.rng.choices(range(len(values)), values)[0]
-        return values.index(max(values))
+            return indices[self.rng.choices(range(len(values)), values)[0]]
+        return indices[values.index(max(values))]
 
     def _add_child(self, node: Node, joint: tuple[int, ...]) -> Node:
         state = _next_state(node, joint)
@@ -302,12 +362,14 @@ class MCTS:
 
     def statistics(self, role: int) -> list[MoveStats]:
         """The root's moves for role index `role`, best first (by the final choice)."""
-        if self.root.moves is None:
+        root = self.root
+        if root.moves is None:
             return []
-        counts, sums = self.root.counts[role], self.root.sums[role]
+        counts, sums = root.counts[role], root.sums[role]
+        lows, highs = self._move_bounds(role)
         stats = [
-            MoveStats(move, n, sums[i] / n if n else 0.0)
-            for i, (move, n) in enumerate(zip(self.root.moves[role], counts, strict=True))
+            MoveStats(move, n, sums[i] / n if n else 0.0, lows[i], highs[i])
+            for i, (move, n) in enumerate(zip(root.moves[role], counts, strict=True))
         ]
         if self.final == "mean":
             return sorted(stats, key=lambda s: (s.visits > 0, s.value, s.visits), reverse=True)
@@ -321,9 +383,17 @@ class MCTS:
         stats = self.statistics(role)
         if not stats:
             raise GameError("no move to choose: the root state is terminal")
-        if stats[0].visits == 0:
-            return self.rng.choice(stats).move
-        return stats[0].move
+        return choose_move(stats, self.rng)
+
+    def _move_bounds(self, role: int) -> tuple[list[float], list[float]]:
+        """The proven bounds of role `role`'s reward after each of its root moves."""
+        root = self.root
+        count = len(root.moves[role])
+        joints = joints_to_prove(root) if self.solver else None
+        if joints is None:
+            return [0.0] * count, [1.0] * count
+        lows, highs, _ = move_bounds(root, role, joints)
+        return lows, highs
 
     def advance(self, joint: Sequence[str], state: State) -> None:
         """The joint move `joint` was played, leading to `state`: re-root the tree.
@@ -345,6 +415,23 @@ class MCTS:
             self._exact = False
         self.root = child
         self._ensure_expanded(child)
+
+
+def choose_move(stats: Sequence[MoveStats], rng: random.Random) -> str:
+    """The move to play from root statistics ranked best first (`MCTS.statistics`).
+
+    The first move the proofs allow (`player.solver.allowed_moves`), or a
+    random one if none was visited.  Statistics merged from several searches
+    of the same root (root-parallel workers, say) can be chosen from the same
+    way: their visits and rewards add up, and of each move's bounds the
+    highest lower and the lowest upper hold.
+    """
+    allowed = allowed_moves([s.lower for s in stats], [s.upper for s in stats])
+    if allowed is not None:
+        stats = [stats[i] for i in allowed]
+    if stats[0].visits == 0:
+        return rng.choice(stats).move
+    return stats[0].move
 
 
 def _next_state(node: Node, joint: tuple[int, ...]) -> State:

@@ -1,4 +1,8 @@
-"""The UCT search itself: selection rules, backups, budgets, tree reuse."""
+"""The UCT search itself: selection rules, backups, budgets, tree reuse.
+
+Tests of plain UCT's own behaviour switch the solver off (it would prove
+these small positions and stop searching); test_mcts_solver.py tests it.
+"""
 
 from __future__ import annotations
 
@@ -53,7 +57,9 @@ def test_every_move_is_tried_once_before_any_is_tried_twice() -> None:
 def test_a_terminal_node_is_backed_up_without_a_playout() -> None:
     # One blank cell left: X's only move ends the game in a draw.
     playout = CountingPlayout()
-    search = MCTS(position("xox xoo ox.", "xplayer"), rng=random.Random(0), evaluator=playout)
+    search = MCTS(
+        position("xox xoo ox.", "xplayer"), rng=random.Random(0), evaluator=playout, solver=False
+    )
     assert search.search(iterations=20) == 20
     assert playout.calls == 0
     [only] = search.statistics(0)
@@ -102,7 +108,7 @@ def test_final_choice_by_visits_or_by_mean() -> None:
 
 
 def test_a_move_that_wins_at_once_is_always_taken_once_seen() -> None:
-    search = MCTS(position("xx. oo. ...", "xplayer"), rng=random.Random(5))
+    search = MCTS(position("xx. oo. ...", "xplayer"), rng=random.Random(5), solver=False)
     search.search(iterations=40)
     win, *others = search.statistics(0)
     assert win.move == "(mark 1 3)" and win.value == 1.0
@@ -112,8 +118,8 @@ def test_a_move_that_wins_at_once_is_always_taken_once_seen() -> None:
 
 def test_stochastic_selection_spreads_visits_and_still_finds_the_block() -> None:
     state = position("xx. o.. ..o", "oplayer")
-    greedy = MCTS(state, rng=random.Random(4))
-    sampled = MCTS(state, stochastic=True, rng=random.Random(4))
+    greedy = MCTS(state, rng=random.Random(4), solver=False)
+    sampled = MCTS(state, stochastic=True, rng=random.Random(4), solver=False)
     for search in (greedy, sampled):
         search.search(iterations=1000)
         assert search.best_move(1) == "(mark 1 3)"

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from server.tournament import run_tournament, standings
 
-TEN = "mcts:iterations=10"
+TEN = "mcts:iterations=10,solver=no"
+"""Plain UCT, as measured."""
 
 
 def wins_of_the_first_agent(specs: list[str], games: int, seed: int) -> int:
@@ -28,7 +29,7 @@ def test_ten_iterations_beat_random_in_either_seat() -> None:
 
 
 def test_twenty_iterations_beat_ten_clearly() -> None:
-    specs = ["mcts:iterations=20", TEN]
+    specs = ["mcts:iterations=20,solver=no", TEN]
     results = run_tournament("connect_four", specs, games=100, swap=True, seed=1)
     twenty = standings(results, specs, ["red", "black"])[0]
     assert twenty.seat == "all" and twenty.games == 100

@@ -1,0 +1,120 @@
+"""Do the MCTS enhancements win? Each against plain UCT, at equal time or iterations.
+
+    python benchmarks/mcts_enhancements.py --games 60 --time 0.1 --jobs 2
+    python benchmarks/mcts_enhancements.py --games 60 --iterations 500 --gdl
+
+For every game and every variant (agent options added to ``mcts``), plays
+GAMES matches of the variant against plain UCT (``mcts:solver=no,mast=no``)
+through the tournament referee, seats swapped every other match, and prints
+the variant's score (mean of goal/100, a draw counting half) with its 95%
+Wilson interval.  Both agents of a match take turns in one process, so the
+load of a shared machine falls on both alike at equal time.  Then the cost of
+each variant: simulations per CPU-second of a search from the initial state,
+variant and plain alternating in rounds in this process, and their ratio.
+With ``--out FILE`` the figures are also written as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from pathlib import Path
+
+from player.agents import make_agent
+from player.mcts import MCTS
+from server.stats import wilson_interval
+from server.tournament import cached_game, run_tournament
+
+PLAIN = "solver=no,mast=no"
+VARIANTS = ("solver=yes,mast=no", "solver=no,mast=yes", "solver=yes,mast=yes")
+
+
+def search_options(variant: str) -> dict[str, object]:
+    """The `MCTS` arguments of a variant, read as the ``mcts`` agent reads its spec."""
+    options = make_agent(f"mcts:{variant}")
+    return {"solver": options.solver, "mast": options.mast, "mast_steps": options.mast_steps}
+
+
+def score(game: str, gdl: bool, variant: str, budget: str, games: int, seed: int, jobs: int):
+    """The variant's score against plain UCT and its interval, over `games` matches."""
+    specs = [f"mcts:{budget},{variant}", f"mcts:{budget},{PLAIN}"]
+    results = run_tournament(game, specs, games=games, swap=True, seed=seed, jobs=jobs, gdl=gdl)
+    total = sum(result.goals[result.seats.index(0)] / 100 for result in results)
+    wins = sum(
+        result.goals[result.seats.index(0)] > result.goals[result.seats.index(1)]
+        for result in results
+    )
+    low, high = wilson_interval(total, games)
+    return {"score": total / games, "low": low, "high": high, "wins": wins, "games": games}
+
+
+def speeds(
+    game: str, gdl: bool, variants: list[str], seconds: float, rounds: int
+) -> dict[str, float]:
+    """Simulations per CPU-second from the initial state of every variant and plain,
+    alternating in `rounds` rounds of `seconds` each so that load hits all alike."""
+    state = cached_game(game, gdl).game.initial_state()
+    sims = {variant: 0 for variant in (PLAIN, *variants)}
+    cpu = {variant: 0.0 for variant in sims}
+    for round_ in range(rounds):
+        for variant in sims:
+            search = MCTS(state, rng=random.Random(round_), **search_options(variant))
+            began = time.process_time()
+            while time.process_time() - began < seconds:
+                sims[variant] += search.search(iterations=50)
+            cpu[variant] += time.process_time() - began
+    return {variant: sims[variant] / cpu[variant] for variant in sims}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--games", type=int, default=60, help="matches per game and variant (0: speeds only)"
+    )
+    parser.add_argument("--time", type=float, help="seconds a move (equal time)")
+    parser.add_argument("--iterations", type=int, help="simulations a move (equal iterations)")
+    parser.add_argument("--game", action="append", help="default: connect_four, breakthrough")
+    parser.add_argument("--variant", action="append", help=f"default: {', '.join(VARIANTS)}")
+    parser.add_argument("--gdl", action="store_true", help="play the games' GDL twins")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--speed-seconds", type=float, default=2.0, help="0: no speed table")
+    parser.add_argument("--out", type=Path, help="write the figures as JSON")
+    args = parser.parse_args()
+    if (args.time is None) == (args.iterations is None):
+        parser.error("give one budget: --time or --iterations")
+    budget = f"time={args.time}" if args.time is not None else f"iterations={args.iterations}"
+    games = args.game or ["connect_four", "breakthrough"]
+    variants = args.variant or list(VARIANTS)
+    twin = " (GDL twin)" if args.gdl else ""
+    report: dict[str, object] = {"budget": budget, "gdl": args.gdl, "scores": {}, "speeds": {}}
+
+    print(f"score against plain UCT, {budget} a move, {args.games} matches, seats swapped")
+    print("| game | variant | score | 95% Wilson | wins | seconds |\n|---|---|---|---|---|---|")
+    for game in games if args.games > 0 else []:
+        for variant in variants:
+            began = time.monotonic()
+            result = score(game, args.gdl, variant, budget, args.games, args.seed, args.jobs)
+            report["scores"][f"{game} {variant}"] = result  # type: ignore[index]
+            print(
+                f"| {game}{twin} | {variant} | {result['score']:.3f} | "
+                f"{result['low']:.2f}-{result['high']:.2f} | {result['wins']}/{args.games} | "
+                f"{time.monotonic() - began:.0f} |",
+                flush=True,
+            )
+    if args.speed_seconds > 0:
+        print("\nsimulations per CPU-second from the initial state (ratio to plain)")
+        print("| game | variant | sims/s | ratio |\n|---|---|---|---|")
+        for game in games:
+            found = speeds(game, args.gdl, variants, args.speed_seconds, rounds=3)
+            report["speeds"][game] = found  # type: ignore[index]
+            for variant, rate in found.items():
+                print(f"| {game}{twin} | {variant} | {rate:.0f} | {rate / found[PLAIN]:.2f} |")
+    if args.out is not None:
+        args.out.write_text(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()

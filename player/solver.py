@@ -1,0 +1,125 @@
+"""MCTS-Solver: bounds on the outcome of tree nodes, proven from terminal states.
+
+A node may carry, for every role r, a lower and an upper bound on r's
+*security value* there: the reward r can make sure of when it plays as well
+as it can and every other role plays against it.  In a two-player zero-sum
+game this is the minimax value, so the bounds are the classic solver's
+proven wins, losses and draws (and scores between); in other games it is
+what r can guarantee, which is all a proof about goal vectors can promise
+without assuming what the other roles want.
+
+A terminal node's bounds are its rewards.  At a node, group the joint moves
+by the move i of role r ("rows") and by the moves o of the other roles
+("columns"); with the children's bounds lo(i, o) and up(i, o), and unknown
+children counting as 0 and 1:
+
+- lower = max_i min_o lo(i, o): some move of r gets at least this whatever
+  the others do;
+- upper = min_o max_i up(i, o): some joint move of the others holds r to this.
+
+In turn-taking games these are max/max over the children for the role on
+move and min/min for the others.  With simultaneous moves they bound the
+value of the matrix game (mixed strategies lie between the two), and are
+computed only once every joint move has a child, so there most proofs come
+from states where every continuation is terminal.
+
+A move i of role r whose best case max_o up(i, o) is below the node's lower
+bound can only do worse than another move: it is not chosen again, in the
+search or at the end.  Neither is one whose best case merely equals that
+bound without being sure of it.  A proven win is then the only move left,
+and a proven loss is dropped while a move that may not lose remains.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import product
+from math import prod
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from player.mcts import Node
+
+Joint = tuple[int, ...]
+
+
+def joints_to_prove(node: Node) -> Iterable[Joint] | None:
+    """The joint moves whose children bound `node`, or None if too few are known.
+
+    Turn-taking: every move of the role on move (missing children are
+    unknown).  Simultaneous moves: every joint move, once all have children.
+    """
+    if len(node.choosers) == 1:
+        return node.joints
+    if len(node.children) < prod(len(moves) for moves in node.moves):
+        return None
+    return product(*(range(len(moves)) for moves in node.moves))
+
+
+def move_bounds(node: Node, role: int, joints: Iterable[Joint]) -> tuple[list[float], ...]:
+    """Per move of `role`: its worst and best case (over the others' moves), and
+    the node's upper bound for `role` as a one-element list."""
+    count = len(node.moves[role])
+    lows, highs = [1.0] * count, [0.0] * count
+    columns: dict[Joint, float] = {}
+    children = node.children
+    for joint in joints:
+        child = children.get(joint)
+        if child is None or child.lower is None:
+            low, high = 0.0, 1.0
+        else:
+            low, high = child.lower[role], child.upper[role]
+        i = joint[role]
+        if low < lows[i]:
+            lows[i] = low
+        if high > highs[i]:
+            highs[i] = high
+        others = joint[:role] + joint[role + 1 :]
+        if high >= columns.get(others, 0.0):
+            columns[others] = high
+    return lows, highs, [min(columns.values())]
+
+
+def allowed_moves(lows: Sequence[float], highs: Sequence[float]) -> list[int] | None:
+    """The moves still worth choosing given their bounds; None: all of them.
+
+    A move may be chosen if its best case beats the best guarantee `best`, or
+    if it is itself sure of `best` (when `best` is more than nothing); if no
+    move qualifies (every move is a proven loss) all may be chosen.
+    """
+    best = max(lows)
+    allowed = [
+        i
+        for i, (low, high) in enumerate(zip(lows, highs, strict=True))
+        if high > best or (low == best and best > 0.0)
+    ]
+    if not allowed or len(allowed) == len(lows):
+        return None
+    return allowed
+
+
+def prove(node: Node) -> bool:
+    """Recompute the bounds of the expanded `node` from its children; return
+    whether they changed (so that its parent needs recomputing too)."""
+    roles = range(len(node.moves))
+    lower, upper = [0.0] * len(roles), [1.0] * len(roles)
+    allowed: list[list[int] | None] = [None] * len(roles)
+    joints = joints_to_prove(node)
+    if joints is not None:
+        joints = list(joints)
+        for role in roles:
+            lows, highs, [high] = move_bounds(node, role, joints)
+            lower[role], upper[role] = max(lows), high
+            if role in node.choosers:
+                allowed[role] = allowed_moves(lows, highs)
+    if lower == [0.0] * len(roles) and upper == [1.0] * len(roles):
+        new_lower = new_upper = None
+    else:
+        new_lower, new_upper = tuple(lower), tuple(upper)
+    node.allowed = None if all(a is None for a in allowed) else allowed
+    if new_lower == node.lower and new_upper == node.upper:
+        return False
+    node.lower, node.upper = new_lower, new_upper
+    if new_lower is not None and new_lower == new_upper:
+        node.proven = list(new_lower)
+    return True

@@ -1,0 +1,120 @@
+"""MCTS-Solver: proofs backed up from terminal states, and played."""
+
+from __future__ import annotations
+
+import random
+
+from perfect_play import value
+from pick_game import PickGame
+from test_mcts import TICTACTOE, position
+
+from games.registry import load_game
+from player.mcts import MCTS, MoveStats, Node, choose_move
+from player.solver import allowed_moves
+
+
+def solved(state, iterations: int, seed: int = 1) -> MCTS:
+    search = MCTS(state, solver=True, rng=random.Random(seed))
+    search.search(iterations=iterations)
+    return search
+
+
+def bounds(search: MCTS, role: int) -> dict[str, tuple[float, float]]:
+    return {s.move: (s.lower, s.upper) for s in search.statistics(role)}
+
+
+def test_a_forced_win_is_proven_played_and_ends_the_search() -> None:
+    # X to move: (mark 1 3) and (mark 3 1) set up two threats; nothing wins at once.
+    search = solved(position("x.. ... ..o", "xplayer"), iterations=20_000)
+    assert search.root.proven == [1.0, 0.0]
+    assert search.root.visits < 20_000  # a proven root needs no more search
+    move = search.best_move(0)
+    assert move in ("(mark 1 3)", "(mark 3 1)") and bounds(search, 0)[move] == (1.0, 1.0)
+    assert search.search(iterations=10) == 0
+
+
+def test_forced_losses_are_avoided_for_the_one_drawing_move() -> None:
+    # O to move: every move but the centre loses against best play.
+    search = solved(position("x.. o.. .x.", "oplayer"), iterations=20_000)
+    assert search.root.proven == [0.5, 0.5]
+    assert search.best_move(1) == "(mark 2 2)"
+    proofs = bounds(search, 1)
+    assert proofs.pop("(mark 2 2)") == (0.5, 0.5)
+    assert set(proofs.values()) == {(0.0, 0.0)}
+
+
+def test_when_every_move_loses_the_search_still_answers_a_legal_move() -> None:
+    state = position("xo. x.. ...", "oplayer")
+    search = solved(state, iterations=20_000)
+    assert search.root.proven == [1.0, 0.0]
+    assert {s.upper for s in search.statistics(1)} == {0.0}
+    assert search.best_move(1) in state.legal_moves(1)
+
+
+def test_connect_four_with_few_columns_is_solved_from_the_start() -> None:
+    # 5 columns of 4, three in a row wins: red wins by starting in columns 2-4.
+    state = load_game("connect_four:width=5,height=4,line=3").initial_state()
+    search = solved(state, iterations=20_000)
+    assert search.root.proven == [1.0, 0.0]
+    assert search.best_move(0) in ("(drop 2)", "(drop 3)", "(drop 4)")
+
+
+def test_every_bound_in_the_tree_holds_the_true_value() -> None:
+    # Tic-tac-toe is two-player zero-sum: the bounds must hold the minimax value.
+    for seed in range(3):
+        search = solved(TICTACTOE.initial_state(), iterations=3_000, seed=seed)
+        stack: list[Node] = [search.root]
+        checked = 0
+        while stack:
+            node = stack.pop()
+            stack.extend(node.children.values())
+            if node.lower is not None:
+                truth = [goal / 100 for goal in value(node.state)]
+                assert all(
+                    low <= true <= high
+                    for low, true, high in zip(node.lower, truth, node.upper, strict=True)
+                ), node.state.render()
+                checked += 1
+        assert checked > 100
+
+
+def test_simultaneous_moves_are_proven_from_terminal_states() -> None:
+    # One round: every joint move ends the game, so once all 9 have been tried
+    # (sampled selection mixes the roles' choices) each role is sure of its
+    # favourite, worth 100 whatever the other picks, and the search stops.
+    state = PickGame(roles=2, rounds=1).initial_state()
+    search = MCTS(state, solver=True, stochastic=True, rng=random.Random(0))
+    assert search.search(iterations=1000) < 1000
+    assert len(search.root.children) == 9
+    assert search.root.proven == [1.0, 1.0]
+    assert [search.best_move(role) for role in range(2)] == ["(pick 1)", "(pick 2)"]
+    [favourite, *others] = search.statistics(1)
+    assert (favourite.lower, favourite.upper) == (1.0, 1.0)
+    assert all((s.lower, s.upper) == (0.0, 0.0) for s in others)
+
+
+def test_without_the_solver_nothing_is_proven_but_terminal_states() -> None:
+    search = MCTS(position("x.. o.. .x.", "oplayer"), rng=random.Random(1), solver=False)
+    search.search(iterations=5_000)
+    assert search.root.proven is None and search.root.lower is None
+    assert all((s.lower, s.upper) == (0.0, 1.0) for s in search.statistics(1))
+
+
+def test_which_moves_stay_allowed() -> None:
+    # Nothing known: all.  A proven draw keeps the moves that may win and itself.
+    assert allowed_moves([0.0, 0.0], [1.0, 1.0]) is None
+    assert allowed_moves([0.5, 0.0, 0.0], [0.5, 1.0, 0.5]) == [0, 1]
+    # A proven win leaves only the wins; a proven loss goes while another may not lose.
+    assert allowed_moves([1.0, 0.0, 1.0], [1.0, 1.0, 1.0]) == [0, 2]
+    assert allowed_moves([0.0, 0.0], [0.0, 1.0]) == [1]
+    # When every move loses, any may be played.
+    assert allowed_moves([0.0, 0.0], [0.0, 0.0]) is None
+
+
+def test_the_final_choice_follows_the_proofs_before_the_visits() -> None:
+    rng = random.Random(0)
+    ranked = [MoveStats("a", 90, 0.6), MoveStats("b", 10, 0.7, 1.0, 1.0)]
+    assert choose_move(ranked, rng) == "b"  # a proven win beats any count of visits
+    ranked = [MoveStats("a", 90, 0.6, 0.0, 0.0), MoveStats("b", 10, 0.3)]
+    assert choose_move(ranked, rng) == "b"  # a proven loss goes while b may not lose
+    assert choose_move([MoveStats("a", 90, 0.6), MoveStats("b", 10, 0.7)], rng) == "a"
