@@ -1,0 +1,97 @@
+"""Compiling generated C with the system compiler, cached by the hash of the source.
+
+The library is loaded with cffi in ABI mode (``ffi.dlopen``), so building it
+needs a C compiler (``cc``, or ``$CC``) and nothing of Python's own headers.
+Libraries are kept in ``$XDG_CACHE_HOME/ggp-player/native`` (default
+``~/.cache/...``; `CACHE_ENV` overrides), named by the SHA-256 of their source:
+the same rules are compiled once per machine.  `NativeUnavailable` says why
+there is no native library (no cffi, no compiler, a failed build).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from gdl.native.csource import DECLARATIONS, check_source
+
+CACHE_ENV = "GGP_NATIVE_CACHE"
+"""Environment variable naming the folder of compiled libraries."""
+COMPILER_ENV = "CC"
+OPTIMISE = ("-O2",)
+OPTIMISE_LARGE = ("-O1",)
+"""Sources over `LARGE_SOURCE` bytes are compiled with less optimisation (time)."""
+LARGE_SOURCE = 4_000_000
+BUILD_SECONDS = 300.0
+"""The compiler is stopped after this long."""
+
+
+class NativeUnavailable(Exception):
+    """There is no native library for these rules; says why."""
+
+
+def cache_dir() -> Path:
+    found = os.environ.get(CACHE_ENV)
+    if found:
+        return Path(found)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "ggp-player" / "native"
+
+
+def compiler() -> str:
+    """The C compiler's path; `NativeUnavailable` if there is none."""
+    name = os.environ.get(COMPILER_ENV) or "cc"
+    path = shutil.which(name)
+    if path is None:
+        raise NativeUnavailable(f"no C compiler ({name!r} is not on the PATH)")
+    return path
+
+
+def new_ffi() -> Any:
+    """A cffi FFI knowing the library's functions; `NativeUnavailable` without cffi."""
+    try:
+        import cffi
+    except ImportError:
+        raise NativeUnavailable("cffi is not installed (pip install 'ggp-player[native]')") from None
+    ffi = cffi.FFI()
+    ffi.cdef(DECLARATIONS)
+    return ffi
+
+
+def build_library(source: str) -> Path:
+    """The shared library compiled from `source` (from the cache when there)."""
+    check_source(source)
+    digest = hashlib.sha256(source.encode()).hexdigest()[:32]
+    folder = cache_dir()
+    target = folder / f"gdl-{digest}.so"
+    if target.exists():
+        return target
+    cc = compiler()
+    folder.mkdir(parents=True, exist_ok=True)
+    flags = OPTIMISE_LARGE if len(source) > LARGE_SOURCE else OPTIMISE
+    with tempfile.TemporaryDirectory(dir=folder) as work:
+        c_file = Path(work) / "rules.c"
+        c_file.write_text(source)
+        built = Path(work) / "rules.so"
+        command = [cc, *flags, "-shared", "-fPIC", "-o", str(built), str(c_file)]
+        try:
+            result = subprocess.run(
+                command, capture_output=True, text=True, timeout=BUILD_SECONDS, check=False
+            )
+        except subprocess.TimeoutExpired:
+            raise NativeUnavailable(
+                f"the C compiler took over {BUILD_SECONDS:g} s"
+            ) from None
+        except OSError as error:
+            raise NativeUnavailable(f"the C compiler could not run: {error}") from None
+        if result.returncode != 0:
+            raise NativeUnavailable(
+                f"the C compiler failed ({result.returncode}): {result.stderr.strip()[:500]}"
+            )
+        os.replace(built, target)  # atomic: another process may build the same
+    return target
