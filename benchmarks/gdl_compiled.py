@@ -11,7 +11,7 @@ and the time to ground and compile the rules (ready).  The compiled game is
 warmed up first with a few playouts: a joint move's next-state function is
 written on its first use.  The last column is what ``--reasoner auto``
 (`gdl.load`) picks and how long it takes to be ready, trial included (see
-`gdl.trial`).
+`gdl.compiled.trial`).
 
 The second form tries to compile every corpus game within the default
 budget and prints how many are compiled and, grouped, why the others are
@@ -28,11 +28,11 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from gdl.compile import compile_rules
-from gdl.compiled_game import CompiledGame
-from gdl.game import GdlGame
-from gdl.grounding import GroundingError
+from gdl.compiled.compile import compile_rules
+from gdl.compiled.compiled_game import CompiledGame
+from gdl.interpreter.game import GdlGame
 from gdl.load import with_reasoner
+from gdl.network.grounding import GroundingError
 from gdl.traces import read_playouts, replay
 from ggp.commands.bench import bench_game
 

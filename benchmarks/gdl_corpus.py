@@ -15,7 +15,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from gdl.game import GdlGame
+from gdl.interpreter.game import GdlGame
 from gdl.traces import ReplayReport, read_playouts, replay
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "gdl-corpus"

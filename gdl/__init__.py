@@ -1,15 +1,14 @@
-"""The Game Description Language: parsing, validation and reasoning.
+"""The Game Description Language, as a pipeline of layers; each imports only those above it here.
 
-- `gdl.terms`: the data (terms are strings and tuples, `Rule`) and `to_kif`,
-  the one canonical printer;
-- `gdl.parser`: KIF text to terms and rules (`parse_rules`, `parse_term`,
-  `parse_terms`, `parse_sexprs` for protocol messages); grammar in
-  ``grammar.lark``;
-- `gdl.validator`: GDL's restrictions, every fault listed (`check`);
-- `gdl.strata`: clauses, the dependency graph, strata and phases;
-- `gdl.magic`: computing relations only where they are asked for (magic sets);
-- `gdl.facts`, `gdl.joins`, `gdl.reasoner`: bottom-up, semi-naive evaluation;
-- `gdl.game`: `GdlGame`, a GDL description behind the `games.base` interface;
-- `gdl.traces`: replaying recorded playouts against a game;
-- `gdl.errors`: `GdlSyntaxError` and `GdlValidationError`.
+- `gdl.syntax`: the language front end: terms, KIF parsing (lark grammar in
+  ``syntax/grammar.lark``), the dependency structure (strata) and validation;
+- `gdl.interpreter`: bottom-up, semi-naive evaluation of validated rules and
+  `GdlGame`, a description behind the `games.base` interface;
+- `gdl.network`: grounding (every relevant ground instance, found with the
+  interpreter) and the ground rules as a network of propositions;
+- `gdl.compiled`: the network turned into generated Python, `CompiledGame`,
+  and the trial that picks between it and the interpreter;
+- `gdl.load`: the one seam to call: a game from rules text with the reasoner
+  that suits it;
+- `gdl.traces`: replaying recorded playouts against a game (tests, benchmarks).
 """

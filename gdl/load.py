@@ -1,11 +1,11 @@
 """Loading a GDL game with the reasoner that suits it: the one seam to call.
 
-``reasoner="auto"`` compiles the rules (`gdl.compile`) and uses the compiled
+``reasoner="auto"`` compiles the rules (`gdl.compiled.compile`) and uses the compiled
 game if that is done within the budget, else keeps the interpreter and logs
 why; ``"compiled"`` insists (an error if the rules cannot be compiled) and
 ``"interpreter"`` never compiles.  When ``auto`` compiles a game whose joint
 moves all go through the general next-state function, which can be slower
-than the interpreter, a short measured trial (`gdl.trial`) keeps the faster.
+than the interpreter, a short measured trial (`gdl.compiled.trial`) keeps the faster.
 Either way the game is a `GdlGame`: same roles, moves, facts and keys.
 """
 
@@ -15,11 +15,11 @@ import logging
 from pathlib import Path
 
 from games.base import GameError
-from gdl.compile import compile_rules
-from gdl.compiled_game import CompiledGame
-from gdl.game import GdlGame
-from gdl.grounding import Budget, GroundingError
-from gdl.trial import Measure, states_per_second, trial
+from gdl.compiled.compile import compile_rules
+from gdl.compiled.compiled_game import CompiledGame
+from gdl.compiled.trial import Measure, states_per_second, trial
+from gdl.interpreter.game import GdlGame
+from gdl.network.grounding import Budget, GroundingError
 
 REASONERS = ("auto", "compiled", "interpreter")
 

@@ -1,7 +1,7 @@
 """The one place where rules text received from a game manager becomes a `Game`.
 
 The rules are compiled (`gdl.load`, reasoner ``auto``) when that is done
-within the default budget, and interpreted by `gdl.game.GdlGame` otherwise;
+within the default budget, and interpreted by `gdl.interpreter.game.GdlGame` otherwise;
 both play identically.
 """
 

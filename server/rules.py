@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from games.base import Game
 from games.registry import GDL_DIR, load_game, parse_spec
-from gdl.game import GdlGame
+from gdl.interpreter.game import GdlGame
 from gdl.load import game_from_text
-from gdl.terms import rules_text
+from gdl.syntax.terms import rules_text
 
 
 @dataclass(frozen=True)

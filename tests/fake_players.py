@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from aiohttp import web
 
 from games.base import State
-from gdl.parser import parse_sexprs
-from gdl.terms import to_kif
+from gdl.syntax.parser import parse_sexprs
+from gdl.syntax.terms import to_kif
 from server.rules import game_from_rules
 
 TICTACTOE_GDL = """

@@ -9,13 +9,13 @@ from test_gdl_game import RACE
 
 from games.base import GameDefinitionError, IllegalMoveError
 from games.registry import GDL_DIR
-from gdl import codegen
-from gdl.codegen import compile_source
-from gdl.compiled_game import CompiledGame, CompiledState
-from gdl.game import GdlGame
-from gdl.grounding import Budget, GroundingError, ground
+from gdl.compiled import codegen
+from gdl.compiled.codegen import compile_source
+from gdl.compiled.compiled_game import CompiledGame, CompiledState
+from gdl.interpreter.game import GdlGame
 from gdl.load import with_reasoner
-from gdl.terms import to_kif
+from gdl.network.grounding import Budget, GroundingError, ground
+from gdl.syntax.terms import to_kif
 
 
 def both(text: str = RACE) -> tuple[GdlGame, CompiledGame]:

@@ -12,10 +12,10 @@ from __future__ import annotations
 import pytest
 from test_gdl_corpus import GAMES
 
-from gdl.compile import compile_rules
-from gdl.compiled_game import CompiledGame
-from gdl.game import GdlGame
-from gdl.grounding import Budget, GroundingError
+from gdl.compiled.compile import compile_rules
+from gdl.compiled.compiled_game import CompiledGame
+from gdl.interpreter.game import GdlGame
+from gdl.network.grounding import Budget, GroundingError
 from gdl.traces import read_playouts, replay
 
 TEST_BUDGET = Budget(seconds=3600.0, bindings=150_000, ground_rules=20_000)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from conftest import SHARED
 
-from gdl.game import GdlGame
+from gdl.interpreter.game import GdlGame
 from gdl.traces import read_playouts, replay
 
 INDEX = SHARED / "gdl-corpus" / "INDEX.tsv"

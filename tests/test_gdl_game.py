@@ -11,8 +11,8 @@ from game_invariants import check_random_playouts
 
 from games.base import GameDefinitionError, GameError, IllegalMoveError
 from games.registry import load_game
-from gdl.errors import GdlSyntaxError
-from gdl.game import GdlGame
+from gdl.interpreter.game import GdlGame
+from gdl.syntax.errors import GdlSyntaxError
 from ggp.cli import main
 
 RACE = """

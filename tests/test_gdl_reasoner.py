@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-import gdl.magic
-from gdl.magic import demand_reasoner, demand_strata
-from gdl.parser import parse_rules, parse_terms
-from gdl.reasoner import Reasoner
-from gdl.validator import check
+import gdl.interpreter.magic
+from gdl.interpreter.magic import demand_reasoner, demand_strata
+from gdl.interpreter.reasoner import Reasoner
+from gdl.syntax.parser import parse_rules, parse_terms
+from gdl.syntax.validator import check
 
 GAME = "(role r)\n(<= terminal (true done))\n(goal r 0)\n"
 """Enough for the validator; the tests ask for other relations."""
@@ -141,7 +141,7 @@ def test_demand_driven_relations_give_the_same_facts(state: str) -> None:
 
 
 def test_expensive_relations_are_found_and_computed_on_demand(monkeypatch) -> None:
-    monkeypatch.setattr(gdl.magic, "STATIC_WORK_LIMIT", 200)
+    monkeypatch.setattr(gdl.interpreter.magic, "STATIC_WORK_LIMIT", 200)
     chosen = demand_reasoner(check(parse_rules(GAME + DEMANDED + "(init (cell 1 black))")))
     assert "far" in chosen.strata.demand
     plain = Reasoner(check(parse_rules(GAME + DEMANDED)))

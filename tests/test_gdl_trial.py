@@ -11,11 +11,11 @@ from test_gdl_compiled import assert_same_random_playouts
 from test_gdl_game import RACE
 
 from games.base import Game, GameError
-from gdl import compile as compile_module
-from gdl.compiled_game import CompiledGame
-from gdl.game import GdlGame
+from gdl.compiled import compile as compile_module
+from gdl.compiled.compiled_game import CompiledGame
+from gdl.compiled.trial import Verdict, states_per_second
+from gdl.interpreter.game import GdlGame
 from gdl.load import with_reasoner
-from gdl.trial import Verdict, states_per_second
 
 
 def figures(compiled: float, interpreted: float):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from gdl.errors import GdlValidationError
-from gdl.game import GdlGame
-from gdl.parser import parse_rules
-from gdl.validator import check, validate
+from gdl.interpreter.game import GdlGame
+from gdl.syntax.errors import GdlValidationError
+from gdl.syntax.parser import parse_rules
+from gdl.syntax.validator import check, validate
 
 BASE = """
 (role a)

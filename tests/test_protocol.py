@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gdl.parser import parse_rules
+from gdl.syntax.parser import parse_rules
 from player.protocol import (
     Abort,
     Info,

@@ -14,7 +14,7 @@ from aiohttp import web
 from fake_players import TICTACTOE_GDL, FakePlayer, served
 
 from games.base import GameError, State
-from gdl.terms import rules_text
+from gdl.syntax.terms import rules_text
 from player.agents import Agent, Clocks, make_agent
 from server.match import judge, make_players, run_match, seat_specs
 from server.match_log import read_log, replay

@@ -9,8 +9,8 @@ import time
 
 from games.base import Game, State
 from games.registry import load_game
-from gdl.compiled_game import CompiledGame
-from gdl.game import GdlGame
+from gdl.compiled.compiled_game import CompiledGame
+from gdl.interpreter.game import GdlGame
 from gdl.load import REASONERS
 from player.mcts import DEFAULT_C, MCTS, RandomPlayout
 

@@ -9,11 +9,11 @@ import time
 
 from games.base import GameDefinitionError, GameError
 from games.registry import load_game
-from gdl.compiled_game import CompiledGame
-from gdl.game import GdlGame
-from gdl.strata import MOVE, STATE, STATIC
+from gdl.compiled.compiled_game import CompiledGame
+from gdl.interpreter.game import GdlGame
+from gdl.syntax.strata import MOVE, STATE, STATIC
+from gdl.syntax.validator import arities
 from gdl.traces import ReplayReport, read_playouts, replay
-from gdl.validator import arities
 from ggp.commands.bench import add_reasoner_option
 
 MAX_STEPS = 1000

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from gdl.codegen import Generator, compile_source
-from gdl.formulas import Network, build_network
-from gdl.grounding import Budget, Deadline, GroundingError, ground
-from gdl.strata import Strata
-from gdl.terms import Term, to_kif
+from gdl.compiled.codegen import Generator, compile_source
+from gdl.network.formulas import Network, build_network
+from gdl.network.grounding import Budget, Deadline, GroundingError, ground
+from gdl.syntax.strata import Strata
+from gdl.syntax.terms import Term, to_kif
 
 MAX_SPECIALISED = 2_000
 """Joint moves that get a function of their own (written in a few milliseconds each,

@@ -1,6 +1,6 @@
 """Grounding: every relevant ground instance of a game's rules, computed once.
 
-The compiled reasoner (`gdl.compile`) works on ground (variable-free) rules.
+The compiled reasoner (`gdl.compiled.compile`) works on ground (variable-free) rules.
 Which ground instances are relevant is found by evaluating a *relaxed*
 program bottom-up with the ordinary reasoner:
 
@@ -29,11 +29,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from gdl.facts import Layer
-from gdl.joins import WorkLimit, compile_clause, estimator
-from gdl.reasoner import Reasoner, WorkLimitExceeded
-from gdl.strata import STATIC, Clause, Strata
-from gdl.terms import Term, arguments, relation, to_kif, variables
+from gdl.interpreter.facts import Layer
+from gdl.interpreter.joins import WorkLimit, compile_clause, estimator
+from gdl.interpreter.reasoner import Reasoner, WorkLimitExceeded
+from gdl.syntax.strata import STATIC, Clause, Strata
+from gdl.syntax.terms import Term, arguments, relation, to_kif, variables
 
 RELAXED_TRUE = "relaxed true"
 RELAXED_DOES = "relaxed does"

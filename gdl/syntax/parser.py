@@ -1,4 +1,4 @@
-"""Reading KIF text into terms and rules (see `gdl.terms` for the data).
+"""Reading KIF text into terms and rules (see `gdl.syntax.terms` for the data).
 
 The lark grammar (``grammar.lark``) reads s-expressions; this module then
 gives them their GDL meaning: top-level expressions are facts or
@@ -23,8 +23,8 @@ from lark.exceptions import (
     VisitError,
 )
 
-from gdl.errors import GdlSyntaxError
-from gdl.terms import KEYWORDS, Rule, Term
+from gdl.syntax.errors import GdlSyntaxError
+from gdl.syntax.terms import KEYWORDS, Rule, Term
 
 SExpr = str | tuple
 """An s-expression: a symbol or a tuple of s-expressions (any first element)."""

@@ -18,15 +18,15 @@ with all of them, so a broken game is refused at load time, not half-played.
   ``input`` and ``role`` do not depend on ``true`` or ``does``; ``legal``,
   ``goal`` and ``terminal`` do not depend on ``does``; there is a role.
 
-A rule with ``or`` is checked as its alternatives (`gdl.strata.clauses`), each
+A rule with ``or`` is checked as its alternatives (`gdl.syntax.strata.clauses`), each
 of which must be safe and follow the recursion restriction.
 """
 
 from __future__ import annotations
 
-from gdl.errors import GdlValidationError
-from gdl.strata import Strata, body_sentences, clauses
-from gdl.terms import Rule, Term, arguments, is_ground, relation, to_kif, variables
+from gdl.syntax.errors import GdlValidationError
+from gdl.syntax.strata import Strata, body_sentences, clauses
+from gdl.syntax.terms import Rule, Term, arguments, is_ground, relation, to_kif, variables
 
 KEYWORD_ARITIES = {
     "role": 1,

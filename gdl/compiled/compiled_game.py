@@ -1,4 +1,4 @@
-"""A GDL game played through compiled rules (`gdl.compile`).
+"""A GDL game played through compiled rules (`gdl.compiled.compile`).
 
 `CompiledGame` is a `GdlGame` (same roles, move texts, facts, keys and rules
 id; the interpreter stays available as the oracle) whose states are
@@ -13,16 +13,16 @@ import random
 from collections.abc import Sequence
 
 from games.base import Goals, PlayoutResult, State, canonical_move, check_joint
-from gdl.compile import CompiledRules, compile_rules
-from gdl.game import GdlGame, GdlState
-from gdl.grounding import Budget
-from gdl.terms import Rule, Term
+from gdl.compiled.compile import CompiledRules, compile_rules
+from gdl.interpreter.game import GdlGame, GdlState
+from gdl.network.grounding import Budget
+from gdl.syntax.terms import Rule, Term
 
 
 class CompiledGame(GdlGame):
     """A GDL game whose states are evaluated by compiled code.
 
-    Raises `gdl.grounding.GroundingError` if the rules cannot be compiled
+    Raises `gdl.network.grounding.GroundingError` if the rules cannot be compiled
     within `budget`; `gdl.load` then keeps the interpreter instead.
     """
 

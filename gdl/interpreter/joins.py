@@ -6,7 +6,7 @@ binding) and then each variable's value, in the order the join binds them.
 A step maps the list of bindings to a new list:
 
 - a positive sentence looks each binding's key up in an index
-  (`gdl.facts.IndexSpec`) and extends the binding with each projection found;
+  (`gdl.interpreter.facts.IndexSpec`) and extends the binding with each projection found;
 - ``(not sentence)`` keeps the bindings whose key is not in the index;
 - ``(distinct a b)`` keeps the bindings where the two values differ.
 
@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
-from gdl.facts import (
+from gdl.interpreter.facts import (
     Args,
     IndexSpec,
     Layer,
@@ -35,8 +35,8 @@ from gdl.facts import (
     is_flat,
     tuple_getter,
 )
-from gdl.strata import Clause
-from gdl.terms import Term, arguments, is_ground, is_variable, relation, variables
+from gdl.syntax.strata import Clause
+from gdl.syntax.terms import Term, arguments, is_ground, is_variable, relation, variables
 
 Binding = tuple
 Step = Callable[[list[Binding], Sequence[Layer], dict[str, list[Args]] | None], list[Binding]]

@@ -30,9 +30,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gdl.reasoner import Reasoner, WorkLimitExceeded
-from gdl.strata import STATE, STATIC, Clause, Strata
-from gdl.terms import Term, arguments, is_ground, relation, to_kif, variables
+from gdl.interpreter.reasoner import Reasoner, WorkLimitExceeded
+from gdl.syntax.strata import STATE, STATIC, Clause, Strata
+from gdl.syntax.terms import Term, arguments, is_ground, relation, to_kif, variables
 
 DEMAND_PREFIX = "demand "
 """Demand relations are named ``"demand R"``: no GDL symbol contains a space."""

@@ -4,7 +4,7 @@ A state is the frozenset of its ``true`` terms.  Everything a state computes
 (its layer of derived facts, legal moves, terminality, goals, text) is kept
 on the state, so search asking every role's legal moves and then the next
 state computes each thing once.  Moves and facts are printed exactly as the
-rules spell them (`gdl.terms.to_kif`).
+rules spell them (`gdl.syntax.terms.to_kif`).
 """
 
 from __future__ import annotations
@@ -24,12 +24,12 @@ from games.base import (
     canonical_move,
     check_joint,
 )
-from gdl.errors import GdlSyntaxError
-from gdl.facts import Layer
-from gdl.magic import demand_reasoner
-from gdl.parser import parse_rules, parse_term
-from gdl.terms import Rule, Term, is_ground, relation, rules_text, to_kif
-from gdl.validator import check
+from gdl.interpreter.facts import Layer
+from gdl.interpreter.magic import demand_reasoner
+from gdl.syntax.errors import GdlSyntaxError
+from gdl.syntax.parser import parse_rules, parse_term
+from gdl.syntax.terms import Rule, Term, is_ground, relation, rules_text, to_kif
+from gdl.syntax.validator import check
 
 _SHOWN_FACTS = 400
 """How much of a state's text error messages show."""

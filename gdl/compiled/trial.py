@@ -2,7 +2,7 @@
 
 Compiled code is usually many times faster than the interpreter, but not
 always: when a joint move changes too much of the state for a next-state
-function of its own to pay (`gdl.compile.MAX_SPECIALISED_LINES`), every joint
+function of its own to pay (`gdl.compiled.compile.MAX_SPECIALISED_LINES`), every joint
 move goes through the general next-state function, which evaluates every
 ``next`` of the game; on a big network (hex) that is slower than the
 interpreter.  `gdl.load` then runs both reasoners for a moment and keeps the
@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.base import Game, GameError
-from gdl.compiled_game import CompiledGame
+from gdl.compiled.compiled_game import CompiledGame
 
 TRIAL_SECONDS = 0.3
 """How long each reasoner plays random steps in a trial."""
