@@ -42,11 +42,27 @@ class CompiledRules:
     compile_seconds: float = 0.0
     specialise: bool = True
     next_functions: dict[tuple[int, ...], Callable[[int], int]] = field(default_factory=dict)
+    native_next: Callable[[int, int], int] | None = None
+    """Native code's next state (state bits, input bits), once attached."""
+
+    def use_native_next(self, native_next: Callable[[int, int], int]) -> None:
+        """Compute next states with `native_next` from now on."""
+        self.native_next = native_next
+        self.next_functions = {}
 
     def next_function(self, joint: tuple[int, ...]) -> Callable[[int], int]:
         """The next-state function of the joint move with these input indexes."""
         found = self.next_functions.get(joint)
         if found is not None:
+            return found
+        native_next = self.native_next
+        if native_next is not None:
+            does = sum(1 << index for index in set(joint))
+
+            def found(state: int) -> int:
+                return native_next(state, does)
+
+            self.next_functions[joint] = found
             return found
         source = None
         if self.specialise and len(self.next_functions) < MAX_SPECIALISED:

@@ -10,11 +10,13 @@ there is no native library (no cffi, no compiler, a failed build).
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import os
 import shutil
 import subprocess
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -57,10 +59,16 @@ def new_ffi() -> Any:
     try:
         import cffi
     except ImportError:
-        raise NativeUnavailable("cffi is not installed (pip install 'ggp-player[native]')") from None
+        raise NativeUnavailable("cffi is not installed (the extra 'native')") from None
     ffi = cffi.FFI()
     ffi.cdef(DECLARATIONS)
     return ffi
+
+
+def check_available() -> None:
+    """Raise `NativeUnavailable` unless cffi and a C compiler are both there."""
+    new_ffi()
+    compiler()
 
 
 def build_library(source: str) -> Path:
@@ -79,19 +87,43 @@ def build_library(source: str) -> Path:
         c_file.write_text(source)
         built = Path(work) / "rules.so"
         command = [cc, *flags, "-shared", "-fPIC", "-o", str(built), str(c_file)]
-        try:
-            result = subprocess.run(
-                command, capture_output=True, text=True, timeout=BUILD_SECONDS, check=False
-            )
-        except subprocess.TimeoutExpired:
-            raise NativeUnavailable(
-                f"the C compiler took over {BUILD_SECONDS:g} s"
-            ) from None
-        except OSError as error:
-            raise NativeUnavailable(f"the C compiler could not run: {error}") from None
-        if result.returncode != 0:
-            raise NativeUnavailable(
-                f"the C compiler failed ({result.returncode}): {result.stderr.strip()[:500]}"
-            )
+        _compile(command)
         os.replace(built, target)  # atomic: another process may build the same
     return target
+
+
+_running: set[subprocess.Popen] = set()
+_lock = threading.Lock()
+
+
+def _compile(command: list[str]) -> None:
+    """Run the compiler; `NativeUnavailable` if it fails or takes too long."""
+    try:
+        process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        )
+    except OSError as error:
+        raise NativeUnavailable(f"the C compiler could not run: {error}") from None
+    with _lock:
+        _running.add(process)
+    try:
+        _, errors = process.communicate(timeout=BUILD_SECONDS)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        raise NativeUnavailable(f"the C compiler took over {BUILD_SECONDS:g} s") from None
+    finally:
+        with _lock:
+            _running.discard(process)
+    if process.returncode != 0:
+        raise NativeUnavailable(
+            f"the C compiler failed ({process.returncode}): {errors.strip()[:500]}"
+        )
+
+
+@atexit.register
+def _stop_compilers() -> None:
+    """A build in a background thread does not outlive the process that wanted it."""
+    with _lock:
+        for process in _running:
+            process.kill()

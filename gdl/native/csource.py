@@ -34,8 +34,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from gdl.formulas import BASE, INPUT, NODE, Folded, Network, cone, fold
+from gdl.network.formulas import BASE, INPUT, NODE, Folded, Network, cone, fold
 
+TABLE_BODIES = 32
+"""Nodes with this many bodies or more, of three literals at most, are read from a
+table (`_ROWS`) rather than written as code: the C compiler's time is what counts
+there (hex: groups that touch both edges, 6,561 bodies each)."""
+BODIES = 64
+"""Bodies per C expression (`_Expressions.disjunction`)."""
 CHUNK = 20_000
 """Characters of statements per generated C function (the compiler's time grows
 faster than the size of a function)."""
@@ -43,17 +49,15 @@ faster than the size of a function)."""
 _WORDS = re.compile(r"(?<![0-9A-Za-z_])[A-Za-z_][A-Za-z0-9_]*")
 _ALLOWED = frozenset(
     {"include", "stdint", "h", "string", "typedef", "uint64_t", "uint32_t", "u64", "u32"}
-    | {"static", "void", "int", "const", "unsigned", "char", "return", "if", "for", "do"}
-    | {"while", "break", "memset", "memcpy", "sizeof", "__thread", "ULL", "u", "define"}
-    | {"S", "D", "o", "v", "T", "mt", "mti", "k", "y", "i", "j", "n", "r", "c", "ch", "x"}
-    | {"counts", "moves", "entries", "goals", "steps", "fail", "count", "done", "value"}
-    | {"mt_next", "mt_seed", "seed", "choose", "eval_step", "eval_goals", "eval_next", "check_goals", "TERMINAL"}
-    | {"legal_lists", "eval_goal_entries", "next_state", "GOAL_NODE", "GOAL_POS", "NGE"}
-    | {"gdl_legal", "gdl_terminal", "gdl_goals", "gdl_next", "gdl_playouts", "gdl_sizes"}
-    | {"NR", "NW", "NWI", "NN", "NM", "NGE", "MOVES_MAX", "LEGAL_OF", "GOAL_VALUE", "GOAL_OF"}
-    | {"bits", "start", "role", "pick", "sizes", "legal_lists", "nop", "INPUT_FN"}
-    | {"dispatch", "__builtin_ctzll", "w"}
+    | {"static", "void", "int", "const", "unsigned", "char", "if", "for", "while", "define"}
+    | {"S", "D", "o", "v", "c", "k", "i", "w", "x", "ch", "counts", "moves", "do", "ULL"}
+    | {"NR", "NW", "NWI", "NN", "MOVES_MAX", "NGE", "TERMINAL", "GOAL_OF", "GOAL_NODE"}
+    | {"GOAL_POS", "GOAL_VALUE", "BODY_A", "BODY_B", "BODY_C", "ROW_START", "ROW_NODE"}
+    | {"ROW_A", "ROW_B", "PRESET", "INPUT_FN", "nop", "dispatch", "__builtin_ctzll"}
+    | {"eval_step", "eval_goals", "eval_next", "eval_goal_entries", "legal_lists"}
+    | {"next_state", "any_body"}
 )
+"""Every word the generated part of the source may contain, besides `_GENERATED` ones."""
 _GENERATED = re.compile(r"(step|goals|next|in)_[0-9]+")
 
 DECLARATIONS = """
@@ -66,6 +70,27 @@ int gdl_playouts(const uint64_t *S, int count, uint32_t seed, int *goals, int *s
                  uint64_t *fail);
 """
 """What the library exports (cffi's ``cdef``)."""
+
+_ROWS = """
+static int literal(const u64 *S, const u64 *D, const unsigned char *v, int code) {
+    int index = code >> 3, x;
+    switch ((code >> 1) & 3) {
+    case 0: x = (int)((S[index >> 6] >> (index & 63)) & 1); break;
+    case 1: x = (int)((D[index >> 6] >> (index & 63)) & 1); break;
+    default: x = v[index];
+    }
+    return x ^ (code & 1);
+}
+
+static int any_body(const u64 *S, const u64 *D, const unsigned char *v, int start, int end) {
+    int k;
+    for (k = start; k < end; k++)
+        if (literal(S, D, v, BODY_A[k]) & literal(S, D, v, BODY_B[k]) & literal(S, D, v, BODY_C[k]))
+            return 1;
+    return 0;
+}
+"""
+"""Bodies as rows: a literal is its index, kind (base, input, node) and sign in one int."""
 
 _RUNTIME = """
 static void mt_seed(u32 *mt, u32 seed) {
@@ -238,18 +263,22 @@ class _Expressions:
             else:
                 parts.append(f"!({array}[{word}] & {off:#x}ULL)")
         parts += nodes
-        return " && ".join(parts) if parts else "1"
+        return " & ".join(parts) if parts else "1"
 
-    def disjunction(self, bodies: Sequence[Sequence[tuple[int, int, bool]]]) -> str:
-        """Bodies as one C expression worth 0 or 1.
+    def disjunction(self, bodies: Sequence[Sequence[tuple[int, int, bool]]]) -> list[str]:
+        """Bodies as C expressions worth 0 or 1 whose or is the node's value.
 
         Bodies of one positive base literal are tested together, one mask
-        per word of the state (a board line, a set of winning cells).
+        per word of the state (a board line, a set of winning cells).  Each
+        expression has at most `BODIES` bodies: a node of thousands of bodies
+        (hex: a group that touches both edges) becomes that many statements,
+        which the C compiler handles in time, where one expression of them
+        all takes it minutes.
         """
         if not bodies:
-            return "0"
+            return ["0"]
         if any(not body for body in bodies):
-            return "1"
+            return ["1"]
         singles: dict[int, int] = {}
         parts = []
         for body in bodies:
@@ -259,7 +288,8 @@ class _Expressions:
             else:
                 parts.append(f"({self.conjunction(body)})")
         merged = [f"!!(S[{word}] & {mask:#x}ULL)" for word, mask in sorted(singles.items())]
-        return " || ".join(merged + parts)
+        parts = merged + parts
+        return [" | ".join(parts[i : i + BODIES]) for i in range(0, len(parts), BODIES)]
 
 
 class CGenerator:
@@ -290,22 +320,27 @@ class CGenerator:
             f"#define NN {max(1, len(network.nodes))}",
             f"#define MOVES_MAX {sum(len(moves) for moves in network.legal)}",
         ]
+        self.rows = []
+        code = []
         step_folded = fold(network, cone(network, legal_nodes + terminal))
-        lines += self._evaluator("step", "const u64 *S, unsigned char *v", step_folded, legal_nodes + terminal)
-        lines.append(f"#define TERMINAL ({self._value(step_folded, network.terminal)})")
-        lines += self._legal_lists(step_folded)
+        state_only = "const u64 *S, unsigned char *v"
+        code += self._evaluator("step", state_only, step_folded, legal_nodes + terminal)
+        code.append(f"#define TERMINAL ({self._value(step_folded, network.terminal)})")
+        code += self._legal_lists(step_folded)
         goals_folded = fold(network, cone(network, goal_nodes))
-        lines += self._evaluator("goals", "const u64 *S, unsigned char *v", goals_folded, goal_nodes)
-        lines += self._goal_tables(goals_folded)
+        code += self._evaluator("goals", state_only, goals_folded, goal_nodes)
+        code += self._goal_tables(goals_folded)
         next_folded = fold(network, cone(network, next_nodes))
         dispatch, preset = self._dispatch(next_folded)
-        lines += dispatch
-        lines += self._evaluator(
+        code += dispatch
+        code += self._evaluator(
             "next", "const u64 *S, const u64 *D, unsigned char *v", next_folded, next_nodes, preset
         )
-        lines += self._next_state(next_folded, preset)
-        lines.append(_RUNTIME)
-        return "\n".join(lines) + "\n"
+        code += self._next_state(next_folded, preset)
+        for name, position in (("BODY_A", 0), ("BODY_B", 1), ("BODY_C", 2)):
+            lines.append(_array(name, [row[position] for row in self.rows]))
+        lines.append(_ROWS)
+        return "\n".join(lines + code + [_RUNTIME]) + "\n"
 
     def _value(self, folded: dict[int, Folded], node: int | None) -> str:
         """A C expression for whether `node` holds, once its evaluator has run."""
@@ -338,14 +373,19 @@ class CGenerator:
                 continue
             (node,) = members
             value = folded[node]
-            if type(value) is bool:
+            if type(value) is bool or (node in preset and not value):
                 continue
-            expression = self.expressions.disjunction(value)
-            if node in preset:
-                if value:
-                    statements.append([f"    v[{node}] |= {expression};"])
-            else:
-                statements.append([f"    v[{node}] = {expression};"])
+            if len(value) >= TABLE_BODIES and all(len(body) <= 3 for body in value):
+                start = len(self.rows)
+                self.rows += [self._row(body) for body in value]
+                arguments = "S, D, v" if "*D" in parameters else "S, 0, v"
+                assign = "|=" if node in preset else "="
+                call = f"any_body({arguments}, {start}, {len(self.rows)})"
+                statements.append([f"    v[{node}] {assign} {call};"])
+                continue
+            for i, expression in enumerate(self.expressions.disjunction(value)):
+                assign = "|=" if i or node in preset else "="
+                statements.append([f"    v[{node}] {assign} {expression};"])
         return self._chunked(name, parameters, statements)
 
     @staticmethod
@@ -374,18 +414,30 @@ class CGenerator:
         lines.append("}")
         return lines
 
+    @staticmethod
+    def _row(body: Sequence[tuple[int, int, bool]]) -> tuple[int, int, int]:
+        """A body of one to three literals as a row of `BODY_A`.. (see `_ROWS`)."""
+        codes = [index << 3 | kind << 1 | (not positive) for kind, index, positive in body]
+        codes += [codes[0]] * (3 - len(codes))
+        return codes[0], codes[1], codes[2]
+
     def _dispatch(self, folded: dict[int, Folded]) -> tuple[list[str], frozenset[int]]:
         """Bodies reading a move, run only when that move is played.
 
         A body with a positive ``does`` literal and no node literal (a move's
-        effect, or a frame rule for the cells a move does not touch) goes to
-        the function of that input, ``in_<i>``, which ors it into its node;
-        ``eval_next`` zeroes those nodes and calls the functions of the joint
-        move's inputs first.  Returns the source and the nodes so preset; the
-        bodies left in `folded` are the others.
+        effect, or a frame rule for the cells a move does not touch) is run
+        by ``dispatch`` for that input only, and ors its value into its node;
+        ``dispatch`` zeroes those nodes first, and ``eval_next`` runs it
+        before the other bodies.  Bodies whose other literals are one or two
+        positive base literals (hex: 68,000 of them, the frame of its groups)
+        are rows of a table read by one loop, which compiles in no time where
+        code for them takes minutes; the others are code, in ``in_<i>``.
+        Returns the source and the nodes so preset; the bodies left in
+        `folded` are the others.
         """
         network = self.network
         per_input: dict[int, list[str]] = {}
+        rows: dict[int, list[tuple[int, int, int]]] = {}
         preset: set[int] = set()
         for node, value in folded.items():
             if type(value) is bool or network.cyclic[network.component_of[node]]:
@@ -396,14 +448,17 @@ class CGenerator:
                 if first is None or any(kind == NODE for kind, _, _ in body):
                     kept.append(body)
                     continue
-                rest = [literal for literal in body if literal != (INPUT, first, True)]
+                preset.add(node)
+                rest = sorted(literal for literal in body if literal != (INPUT, first, True))
+                if rest and len(rest) <= 2 and all(k == BASE and p for k, _, p in rest):
+                    rows.setdefault(first, []).append((node, rest[0][1], rest[-1][1]))
+                    continue
                 statement = (
                     f"    v[{node}] |= {self.expressions.conjunction(rest)};"
                     if rest
                     else f"    v[{node}] = 1;"
                 )
                 per_input.setdefault(first, []).append(statement)
-                preset.add(node)
             folded[node] = kept
         lines = []
         for index in sorted(per_input):
@@ -415,21 +470,36 @@ class CGenerator:
             "static void nop(const u64 *S, const u64 *D, unsigned char *v) "
             "{ (void)S; (void)D; (void)v; }"
         )
-        table = ", ".join(
-            f"in_{i}" if i in per_input else "nop" for i in range(len(network.inputs))
-        )
+        inputs = len(network.inputs)
+        functions = ", ".join(f"in_{i}" if i in per_input else "nop" for i in range(inputs))
         lines.append(
-            f"static void (*const INPUT_FN[{max(1, len(network.inputs))}])"
-            f"(const u64 *S, const u64 *D, unsigned char *v) = {{{table or 'nop'}}};"
+            f"static void (*const INPUT_FN[{max(1, inputs)}])"
+            f"(const u64 *S, const u64 *D, unsigned char *v) = {{{functions or 'nop'}}};"
         )
-        lines.append("static void dispatch(const u64 *S, const u64 *D, unsigned char *v) {")
-        lines += [f"    v[{node}] = 0;" for node in sorted(preset)]
+        starts = [0]
+        table: list[tuple[int, int, int]] = []
+        for index in range(inputs):
+            table += rows.get(index, [])
+            starts.append(len(table))
         lines += [
-            "    int w;",
+            _array("ROW_START", starts),
+            _array("ROW_NODE", [row[0] for row in table]),
+            _array("ROW_A", [row[1] for row in table]),
+            _array("ROW_B", [row[2] for row in table]),
+            _array("PRESET", sorted(preset)),
+        ]
+        lines += [
+            "static void dispatch(const u64 *S, const u64 *D, unsigned char *v) {",
+            "    int w, i, k;",
+            f"    for (k = 0; k < {len(preset)}; k++) v[PRESET[k]] = 0;",
             "    for (w = 0; w < NWI; w++) {",
             "        u64 x = D[w];",
             "        while (x) {",
-            "            INPUT_FN[w * 64 + __builtin_ctzll(x)](S, D, v);",
+            "            i = w * 64 + __builtin_ctzll(x);",
+            "            INPUT_FN[i](S, D, v);",
+            "            for (k = ROW_START[i]; k < ROW_START[i + 1]; k++)",
+            "                v[ROW_NODE[k]] |= "
+            "(S[ROW_A[k] >> 6] >> (ROW_A[k] & 63)) & (S[ROW_B[k] >> 6] >> (ROW_B[k] & 63)) & 1;",
             "            x &= x - 1;",
             "        }",
             "    }",
@@ -445,10 +515,10 @@ class CGenerator:
             value = folded[member]
             if type(value) is bool or not value:
                 continue
-            lines.append(
-                f"        if (!v[{member}] && ({self.expressions.disjunction(value)})) "
-                f"{{ v[{member}] = 1; ch = 1; }}"
-            )
+            for expression in self.expressions.disjunction(value):
+                lines.append(
+                    f"        if (!v[{member}] && ({expression})) {{ v[{member}] = 1; ch = 1; }}"
+                )
         lines.append("    } while (ch); }")
         return lines
 
@@ -524,8 +594,15 @@ class CGenerator:
         return lines
 
 
+def _array(name: str, values: Sequence[int]) -> str:
+    """A constant C array of ints (one element at least: C has no empty arrays)."""
+    items = ", ".join(map(str, values)) or "0"
+    return f"static const int {name}[{max(1, len(values))}] = {{{items}}};"
+
+
 def check_source(source: str) -> None:
     """Raise `ValueError` unless every word of `source` is one generated code may contain."""
-    for word in _WORDS.findall(source):
+    generated = source.replace(_ROWS, "").replace(_RUNTIME, "")  # fixed text: trusted
+    for word in _WORDS.findall(generated):
         if word not in _ALLOWED and not _GENERATED.fullmatch(word):
             raise ValueError(f"generated C names {word[:40]!r}, which it must not")

@@ -17,17 +17,11 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from gdl.formulas import Network
+from games.base import PlayoutResult
+from gdl.compiled.compiled_game import PlayoutBroke
 from gdl.native.build import NativeUnavailable, build_library, new_ffi
 from gdl.native.csource import CGenerator
-
-class PlayoutFailed(Exception):
-    """A playout reached a state where the rules break (see `NativeRules.playouts`)."""
-
-    def __init__(self, bits: int, results: list[tuple[tuple[int, ...], int]]) -> None:
-        super().__init__("the rules break in a state reached by a playout")
-        self.bits = bits
-        self.results = results
+from gdl.network.formulas import Network
 
 
 class NativeRules:
@@ -94,14 +88,11 @@ class NativeRules:
         self.lib.gdl_next(self._state(bits), moves, out)
         return int.from_bytes(ffi.buffer(out), "little")
 
-    def playouts(
-        self, bits: int, rng: random.Random, count: int
-    ) -> list[tuple[tuple[int, ...], int]]:
+    def playouts(self, bits: int, rng: random.Random, count: int) -> list[PlayoutResult]:
         """`count` random playouts from `bits`: per playout, the goals and the steps.
 
-        Raises `PlayoutFailed` with the state where the rules break (a role
-        without legal moves, a role without exactly one goal), after the
-        playouts completed before it.
+        Raises `PlayoutBroke` with the state where the rules break (a role
+        without legal moves, a role without exactly one goal).
         """
         ffi = self.ffi
         goals = ffi.new("int[]", count * self.roles)
@@ -109,12 +100,8 @@ class NativeRules:
         fail = ffi.new("uint64_t[]", self.words)
         seed = rng.getrandbits(32)
         done = self.lib.gdl_playouts(self._state(bits), count, seed, goals, steps, fail)
-        completed = done if done >= 0 else -1 - done
-        roles = self.roles
-        values = ffi.unpack(goals, completed * roles)
-        results = [
-            (tuple(values[i * roles : (i + 1) * roles]), steps[i]) for i in range(completed)
-        ]
         if done < 0:
-            raise PlayoutFailed(int.from_bytes(ffi.buffer(fail), "little"), results)
-        return results
+            raise PlayoutBroke(int.from_bytes(ffi.buffer(fail), "little"))
+        roles = self.roles
+        values = ffi.unpack(goals, count * roles)
+        return [(tuple(values[i * roles : (i + 1) * roles]), steps[i]) for i in range(count)]
