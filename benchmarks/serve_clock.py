@@ -2,6 +2,7 @@
 
     python benchmarks/serve_clock.py [GAME.kif ...] [--plays 200] [--play-clock 2]
                                      [--start-clock 3] [--margin 0.5] [--seed 1]
+                                     [--workers N] [--think 0]
 
 starts ``ggp serve`` as its own process on a free port and plays it, as a game
 manager would (one connection per message, GGP-Base's headers), whole matches
@@ -13,6 +14,12 @@ how many came later than the clock or than clock - margin, the simulations
 behind each searched move (from the server's log) and how many moves were
 fallbacks.  As a baseline, the same game is searched in this process from its
 initial state for clock - margin seconds.
+
+``--workers`` is passed to ``ggp serve``.  With ``--think S`` the manager waits
+S seconds before each ``play`` but the first, as if the other players were
+thinking: the server's workers ponder meanwhile, and the report says how many
+simulations they ran so and what share of the time between a reply and the
+next ``play`` (the others' time) they spent pondering.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = [ROOT / "games" / "gdl" / "connect_four.kif", ROOT / "games" / "gdl" / "breakthrough.kif"]
 HEADERS = {"Accept": "text/delim", "Sender": "GAMESERVER", "Content-Type": "text/acl"}
 PLAY_LINE = re.compile(r"INFO player\.http_player: play (\S+): (.*) in [\d.]+ s, (.*)$")
+SIMULATIONS = re.compile(r"^(\d+) simulations(?: \+ (\d+) pondered in ([\d.]+) s)?")
 
 
 @dataclass
@@ -48,6 +56,8 @@ class Timings:
     """Reply times of plays where the player had a choice."""
     forced: list[float] = field(default_factory=list)
     starts: list[float] = field(default_factory=list)
+    between: float = 0.0
+    """Seconds from each reply to the next ``play`` of the match (the others' time)."""
 
 
 def wire(joint: list[str]) -> str:
@@ -64,6 +74,7 @@ async def play_match(
     clocks: tuple[int, int],
     rng: random.Random,
     timings: Timings,
+    think: float,
 ) -> None:
     async def send(text: str) -> tuple[str, float]:
         began = time.monotonic()
@@ -78,9 +89,14 @@ async def play_match(
     timings.starts.append(took)
     state = game.initial_state()
     last = "nil"
+    replied = time.monotonic()
     while not state.is_terminal():
         legal = state.all_legal_moves()
+        if last != "nil":
+            await asyncio.sleep(think)
+        timings.between += time.monotonic() - replied
         reply, took = await send(f"(play {match_id} {last})")
+        replied = time.monotonic()
         if reply not in legal[us]:
             raise SystemExit(f"{match_id}: illegal reply {reply!r}; legal: {legal[us]}")
         (timings.searched if len(legal[us]) > 1 else timings.forced).append(took)
@@ -109,6 +125,7 @@ async def run(args: argparse.Namespace) -> None:
         "0",
         "--margin",
         str(args.margin),
+        *(["--workers", str(args.workers)] if args.workers else []),
         stderr=asyncio.subprocess.PIPE,
     )
     assert server.stderr is not None
@@ -136,7 +153,9 @@ async def run(args: argparse.Namespace) -> None:
                 match_id = f"bench.{name}.{timings.matches + 1}"
                 us = timings.matches % len(game.roles)
                 clocks = (args.start_clock, args.play_clock)
-                await play_match(http, url, game, rules, match_id, us, clocks, rng, timings)
+                await play_match(
+                    http, url, game, rules, match_id, us, clocks, rng, timings, args.think
+                )
                 print(f"{match_id}: {len(timings.searched)} searched plays so far", flush=True)
     server.terminate()
     await server.wait()
@@ -147,18 +166,21 @@ async def run(args: argparse.Namespace) -> None:
 def report(args: argparse.Namespace, results: dict[str, tuple[Game, Timings]], log: list[str]):
     budget = args.play_clock - args.margin
     print(f"\nplay clock {args.play_clock} s, margin {args.margin} s (budget {budget:.2f} s)")
+    print(next((line for line in log if "search worker(s) each" in line), "(no settings logged)"))
     print("reply times are measured by the manager, from sending the message to the reply")
     for name, (game, timings) in results.items():
         plays = timings.searched + timings.forced
-        sims, fallbacks = [], []
+        sims, fallbacks, pondered, ponder_seconds = [], [], [], 0.0
         for line in log:
             found = PLAY_LINE.search(line)
             if found and found.group(1).startswith(f"bench.{name}."):
                 detail = found.group(3)
                 if detail.startswith("fallback"):
                     fallbacks.append(line)
-                if detail.endswith(" simulations"):
-                    sims.append(int(detail.split()[0]))
+                if counted := SIMULATIONS.match(detail):
+                    sims.append(int(counted.group(1)))
+                    pondered.append(int(counted.group(2) or 0))
+                    ponder_seconds += float(counted.group(3) or 0)
         searched = sorted(timings.searched)
         late = sum(t > args.play_clock for t in plays)
         over = sum(t > budget for t in plays)
@@ -173,7 +195,11 @@ def report(args: argparse.Namespace, results: dict[str, tuple[Game, Timings]], l
             f"min {min(sims)}, max {max(sims)}; fallbacks: {len(fallbacks)}\n"
             f"  baseline, this process from the initial state in {budget:.2f} s: {base} "
             f"simulations (median per move / baseline: {statistics.median(sims) / base:.2f})\n"
-            f"  start replies: slowest {max(timings.starts):.3f} s of a {args.start_clock} s clock"
+            f"  start replies: slowest {max(timings.starts):.3f} s of a {args.start_clock} s "
+            "clock\n"
+            f"  pondering: median {statistics.median(pondered):.0f} simulations per searched "
+            f"move, {ponder_seconds:.1f} s pondered of {timings.between:.1f} s between a reply "
+            f"and the next play ({ponder_seconds / max(timings.between, 1e-9):.0%})"
         )
         for line in fallbacks[:5]:
             print(f"  {line}")
@@ -187,6 +213,10 @@ def main() -> None:
     parser.add_argument("--start-clock", type=int, default=3)
     parser.add_argument("--margin", type=float, default=0.5)
     parser.add_argument("--seed", type=int, default=1, help="seed of the random opponents")
+    parser.add_argument("--workers", type=int, help="passed to ggp serve (default: its own)")
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="seconds the manager waits before each play"
+    )
     asyncio.run(run(parser.parse_args()))
 
 

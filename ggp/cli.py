@@ -7,9 +7,9 @@ import sys
 from collections.abc import Sequence
 
 from games.base import GameError
-from ggp.commands import bench, check, match, play, replay, serve, tournament
+from ggp.commands import bench, check, match, play, replay, serve, study, tournament
 
-COMMANDS = (play, serve, bench, check, match, tournament, replay)
+COMMANDS = (play, serve, bench, check, match, tournament, study, replay)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -80,7 +80,10 @@ class PlayerConfig:
     iterations: int | None = None
     """At most this many simulations per search (None: until the deadline)."""
     max_nodes: int | None = DEFAULT_MAX_NODES
-    """At most this many nodes in a match's search tree (None: no limit)."""
+    """At most this many nodes in a match's search trees, shared among its
+    workers (None: no limit)."""
+    workers: int = 1
+    """Search worker processes per match (`player.worker_pool`)."""
 
     def __post_init__(self) -> None:
         check_name(self.name)
@@ -94,6 +97,8 @@ class PlayerConfig:
             raise ValueError(f"iterations must be at least 1, got {self.iterations}")
         if self.max_nodes is not None and self.max_nodes < 1:
             raise ValueError(f"the node limit must be at least 1, got {self.max_nodes}")
+        if self.workers < 1:
+            raise ValueError(f"workers must be at least 1, got {self.workers}")
 
 
 PLAYER = web.AppKey("player", "Player")
@@ -208,6 +213,7 @@ class Player:
             table_dir=self.config.table_dir,
             iterations=self.config.iterations,
             max_nodes=self.config.max_nodes,
+            workers=self.config.workers,
         )
         self.sessions[message.match_id] = session
         deadline = reply_deadline(arrival, message.start_clock, self.config.margin)
@@ -232,7 +238,12 @@ class Player:
             return NIL, f"cannot play: {choice.fallback}"
         if choice.fallback is not None:
             return choice.move, f"fallback: {choice.fallback}"
-        return choice.move, f"{choice.sims} simulations, {choice.nodes} nodes"
+        pondered = (
+            f" + {choice.pondered} pondered in {choice.ponder_seconds:.2f} s"
+            if choice.pondered
+            else ""
+        )
+        return choice.move, f"{choice.sims} simulations{pondered}, {choice.nodes} nodes"
 
     async def _finish(
         self, session: Session, message: Stop | Abort, arrival: float

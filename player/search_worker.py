@@ -1,21 +1,26 @@
 """The search process of one match: MCTS driven by JSON lines on stdin.
 
-The HTTP player starts one of these per match (``python -m player.search_worker``)
-so that search never blocks its event loop and a crash or a runaway search
-costs one match at most.  Each line on stdin is a command with an ``id``; each
-answer, one line on stdout, echoes that ``id``:
+The HTTP player starts one or more of these per match (``python -m
+player.search_worker``, see `player.worker_pool`) so that search never blocks
+its event loop and a crash or a runaway search costs one match at most.  Each
+line on stdin is a command with an ``id``; each answer, one line on stdout,
+echoes that ``id``:
 
 - ``{"cmd": "load", "rules": TEXT, "table_dir": DIR or null, "depth": N,
-  "max_nodes": N or null}``: build the game and a search tree at its initial
-  state (with a state table from DIR when given, holding at most ``max_nodes``
-  nodes when given: `MCTS.max_nodes`); answers ``{"roles": [...]}``;
+  "max_nodes": N or null, "ponder": S}``: build the game and a search tree at
+  its initial state (with a state table from DIR when given, holding at most
+  ``max_nodes`` nodes when given: `MCTS.max_nodes`); answers ``{"roles": [...]}``;
 - ``{"cmd": "search", "role": I, "until": T, "iterations": N or null}``:
   search until T (`time.time()` seconds: the deadline counts from when the
   server sent the command, not from when an earlier command let the worker
   read it) and for at most N simulations; answers
-  ``{"move": M, "sims": N, "steps": K, "nodes": H}``, M the best move of role
-  index I after K joint moves (the server checks that the worker is in step),
-  H the nodes the tree holds;
+  ``{"move": M, "sims": N, "steps": K, "nodes": H, "stats": [[MOVE, VISITS,
+  MEAN], ...], "pondered": P, "ponder_seconds": W, "cpu": C}``, M the best
+  move of role index I after K joint moves (the server checks that the worker
+  is in step), H the nodes the tree holds, the root statistics of role I
+  best first (to sum them over several workers), P the simulations run while
+  pondering since the last answer, in W seconds, and C the CPU seconds of
+  this search;
 - ``{"cmd": "advance", "joint": [M, ...]}``: the joint move was played;
   re-root the tree (kept for the next search); answers ``{"terminal": bool}``;
 - ``{"cmd": "save"}``: save the state table, if any; answers ``{"path": P or null}``;
@@ -24,6 +29,15 @@ answer, one line on stdout, echoes that ``id``:
 A command that fails answers ``{"id": ..., "error": TEXT}``.  The search stops
 early enough to answer by T: it does not begin a simulation it
 could not finish in time, judging by the slowest one of this search.
+
+*Pondering*: with ``ponder`` S > 0 at load, the worker keeps searching its
+tree while no command is waiting, for at most S seconds after the last one
+(the opponent's time, and moves where we only have ``noop``).  It searches
+in slices of `PONDER_SLICE` seconds and looks for a command between two, so
+an ``advance`` or a ``search`` is read within a slice; the search it asks
+for goes on from the tree pondering grew.  Workers run at the server's
+priority: a lower one (nice) let a loaded machine starve them past the
+deadline.
 """
 
 from __future__ import annotations
@@ -31,6 +45,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import select
 import sys
 import time
 import traceback
@@ -42,9 +57,8 @@ from player.game_factory import game_from_text
 from player.mcts import MCTS
 from player.state_table import StateTable, table_path
 
-NICENESS = 5
-"""Workers run at a lower priority than the server, so that it answers `info`
-and sends replies on time even when every core is searching."""
+PONDER_SLICE = 0.01
+"""Seconds of pondering between two looks for a command."""
 
 
 class SearchWorker:
@@ -57,17 +71,27 @@ class SearchWorker:
         self.rng = random.Random()
         self.steps = 0
         """Joint moves played since the initial state."""
+        self.ponder_limit = 0.0
+        """Seconds pondered at most after a command (0: no pondering)."""
+        self.ponder_until = 0.0
+        """When pondering stops (monotonic): the last command + `ponder_limit`."""
+        self.pondered = 0
+        """Simulations run while pondering since the last search answer..."""
+        self.ponder_seconds = 0.0
+        """...and the seconds they took."""
 
     def handle(self, command: dict[str, Any]) -> dict[str, Any]:
         """The answer to one command (without its id)."""
         name = command.get("cmd")
         if name == "load":
-            return self.load(
+            answer = self.load(
                 command["rules"],
                 command.get("table_dir"),
                 command.get("depth", 4),
                 command.get("max_nodes"),
             )
+            self.ponder_limit = command.get("ponder", 0.0)
+            return answer
         if self.tree is None:
             raise GameError(f"{name!r} before any game was loaded")
         if name == "search":
@@ -97,6 +121,7 @@ class SearchWorker:
         tree = self.tree
         assert tree is not None
         deadline = time.monotonic() + seconds
+        cpu = time.process_time()
         sims = 0
         slowest = 0.0
         while iterations is None or sims < iterations:
@@ -105,12 +130,38 @@ class SearchWorker:
                 break
             slowest = max(slowest, time.monotonic() - began)
             sims += 1
-        return {
+        answer = {
             "move": tree.best_move(role),
             "sims": sims,
             "steps": self.steps,
             "nodes": tree.node_count,
+            "stats": [[s.move, s.visits, s.value] for s in tree.statistics(role)],
+            "pondered": self.pondered,
+            "ponder_seconds": round(self.ponder_seconds, 3),
+            "cpu": round(time.process_time() - cpu, 4),
         }
+        self.pondered, self.ponder_seconds = 0, 0.0
+        return answer
+
+    @property
+    def pondering(self) -> bool:
+        """Whether to search while no command is waiting."""
+        return self.tree is not None and time.monotonic() < self.ponder_until
+
+    def heard(self) -> None:
+        """A command was handled: pondering may go on `ponder_limit` seconds from now."""
+        self.ponder_until = time.monotonic() + self.ponder_limit
+
+    def ponder(self) -> None:
+        """Search for a slice of `PONDER_SLICE` seconds (stops at a terminal root)."""
+        tree = self.tree
+        assert tree is not None
+        began = time.monotonic()
+        sims = tree.search(deadline=began + PONDER_SLICE)
+        if sims == 0:  # the game is over: nothing to think about
+            self.ponder_until = 0.0
+        self.pondered += sims
+        self.ponder_seconds += time.monotonic() - began
 
     def advance(self, joint: list[str]) -> dict[str, Any]:
         tree = self.tree
@@ -138,10 +189,48 @@ class SearchWorker:
             table.record(tree.root)
 
 
-def serve(commands: TextIO, answers: TextIO) -> None:
-    """Answer the commands read from `commands` until ``quit`` or their end."""
+class LineReader:
+    """Lines from a file descriptor, waited for with a time limit (for pondering).
+
+    The descriptor is read directly (``os.read``), not through a buffered
+    file, so that `select` sees every line not yet read.
+    """
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buffer = b""
+        self.ended = False
+
+    def readline(self, timeout: float | None) -> str | None:
+        """The next line; ``""`` at the end of input; None if none came within `timeout`."""
+        while b"\n" not in self.buffer:
+            if self.ended:
+                rest, self.buffer = self.buffer, b""
+                return rest.decode()
+            ready, _, _ = select.select([self.fd], [], [], timeout)
+            if not ready:
+                return None
+            chunk = os.read(self.fd, 1 << 16)
+            self.ended = not chunk
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line.decode() + "\n"
+
+
+def serve(commands: int, answers: TextIO) -> None:
+    """Answer the commands read from the descriptor `commands` until ``quit`` or their end.
+
+    Between commands, the worker ponders (see the module's docstring).
+    """
     worker = SearchWorker()
-    for line in commands:
+    lines = LineReader(commands)
+    while True:
+        line = lines.readline(0.0 if worker.pondering else None)
+        if line is None:
+            worker.ponder()
+            continue
+        if not line:
+            break
         command = json.loads(line)
         if command.get("cmd") == "quit":
             break
@@ -155,14 +244,13 @@ def serve(commands: TextIO, answers: TextIO) -> None:
         answer["id"] = command.get("id")
         answers.write(json.dumps(answer) + "\n")
         answers.flush()
+        worker.heard()
 
 
 def main() -> None:
-    if hasattr(os, "nice"):
-        os.nice(NICENESS)
     answers = sys.stdout
     sys.stdout = sys.stderr  # a stray print must not corrupt the answers
-    serve(sys.stdin, answers)
+    serve(sys.stdin.fileno(), answers)
 
 
 if __name__ == "__main__":

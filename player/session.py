@@ -6,7 +6,9 @@ knows our legal moves, and so can always answer a legal move in time, even
 when the search worker is slow, out of step or dead (the *fallback*, a random
 legal move).  The worker (`player.search_worker`) holds the search tree and
 is told every joint move; it is asked for a move with a budget that ends a
-little before the deadline.
+little before the deadline.  A match may have several workers
+(`player.worker_pool`: their root statistics are summed), and they ponder:
+they search on between our replies, from the tree they keep.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from pathlib import Path
 from games.base import Game, GameError, State
 from player.game_factory import game_from_text
 from player.protocol import NIL
-from player.worker_client import WorkerClient, WorkerDied, WorkerError
+from player.worker_client import WorkerDied, WorkerError
+from player.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +41,10 @@ MIN_SHARE = 0.1
 
 MAX_RESTARTS = 2
 """Search workers started again in one match after one ended (killed for memory...)."""
+
+PONDER_CLOCKS = 3
+"""Workers ponder for at most this many play clocks after the last message: a
+manager that has been silent longer has left the match."""
 
 
 def reply_deadline(arrival: float, clock: float, margin: float) -> float:
@@ -63,6 +70,10 @@ class Choice:
     fallback: str | None = None
     """Why the move is not the search's (None when it is); for `NIL`, why there is none."""
     forced: bool = False
+    pondered: int = 0
+    """Simulations run while pondering since the last search (before this one)..."""
+    ponder_seconds: float = 0.0
+    """...and the seconds they took."""
 
 
 @dataclass
@@ -92,6 +103,7 @@ class Session:
         table_dir: Path | None = None,
         iterations: int | None = None,
         max_nodes: int | None = None,
+        workers: int = 1,
     ) -> None:
         self.match_id = match_id
         self.role = role
@@ -99,8 +111,9 @@ class Session:
         self.table_dir = table_dir
         self.iterations = iterations
         self.max_nodes = max_nodes
+        self.workers = workers
         self.lock = asyncio.Lock()
-        self.worker: WorkerClient | None = None
+        self.worker: WorkerPool | None = None
         self.problem: str | None = None
         """Why this match cannot be played (the rules, the role), once known."""
         self.steps = 0
@@ -146,9 +159,9 @@ class Session:
         if not loading.cancelled() and (error := loading.exception()) is not None:
             log.warning("match %s: the search worker failed: %s", self.match_id, error)
 
-    async def _spawn(self) -> WorkerClient | None:
+    async def _spawn(self) -> WorkerPool | None:
         try:
-            return await WorkerClient.spawn()
+            return await WorkerPool.spawn(self.workers)
         except OSError as error:
             log.error("match %s: cannot start a search worker: %s", self.match_id, error)
             return None
@@ -157,8 +170,10 @@ class Session:
         command: dict[str, object] = {"cmd": "load", "rules": self._rules, "depth": TABLE_DEPTH}
         if self.table_dir is not None:
             command["table_dir"] = str(self.table_dir)
-        if self.max_nodes is not None:
-            command["max_nodes"] = self.max_nodes
+        if self.max_nodes is not None:  # the match's memory, shared among its workers
+            command["max_nodes"] = max(1, self.max_nodes // self.workers)
+        if self.iterations is None:  # a fixed number of simulations a move: no pondering
+            command["ponder"] = PONDER_CLOCKS * self.play_clock
         return command
 
     async def _restart_worker(self) -> None:
@@ -265,7 +280,13 @@ class Session:
             )
         if answer["move"] not in position.legal:
             return self._fallback(position, f"the search chose {answer['move']}, not legal")
-        return Choice(answer["move"], answer["sims"], answer["nodes"])
+        return Choice(
+            answer["move"],
+            answer["sims"],
+            answer["nodes"],
+            pondered=answer["pondered"],
+            ponder_seconds=answer["ponder_seconds"],
+        )
 
     def _fallback(self, position: _Position, why: str) -> Choice:
         return Choice(self._rng.choice(position.legal), fallback=why)

@@ -6,23 +6,23 @@ gives the same results on every run, with any number of worker processes.
 
 Matches run at the same time (`jobs`) in one event loop when a player is
 remote (the referee mostly waits for the network), and in worker processes
-otherwise (in-process agents need a core each).  Ctrl-C aborts the matches
-under way, which are logged as aborted, and starts no others.
+otherwise (in-process agents need a core each), see `server.runner`; or as
+tasks on a Ray cluster (`server.ray_runner`).  Ctrl-C aborts the matches under
+way, which are logged as aborted, and starts no others.
 """
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import functools
+import itertools
 import json
 import math
-import multiprocessing
-import signal
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from games.base import Game, GameError
 from player.agents import Clocks
@@ -37,6 +37,11 @@ from server.match import (
 from server.record import ERROR_CODES, error_counts
 from server.remote import is_player_url
 from server.rules import RefereeGame, referee_game
+from server.runner import ignore_result, run_locally
+
+if TYPE_CHECKING:
+    from server.ratings import Rating
+    from server.ray_runner import RayCluster
 
 Z_95 = 1.959964
 """The 97.5% quantile of the standard normal distribution."""
@@ -82,11 +87,38 @@ class Standing:
     """How many errors of each kind in `ERROR_CODES` (TO, CE, IL) were recorded."""
 
 
-def seating(index: int, agents: int, swap: bool) -> tuple[int, ...]:
+def seating(index: int, agents: int, swap: bool, roles: int | None = None) -> tuple[int, ...]:
     """The agent number of each role in match `index`: with `swap`, the seats rotate
-    from match to match (two agents: every other match has them swapped)."""
+    from match to match (two agents: every other match has them swapped).
+
+    With more agents than `roles` (a round robin), the matches go through the
+    ways of choosing an agent per role in turn: every ordering with `swap`,
+    otherwise every set of agents once, in their order.
+    """
+    if roles is not None and agents > roles:
+        choices = _round_robin(agents, roles, swap)
+        return choices[index % len(choices)]
     shift = index % agents if swap else 0
     return tuple((role + shift) % agents for role in range(agents))
+
+
+@functools.lru_cache(maxsize=8)
+def _round_robin(agents: int, roles: int, swap: bool) -> list[tuple[int, ...]]:
+    choose = itertools.permutations if swap else itertools.combinations
+    return list(choose(range(agents), roles))
+
+
+def player_specs(game: Game, specs: Sequence[str]) -> list[str]:
+    """The players of a tournament: one per role (`seat_specs`), or more than the
+    game has roles, for a round robin (`seating`)."""
+    if len(specs) <= len(game.roles):
+        return seat_specs(game, specs)
+    if RANDOM_ROLE in game.roles:
+        raise GameError(
+            f"more players than roles: the role {RANDOM_ROLE} of {game.name} "
+            "cannot be given to them in turn"
+        )
+    return list(specs)
 
 
 @functools.lru_cache(maxsize=4)
@@ -113,7 +145,7 @@ class TournamentSetup:
 async def play_match_of(setup: TournamentSetup, index: int) -> MatchResult:
     """Play match `index` of a tournament and return its result."""
     game = cached_game(setup.game_spec, setup.gdl)
-    seats = seating(index, len(setup.specs), setup.swap)
+    seats = seating(index, len(setup.specs), setup.swap, len(game.game.roles))
     match_seed = derive_seed(setup.seed, index)
     role_specs = tuple(setup.specs[agent] for agent in seats)
     record = await referee_match(
@@ -138,72 +170,6 @@ async def play_match_of(setup: TournamentSetup, index: int) -> MatchResult:
     )
 
 
-_stop: multiprocessing.synchronize.Event | None = None
-"""In a worker process: set by the parent when the tournament is interrupted."""
-
-
-def _init_worker(stop: multiprocessing.synchronize.Event) -> None:
-    global _stop
-    _stop = stop
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent tells us through `stop`
-
-
-async def _watched(setup: TournamentSetup, index: int) -> MatchResult | None:
-    """The match, cancelled (aborted and logged) if the parent sets the stop event."""
-    match = asyncio.create_task(play_match_of(setup, index))
-    while not match.done():
-        if _stop is not None and _stop.is_set():
-            match.cancel()
-            try:
-                await match
-            except asyncio.CancelledError:
-                return None
-        await asyncio.wait({match}, timeout=0.1)
-    return match.result()
-
-
-def play_one(setup: TournamentSetup, index: int) -> MatchResult | None:
-    """Play match `index` in a worker process; None if the tournament was interrupted."""
-    if _stop is not None and _stop.is_set():
-        return None
-    return asyncio.run(_watched(setup, index))
-
-
-def _in_processes(
-    setup: TournamentSetup, games: int, jobs: int, on_result: Callable[[MatchResult], None]
-) -> list[MatchResult]:
-    stop = multiprocessing.Event()
-    task = functools.partial(play_one, setup)
-    results = []
-    with multiprocessing.Pool(jobs, initializer=_init_worker, initargs=(stop,)) as pool:
-        finished = pool.imap_unordered(task, range(games))
-        try:
-            for result in finished:
-                assert result is not None
-                results.append(result)
-                on_result(result)
-        except KeyboardInterrupt:
-            stop.set()
-            for _ in finished:  # the workers abort and log their matches, and skip the rest
-                pass
-            raise
-    return results
-
-
-async def _in_event_loop(
-    setup: TournamentSetup, games: int, jobs: int, on_result: Callable[[MatchResult], None]
-) -> list[MatchResult]:
-    slots = asyncio.Semaphore(jobs)
-
-    async def one(index: int) -> MatchResult:
-        async with slots:
-            result = await play_match_of(setup, index)
-        on_result(result)
-        return result
-
-    return list(await asyncio.gather(*(one(index) for index in range(games))))
-
-
 def run_tournament(
     game_spec: str,
     specs: Sequence[str],
@@ -217,22 +183,27 @@ def run_tournament(
     grace: float = 1.0,
     log_dir: Path | str | None = None,
     on_result: Callable[[MatchResult], None] | None = None,
+    cluster: RayCluster | None = None,
 ) -> list[MatchResult]:
-    """Play `games` matches of `specs` (one player per role) and return them in order.
+    """Play `games` matches of `specs` (one player per role, or more for a round robin:
+    see `seating`) and return them in order.
 
     With `jobs` > 1, that many matches are played at once: in worker processes
     when every player is in-process, in this process's event loop when one is
     remote.  `on_result` is called as each match ends (a progress bar, say).
-    With `log_dir`, every match is logged there.
+    With `log_dir`, every match is logged there.  With `cluster`, the matches
+    are Ray tasks on that cluster instead (`jobs` is then the cluster's business).
     """
     game = cached_game(game_spec, gdl)
     roles = game.game.roles
-    specs = seat_specs(game.game, specs)
+    specs = player_specs(game.game, specs)
     if swap and RANDOM_ROLE in roles:
         raise GameError(f"--swap: the role {RANDOM_ROLE} of {game.game.name} cannot change seats")
     if any(spec.partition(":")[0].strip() == "human" for spec in specs):
         raise GameError("a tournament cannot seat a human; use ggp play or ggp match")
-    make_players(game.game, specs, seed)  # bad specs fail here, before any match starts
+    for first in range(0, len(specs), len(roles)):  # bad specs fail here, before any match
+        seated = (specs[first:] + specs[:first])[: len(roles)]
+        make_players(game.game, seated, seed)
     setup = TournamentSetup(
         game_spec,
         gdl,
@@ -244,12 +215,12 @@ def run_tournament(
         None if log_dir is None else str(log_dir),
         new_match_id(game.game.name),
     )
-    notify = on_result or (lambda result: None)
-    if jobs > 1 and not any(is_player_url(spec) for spec in specs):
-        results = _in_processes(setup, games, jobs, notify)
-    else:
-        results = asyncio.run(_in_event_loop(setup, games, jobs, notify))
-    return sorted(results, key=lambda result: result.index)
+    tasks = [(setup, index) for index in range(games)]
+    notify = ignore_result if on_result is None else lambda number, result: on_result(result)
+    if cluster is not None:
+        return cluster.run(play_match_of, tasks, notify)
+    processes = not any(is_player_url(spec) for spec in specs)
+    return run_locally(play_match_of, tasks, jobs=jobs, processes=processes, on_result=notify)
 
 
 def outcome(goals: Sequence[int], role: int) -> int:
@@ -346,8 +317,10 @@ def write_results(
     seed: int,
     swap: bool,
     results: Sequence[MatchResult],
+    ratings: Sequence[Rating] = (),
 ) -> None:
-    """Write the matches to `path`, as CSV or JSON according to its extension.
+    """Write the matches to `path`, as CSV or JSON according to its extension
+    (JSON with the standings and any `ratings`).
 
     A match's errors are counted per role as TO, CE, IL (``0/1/0`` in CSV).
     """
@@ -377,6 +350,8 @@ def write_results(
         "matches": [asdict(result) for result in results],
         "standings": [asdict(row) for row in table],
     }
+    if ratings:
+        data["ratings"] = [asdict(rating) for rating in ratings]
     path.write_text(json.dumps(data, indent=1) + "\n")
 
 

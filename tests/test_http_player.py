@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 
 import pytest
 from gdl_texts import BROKEN, PENNIES, TICTACTOE
@@ -56,6 +57,21 @@ async def test_a_whole_turn_taking_match(player, role: str) -> None:
     history, goals = await play_match(send, "ttt.1", TICTACTOE, role)
     assert len(history) >= 5 and sorted(goals) in ([0, 100], [50, 50])
     assert await send("(info)") == "((name ggp-player) (status available))"
+
+
+async def test_a_match_searched_by_two_pondering_workers_to_each_deadline_has_no_fallback(
+    player, caplog
+) -> None:
+    """Searches until the deadlines (no --iterations), pondering between them:
+    every move is the search's.  The clocks are generous for a loaded machine."""
+    _, send = await player(iterations=None, workers=2)
+    with caplog.at_level(logging.INFO):
+        history, _ = await play_match(send, "ttt.9", TICTACTOE, "xplayer", clocks=(3, 2))
+    plays = [r.getMessage() for r in caplog.records if r.getMessage().startswith("play ttt.9:")]
+    searched = [line for line in plays if "the only legal move" not in line]
+    assert len(plays) == len(history) and len(searched) == (len(history) + 1) // 2
+    assert all(re.search(r" in [\d.]+ s, [1-9]\d* simulations", line) for line in searched), plays
+    assert "fallback" not in caplog.text
 
 
 async def test_a_whole_simultaneous_match_with_exact_spelling(player) -> None:
@@ -163,7 +179,7 @@ async def test_info_is_answered_while_a_move_is_searched(player) -> None:
 async def test_a_dead_worker_is_replaced_and_brought_in_step(player, caplog) -> None:
     client, send = await player()
     assert await send(f"(start ttt.7 xplayer ({TICTACTOE}) 10 10)") == "ready"
-    client.app[PLAYER].sessions["ttt.7"].worker.process.kill()
+    client.app[PLAYER].sessions["ttt.7"].worker.workers[0].process.kill()
     with caplog.at_level(logging.INFO):
         assert (await send("(play ttt.7 nil)")).startswith("(mark ")
         assert (await send("(play ttt.7 ((mark 2 2) noop))")) == "noop"
@@ -183,7 +199,7 @@ async def test_without_a_worker_every_move_is_a_legal_fallback(player, caplog, m
         raise OSError("no processes left")
 
     monkeypatch.setattr(WorkerClient, "spawn", cannot_start)
-    client.app[PLAYER].sessions["ttt.8"].worker.process.kill()
+    client.app[PLAYER].sessions["ttt.8"].worker.workers[0].process.kill()
     with caplog.at_level(logging.INFO):
         assert await send("(play ttt.8 nil)") == "noop"
         for _ in range(3):

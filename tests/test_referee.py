@@ -327,20 +327,21 @@ def test_an_interrupted_worker_aborts_and_logs_its_match_and_skips_the_rest(
 ) -> None:
     import threading
 
-    from server import tournament
+    from server import runner, tournament
 
     stop = threading.Event()
-    monkeypatch.setattr(tournament, "_stop", stop)
+    monkeypatch.setattr(runner, "_stop", stop)
     specs = ("mcts:time=0.5", "mcts:time=0.5")  # five searches at least: 2.5 s
     setup = tournament.TournamentSetup(
         "tictactoe", False, specs, 1, False, None, 1.0, str(tmp_path), "interrupted"
     )
     threading.Timer(0.3, stop.set).start()
-    assert tournament.play_one(setup, 0) is None
+    play = tournament.play_match_of
+    assert runner._play_in_worker(play, (0, (setup, 0))) == (0, None)
     (path,) = tmp_path.iterdir()
     logged = read_log(path)
     assert logged.aborted and logged.failure == "the match was cancelled"
-    assert tournament.play_one(setup, 1) is None
+    assert runner._play_in_worker(play, (1, (setup, 1))) == (1, None)
     assert list(tmp_path.iterdir()) == [path]
 
 

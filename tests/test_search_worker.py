@@ -5,13 +5,15 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import os
+import threading
 import time
 from pathlib import Path
 
 import pytest
 from gdl_texts import PENNIES, TICTACTOE
 
-from player.search_worker import SearchWorker, serve
+from player.search_worker import LineReader, SearchWorker, serve
 from player.worker_client import WorkerClient, WorkerDied, WorkerError, WorkerTimeout
 
 
@@ -64,9 +66,10 @@ def test_commands_that_fail_answer_an_error_and_the_worker_goes_on() -> None:
         {"cmd": "quit"},
         {"cmd": "save"},
     ]
-    stdin = io.StringIO("".join(json.dumps({**c, "id": i}) + "\n" for i, c in enumerate(commands)))
+    stdin = _pipe("".join(json.dumps({**c, "id": i}) + "\n" for i, c in enumerate(commands)))
     stdout = io.StringIO()
     serve(stdin, stdout)
+    os.close(stdin)
     answers = [json.loads(line) for line in stdout.getvalue().splitlines()]
     assert [a["id"] for a in answers] == [0, 1, 2, 3, 4, 5]  # nothing after quit
     assert "before any game was loaded" in answers[0]["error"]
@@ -98,7 +101,8 @@ async def test_a_worker_process_answers_in_order_and_quits() -> None:
         answer = await worker.request(
             {"cmd": "search", "role": 0, "until": time.time() + 5, "iterations": 40}, 30
         )
-        assert answer == {"move": answer["move"], "sims": 40, "steps": 1, "nodes": answer["nodes"]}
+        assert (answer["sims"], answer["steps"], answer["pondered"]) == (40, 1, 0)
+        assert sum(visits for _, visits, _ in answer["stats"]) == 40
         assert 2 <= answer["nodes"] <= 5  # the root and its joint moves that were tried
         with pytest.raises(WorkerError, match="unknown command"):
             await worker.request({"cmd": "dance"}, 30)
@@ -131,3 +135,84 @@ async def test_a_worker_that_dies_fails_its_requests() -> None:
     with pytest.raises(WorkerDied):
         await waiting
     await worker.close()
+
+
+def _pipe(text: str) -> int:
+    """A descriptor to read `text` from, then the end of input."""
+    read, write = os.pipe()
+    os.write(write, text.encode())
+    os.close(write)
+    return read
+
+
+def test_lines_are_read_whole_as_they_come_and_a_wait_can_time_out() -> None:
+    read, write = os.pipe()
+    lines = LineReader(read)
+    try:
+        assert lines.readline(0.0) is None  # nothing yet
+        os.write(write, b'{"cmd": "lo')
+        assert lines.readline(0.0) is None  # half a line is kept
+        os.write(write, b'ad"}\n{"cmd": "save"}\n{"cmd"')
+        assert lines.readline(0.0) == '{"cmd": "load"}\n'
+        assert lines.readline(None) == '{"cmd": "save"}\n'
+        # a writer that comes later wakes a reader that waits without limit
+        threading.Timer(0.05, lambda: os.write(write, b': "quit"}\n')).start()
+        assert lines.readline(None) == '{"cmd": "quit"}\n'
+        os.write(write, b"last")
+        os.close(write)
+        assert lines.readline(None) == "last"
+        assert lines.readline(None) == ""
+    finally:
+        os.close(read)
+
+
+def test_pondering_searches_the_tree_the_next_search_continues() -> None:
+    worker = SearchWorker()
+    worker.handle({"cmd": "load", "rules": TICTACTOE, "ponder": 60})
+    assert not worker.pondering  # until the first command is done with
+    worker.heard()
+    assert worker.pondering
+    while worker.pondered < 30:
+        worker.ponder()
+    pondered = worker.pondered
+    answer = worker.handle({"cmd": "search", "role": 0, "until": time.time() + 10, "iterations": 5})
+    assert (answer["sims"], answer["pondered"]) == (5, pondered)
+    assert answer["ponder_seconds"] > 0
+    # the statistics of the answer count the pondered simulations too
+    assert sum(visits for _, visits, _ in answer["stats"]) == pondered + 5
+    again = worker.handle({"cmd": "search", "role": 0, "until": time.time(), "iterations": 1})
+    assert again["pondered"] == 0  # counted once
+
+
+def test_after_advance_pondering_searches_the_new_root() -> None:
+    worker = SearchWorker()
+    worker.handle({"cmd": "load", "rules": TICTACTOE, "ponder": 60})
+    worker.handle({"cmd": "advance", "joint": ["(mark 2 2)", "noop"]})
+    worker.heard()
+    while worker.pondered < 30:
+        worker.ponder()
+    pondered = worker.pondered
+    answer = worker.handle({"cmd": "search", "role": 1, "until": time.time() + 10, "iterations": 1})
+    assert answer["steps"] == 1 and answer["move"] != "(mark 2 2)"
+    assert sum(visits for _, visits, _ in answer["stats"]) >= pondered + 1
+
+
+def test_pondering_stops_at_the_end_of_the_game() -> None:
+    worker = SearchWorker()
+    worker.handle({"cmd": "load", "rules": PENNIES, "ponder": 60})
+    worker.heard()
+    worker.ponder()
+    for joint in (["Heads", "Tails"], ["Tails", "Tails"]):
+        assert worker.pondering
+        worker.handle({"cmd": "advance", "joint": joint})
+        worker.heard()
+        worker.ponder()
+    assert worker.pondered > 0
+    assert not worker.pondering  # the game is over
+
+
+def test_without_a_ponder_time_the_worker_waits_for_commands() -> None:
+    worker = SearchWorker()
+    worker.handle({"cmd": "load", "rules": TICTACTOE})
+    worker.heard()
+    assert not worker.pondering

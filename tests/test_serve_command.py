@@ -32,6 +32,8 @@ async def test_ggp_serve_plays_a_match_over_loopback_and_stops_on_ctrl_c() -> No
         "30",
         "--max-nodes",
         "5",
+        "--workers",
+        "2",
         stderr=asyncio.subprocess.PIPE,
     )
     assert process.stderr is not None
@@ -52,9 +54,11 @@ async def test_ggp_serve_plays_a_match_over_loopback_and_stops_on_ctrl_c() -> No
     log = rest.decode()
     assert process.returncode == 0, log
     assert len(re.findall(r"INFO player\.http_player: play e2e\.1: ", log)) == len(history)
-    assert "30 simulations" in log and "stop e2e.1: done" in log and "stopping" in log
-    # The node limit reached the worker: without it, 30 simulations hold ~30 nodes.
-    assert re.search(r"play e2e\.1: \(mark \d \d\) in [^,]*, 30 simulations, 5 nodes", log)
+    assert "2 search worker(s) each" in log
+    assert "60 simulations" in log and "stop e2e.1: done" in log and "stopping" in log
+    # Both workers searched 30 simulations, and the node limit, shared, reached
+    # each of them (2 nodes): without it, 30 simulations hold ~30 nodes.
+    assert re.search(r"play e2e\.1: \(mark \d \d\) in [^,]*, 60 simulations, 4 nodes", log)
 
 
 @pytest.mark.parametrize(
@@ -65,6 +69,7 @@ async def test_ggp_serve_plays_a_match_over_loopback_and_stops_on_ctrl_c() -> No
         (["--max-body", "0"], "the largest body must be at least 1 byte"),
         (["--name", "my player"], "the player name must be one word"),
         (["--max-nodes", "-1"], "--max-nodes must be 0 (no limit) or more, got -1"),
+        (["--workers", "0"], "workers must be at least 1, got 0"),
     ],
 )
 def test_bad_options_are_refused_clearly(capsys, option: list[str], words: str) -> None:

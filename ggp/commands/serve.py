@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 from pathlib import Path
 
@@ -80,8 +81,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=int,
         default=DEFAULT_MAX_NODES,
         metavar="N",
-        help="at most N nodes in a match's search tree, 1.1 to 2 KB each; at the limit the "
-        f"search goes on without growing the tree; 0: no limit ({DEFAULT_MAX_NODES})",
+        help="at most N nodes in a match's search trees (shared among its workers), 1.1 to "
+        "2 KB each; at the limit the search goes on without growing the tree; 0: no limit "
+        f"({DEFAULT_MAX_NODES})",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="search worker processes per match, their statistics summed (default: the "
+        "machine's cores divided by --max-matches, at least 1)",
     )
     parser.add_argument(
         "--log-level",
@@ -105,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
             max_body=args.max_body,
             iterations=args.iterations,
             max_nodes=args.max_nodes or None,
+            workers=default_workers(args.max_matches) if args.workers is None else args.workers,
         )
     except ValueError as error:
         raise GameError(str(error)) from None
@@ -116,6 +126,11 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         raise GameError(f"cannot listen on {args.host}:{args.port}: {error.strerror}") from None
     return 0
+
+
+def default_workers(max_matches: int) -> int:
+    """The machine's cores shared among `max_matches` matches, at least one each."""
+    return max(1, (os.cpu_count() or 1) // max(1, max_matches))
 
 
 async def serve(config: PlayerConfig, host: str, port: int) -> None:
@@ -131,9 +146,11 @@ async def serve(config: PlayerConfig, host: str, port: int) -> None:
         for address in runner.addresses:
             log.info("%s listening on http://%s:%d", config.name, *address[:2])
         log.info(
-            "margin %.2f s, at most %d match(es) at once, %s nodes a tree%s",
+            "margin %.2f s, at most %d match(es) at once, %d search worker(s) each, "
+            "%s nodes a tree%s",
             config.margin,
             config.max_matches,
+            config.workers,
             f"at most {config.max_nodes:,}" if config.max_nodes else "any number of",
             f", state tables in {config.table_dir}" if config.table_dir else "",
         )

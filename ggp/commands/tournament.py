@@ -9,12 +9,15 @@ from pathlib import Path
 from tqdm import tqdm
 
 from games.base import GameError
+from ggp.backend_options import add_backend_options, check_jobs, cluster_of
 from ggp.referee_options import PLAYER_HELP, add_referee_options, clocks_of
-from server.match import seat_specs
+from server.plots import INSTALL_HINT, plot_ratings, plotting_available
+from server.ratings import format_ratings, ratings
 from server.tournament import (
     cached_game,
     check_output_path,
     format_standings,
+    player_specs,
     run_tournament,
     standings,
     write_results,
@@ -32,7 +35,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "+- 1.96 standard errors), and the errors recorded (TO late, CE connection "
         "failure, IL illegal move). Every match is logged. With iteration budgets the same "
         "--seed gives the same results, whatever --jobs; time budgets (mcts:time=...) "
-        "depend on the machine's speed and load, so they cannot be reproduced exactly.",
+        "depend on the machine's speed and load, so they cannot be reproduced exactly. "
+        "With more players than roles, the matches go round the ways of seating them, and "
+        "with more than two players each gets a rating (Bradley-Terry fitted to all "
+        "results, on the Elo scale) with a 95% interval.",
     )
     parser.add_argument("game", metavar="GAME", help="a built-in game or a .kif file")
     parser.add_argument("agents", metavar="PLAYER", nargs="+", help=PLAYER_HELP)
@@ -46,13 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "the seats swapped)",
     )
     parser.add_argument("--seed", type=int, help="tournament seed (default: a random one, printed)")
-    parser.add_argument(
-        "--jobs",
-        type=int,
-        default=1,
-        help="matches played at once: in worker processes when all players are "
-        "in-process, in one event loop when one is remote (default: %(default)s)",
-    )
+    add_backend_options(parser)
     parser.add_argument(
         "--out",
         metavar="FILE",
@@ -61,20 +61,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "a list 'matches' with each match's 'agents' and 'goals' in role order, and the "
         "standings)",
     )
+    parser.add_argument(
+        "--plot",
+        metavar="FILE",
+        type=Path,
+        help="with more than two players, draw their ratings as FILE.png and FILE.svg "
+        "(needs the extra 'plot')",
+    )
     parser.add_argument("--gdl", action="store_true", help="use the GDL twin of a built-in game")
     add_referee_options(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    for option, value in (("--games", args.games), ("--jobs", args.jobs)):
-        if value < 1:
-            raise GameError(f"{option} must be at least 1, got {value}")
+    if args.games < 1:
+        raise GameError(f"--games must be at least 1, got {args.games}")
+    check_jobs(args)
     if args.out is not None:
         check_output_path(args.out)
     game = cached_game(args.game, args.gdl).game
+    if args.plot is not None:
+        if len(player_specs(game, args.agents)) < 3:
+            raise GameError("--plot draws ratings, which need more than two players")
+        if not plotting_available():
+            raise GameError(INSTALL_HINT)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-    with tqdm(total=args.games, unit="match", desc=game.name, disable=None) as bar:
+    with (
+        cluster_of(args) as cluster,
+        tqdm(total=args.games, unit="match", desc=game.name, disable=None) as bar,
+    ):
         results = run_tournament(
             args.game,
             args.agents,
@@ -87,14 +102,22 @@ def run(args: argparse.Namespace) -> int:
             grace=args.grace,
             log_dir=args.log_dir,
             on_result=lambda result: bar.update(1),
+            cluster=cluster,
         )
     swapped = ", seats rotated" if args.swap else ""
     print(f"{game.name}: {len(results)} matches, seed {seed}{swapped}")
-    specs = seat_specs(game, args.agents)
+    specs = player_specs(game, args.agents)
     print(format_standings(standings(results, specs, game.roles)))
+    table = ratings(results, specs) if len(specs) > 2 else []
+    if table:
+        print(format_ratings(table))
     prefix = results[0].match_id.rpartition(".")[0]
     print(f"Match logs: {args.log_dir / prefix}.N.json, N from 0 to {len(results) - 1}")
     if args.out is not None:
-        write_results(args.out, game, specs, seed, args.swap, results)
+        write_results(args.out, game, specs, seed, args.swap, results, table)
         print(f"Matches written to {args.out}")
+    if args.plot is not None:
+        title = f"{game.name}: {len(results)} matches, seed {seed}{swapped}"
+        paths = plot_ratings(table, title, args.plot.with_suffix(""))
+        print("Ratings plotted: " + ", ".join(map(str, paths)))
     return 0

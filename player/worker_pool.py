@@ -1,0 +1,166 @@
+"""The search workers of one match, asked as one: root-parallel search.
+
+A `WorkerPool` has `WorkerClient`'s interface (`spawn`, `alive`, `request`,
+`send`, `close`), so the session drives one worker or several alike.  Every
+command goes to every worker; each worker grows its own tree from its own
+random seed (each process seeds from the operating system), and a ``search``
+is answered by summing the root statistics of our role over the workers that
+answered in time: the move with the most visits is played (ties: the best
+mean).  A worker whose own choice is not its most visited move has seen more
+than visits say (a move that wins at once, a proof): its choice is played.
+A worker that answers well after the others is left out (`STRAGGLER_GRACE`).
+``save`` goes to one worker only, since the state table is one file.
+
+A worker that ends is dropped and the others go on; the pool is alive while
+one worker is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from player.worker_client import WorkerClient, WorkerDied, WorkerTimeout
+
+log = logging.getLogger(__name__)
+
+STRAGGLER_GRACE = 0.02
+"""Seconds past a search's end that the answers of the other workers are waited
+for, once one has answered: all were told the same end, so a worker later
+than this was not given the CPU, and its statistics are left out rather than
+the reply delayed."""
+
+
+class WorkerPool:
+    """Several search worker processes of one match, in step with each other."""
+
+    def __init__(self, workers: Sequence[WorkerClient]) -> None:
+        if not workers:
+            raise ValueError("a pool needs at least one worker")
+        self.workers = list(workers)
+        self.steps = 0
+        """The joint moves sent to the workers (``advance``)."""
+
+    @classmethod
+    async def spawn(cls, count: int) -> WorkerPool:
+        """Start `count` worker processes; OSError if none could be started."""
+        workers: list[WorkerClient] = []
+        for _ in range(count):
+            try:
+                workers.append(await WorkerClient.spawn())
+            except OSError as error:
+                if not workers:
+                    raise
+                log.warning("started %d of %d search workers: %s", len(workers), count, error)
+                break
+        return cls(workers)
+
+    @property
+    def alive(self) -> bool:
+        return any(worker.alive for worker in self.workers)
+
+    def send(self, command: dict[str, Any]) -> None:
+        """Send `command` to every worker without waiting; errors are logged."""
+        self._count(command)
+        for worker in self._living():
+            worker.send(command)
+
+    async def request(self, command: dict[str, Any], timeout: float | None) -> dict[str, Any]:
+        """The answer to `command`, within `timeout` seconds.
+
+        A ``search`` combines the answers that came in time; other commands
+        answer as the first worker that answered without an error.  Raises
+        the error of the first worker if none answered.
+        """
+        self._count(command)
+        workers = self._living()[:1] if command["cmd"] == "save" else self._living()
+        if not workers:
+            raise WorkerDied(f"every search worker has ended; cannot {command['cmd']}")
+        loop = asyncio.get_running_loop()
+        end = None if timeout is None else loop.time() + timeout
+        asking = [asyncio.ensure_future(w.request(command, None)) for w in workers]
+        done, waiting = await asyncio.wait(
+            asking, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+        )
+        if done and waiting:
+            if command["cmd"] == "search":  # a straggler must not make the reply late
+                grace = command["until"] + STRAGGLER_GRACE - time.time()
+                end = min(math.inf if end is None else end, loop.time() + max(0.0, grace))
+            left = None if end is None else max(0.0, end - loop.time())
+            done, waiting = await asyncio.wait(asking, timeout=left)
+        for late in waiting:
+            late.cancel()  # its answer, when it comes, is dropped
+        answers = [f.result() for f in asking if f in done and f.exception() is None]
+        if not answers:
+            if waiting:
+                raise WorkerTimeout(f"no answer to {command['cmd']} within {timeout:.3f} s")
+            raise next(f.exception() for f in asking)
+        if command["cmd"] == "search":
+            return self._combine(answers)
+        return answers[0]
+
+    def _count(self, command: dict[str, Any]) -> None:
+        if command["cmd"] == "advance":
+            self.steps += 1
+
+    def _living(self) -> list[WorkerClient]:
+        """The workers still running (the others are dropped, and logged)."""
+        ended = [worker for worker in self.workers if not worker.alive]
+        for worker in ended:
+            log.warning(
+                "search worker %s has ended; %d left in this match",
+                worker.process.pid,
+                len(self.workers) - len(ended),
+            )
+            self.workers.remove(worker)
+        return list(self.workers)
+
+    def _combine(self, answers: list[dict[str, Any]]) -> dict[str, Any]:
+        """One search answer from several: summed root statistics, the move they favour."""
+        in_step = [answer for answer in answers if answer["steps"] == self.steps]
+        if not in_step:
+            return answers[0]  # the session sees it out of step and acts
+        if len(in_step) == 1:
+            return in_step[0]
+        return {
+            "move": combined_move(in_step),
+            "sims": sum(answer["sims"] for answer in in_step),
+            "steps": self.steps,
+            "nodes": sum(answer["nodes"] for answer in in_step),
+            "pondered": sum(answer.get("pondered", 0) for answer in in_step),
+            "ponder_seconds": max(answer.get("ponder_seconds", 0.0) for answer in in_step),
+            "cpu": sum(answer.get("cpu", 0.0) for answer in in_step),
+            "stats": summed_statistics(in_step),
+        }
+
+    async def close(self, grace: float = 5.0) -> None:
+        """Ask every worker to quit; kill those that have not within `grace` seconds."""
+        await asyncio.gather(*(worker.close(grace) for worker in self.workers))
+
+
+def summed_statistics(answers: Sequence[dict[str, Any]]) -> list[list[Any]]:
+    """The ``stats`` of several search answers summed: ``[move, visits, mean]``, best first."""
+    visits: dict[str, int] = {}
+    totals: dict[str, float] = {}
+    for answer in answers:
+        for move, count, mean in answer["stats"]:
+            visits[move] = visits.get(move, 0) + count
+            totals[move] = totals.get(move, 0.0) + count * mean
+    summed = [[move, n, totals[move] / n if n else 0.0] for move, n in visits.items()]
+    return sorted(summed, key=lambda row: (row[1], row[2]), reverse=True)
+
+
+def combined_move(answers: Sequence[dict[str, Any]]) -> str:
+    """The move to play from several workers' answers (see the module's docstring)."""
+    for answer in answers:
+        stats = answer["stats"]
+        if stats and stats[0][1] > 0 and answer["move"] != stats[0][0]:
+            return answer["move"]  # this worker knows better than visits
+    summed = summed_statistics(answers)
+    if not summed or summed[0][1] == 0:
+        return answers[0]["move"]  # no simulation anywhere: the first worker's pick
+    return summed[0][0]

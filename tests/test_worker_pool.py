@@ -1,0 +1,115 @@
+"""Several search workers of one match asked as one (`player.worker_pool`), and pondering."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from gdl_texts import PENNIES, TICTACTOE
+
+from player.worker_client import WorkerDied
+from player.worker_pool import WorkerPool, combined_move, summed_statistics
+
+
+def _answer(move: str, stats: list[list[object]]) -> dict[str, object]:
+    return {"move": move, "stats": stats}
+
+
+def test_statistics_are_summed_over_workers_weighting_means_by_visits() -> None:
+    first = _answer("a", [["a", 30, 0.5], ["b", 10, 0.2], ["c", 0, 0.0]])
+    second = _answer("b", [["b", 35, 0.4], ["a", 5, 0.9], ["c", 0, 0.0]])
+    summed = summed_statistics([first, second])
+    assert [row[:2] for row in summed] == [["b", 45], ["a", 35], ["c", 0]]
+    assert summed[0][2] == pytest.approx((10 * 0.2 + 35 * 0.4) / 45)
+    assert summed[1][2] == pytest.approx((30 * 0.5 + 5 * 0.9) / 35)
+    assert combined_move([first, second]) == "b"
+
+
+def test_a_worker_that_chose_against_its_visits_knows_better() -> None:
+    """Its choice is a move that ends the game with a win (or a proof): it is played."""
+    knows = _answer("c", [["a", 30, 0.5], ["c", 4, 1.0]])
+    other = _answer("a", [["a", 40, 0.5], ["c", 0, 0.0]])
+    assert combined_move([other, knows]) == "c"
+
+
+def test_without_any_simulation_the_first_workers_move_is_played() -> None:
+    assert combined_move([_answer("b", [["a", 0, 0.0], ["b", 0, 0.0]]), _answer("a", [])]) == "b"
+
+
+@pytest.mark.asyncio
+async def test_two_workers_load_advance_and_search_as_one() -> None:
+    pool = await WorkerPool.spawn(2)
+    try:
+        assert len(pool.workers) == 2
+        assert (await pool.request({"cmd": "load", "rules": TICTACTOE}, 60))["roles"] == [
+            "xplayer",
+            "oplayer",
+        ]
+        pool.send({"cmd": "advance", "joint": ["(mark 2 2)", "noop"]})
+        search = {"cmd": "search", "role": 1, "until": time.time() + 30, "iterations": 25}
+        answer = await pool.request(search, 60)
+        assert (answer["sims"], answer["steps"]) == (50, 1)  # 25 from each
+        assert sum(visits for _, visits, _ in answer["stats"]) == 50
+        assert answer["move"] == answer["stats"][0][0] != "(mark 2 2)"
+        assert (await pool.request({"cmd": "save"}, 60)) == {"path": None}
+        # a worker that ends is dropped; the other goes on alone
+        pool.workers[0].process.kill()
+        await pool.workers[0].process.wait()
+        answer = await pool.request({**search, "until": time.time() + 30}, 60)
+        assert (answer["sims"], answer["steps"]) == (25, 1) and len(pool.workers) == 1
+        pool.workers[0].process.kill()
+        with pytest.raises(WorkerDied):
+            await pool.request({**search, "until": time.time() + 30}, 60)
+        assert not pool.alive
+    finally:
+        await pool.close()
+
+
+@pytest.mark.asyncio
+async def test_workers_ponder_between_commands_and_the_search_goes_on_from_there() -> None:
+    """Pondering is seen in the answer of a later search: simulations run while
+    no command came, counted in the root statistics.  The worker is given all
+    the time it needs to be scheduled (a loaded machine), nothing is timed."""
+    pool = await WorkerPool.spawn(2)
+    try:
+        await pool.request({"cmd": "load", "rules": PENNIES, "ponder": 120}, 60)
+        pool.send({"cmd": "advance", "joint": ["Heads", "Tails"]})
+        search = {"cmd": "search", "role": 0, "iterations": 1}
+        for _ in range(600):  # at most 60 s of waiting, usually one round
+            await asyncio.sleep(0.1)
+            answer = await pool.request({**search, "until": time.time() + 30}, 60)
+            if answer["pondered"] > 0 and answer["ponder_seconds"] > 0:
+                break
+        assert answer["pondered"] > 0 and answer["steps"] == 1
+        # more visits at the new root than the two simulations searched for
+        assert sum(visits for _, visits, _ in answer["stats"]) > 2
+        # the end of the game stops pondering; commands are still answered
+        assert (await pool.request({"cmd": "advance", "joint": ["Heads", "Heads"]}, 60)) == {
+            "terminal": True
+        }
+    finally:
+        await pool.close()
+    assert all(worker.process.returncode == 0 for worker in pool.workers)
+
+
+class _FakeWorker:
+    """Answers a search with `answer`, or never (a worker given no CPU)."""
+
+    def __init__(self, answer: dict[str, object] | None) -> None:
+        self.answer = answer
+        self.alive = True
+
+    async def request(self, command: dict[str, object], timeout: float | None) -> dict:
+        if self.answer is None:
+            await asyncio.Event().wait()
+        return self.answer
+
+
+@pytest.mark.asyncio
+async def test_a_worker_that_does_not_answer_with_the_others_is_left_out() -> None:
+    answer = {"move": "a", "sims": 7, "steps": 0, "nodes": 3, "stats": [["a", 7, 0.5]]}
+    pool = WorkerPool([_FakeWorker(None), _FakeWorker(answer)])
+    search = {"cmd": "search", "role": 0, "until": time.time(), "iterations": None}
+    # no time limit of its own: only the grace after the search's end stops the wait
+    assert await asyncio.wait_for(pool.request(search, None), 60) == answer
