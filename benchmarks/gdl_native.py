@@ -139,7 +139,7 @@ def main() -> None:
         "| interpreter playouts/s | compiled playouts/s | native playouts/s "
         f"| native x{BATCH} playouts/s | compiled ready | native build | playouts per leaf |"
     )
-    print("|---" * 15 + "|")
+    print("|---" * 14 + "|")
     for name in args.games or GAMES:
         path = args.corpus / "games" / f"{name}.kif"
         print(compare(path, args.seconds, args.runs, budget), flush=True)

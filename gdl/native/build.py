@@ -13,7 +13,9 @@ from __future__ import annotations
 import atexit
 import hashlib
 import os
+import resource
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -28,9 +30,12 @@ COMPILER_ENV = "CC"
 OPTIMISE = ("-O2",)
 OPTIMISE_LARGE = ("-O1",)
 """Sources over `LARGE_SOURCE` bytes are compiled with less optimisation (time)."""
-LARGE_SOURCE = 4_000_000
-BUILD_SECONDS = 300.0
-"""The compiler is stopped after this long."""
+LARGE_SOURCE = 1_000_000
+BUILD_CPU_SECONDS = 300
+"""The compiler is stopped after this much CPU time (wall-clock time depends on
+the machine's load: hex takes 11 s of CPU, and 160 s on a loaded machine)."""
+BUILD_SECONDS = 3600.0
+"""And after this long in any case."""
 
 
 class NativeUnavailable(Exception):
@@ -100,7 +105,11 @@ def _compile(command: list[str]) -> None:
     """Run the compiler; `NativeUnavailable` if it fails or takes too long."""
     try:
         process = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+            command,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=_limit_cpu,
         )
     except OSError as error:
         raise NativeUnavailable(f"the C compiler could not run: {error}") from None
@@ -115,10 +124,17 @@ def _compile(command: list[str]) -> None:
     finally:
         with _lock:
             _running.discard(process)
+    if process.returncode == -signal.SIGXCPU or process.returncode == -signal.SIGKILL:
+        raise NativeUnavailable(f"the C compiler took over {BUILD_CPU_SECONDS} s of CPU")
     if process.returncode != 0:
         raise NativeUnavailable(
             f"the C compiler failed ({process.returncode}): {errors.strip()[:500]}"
         )
+
+
+def _limit_cpu() -> None:
+    """In the compiler's process, before it starts: its CPU time limit."""
+    resource.setrlimit(resource.RLIMIT_CPU, (BUILD_CPU_SECONDS, BUILD_CPU_SECONDS + 5))
 
 
 @atexit.register

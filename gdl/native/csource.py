@@ -32,6 +32,7 @@ verifies that before the source is compiled.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from gdl.network.formulas import BASE, INPUT, NODE, Folded, Network, cone, fold
@@ -54,11 +55,11 @@ _ALLOWED = frozenset(
     | {"NR", "NW", "NWI", "NN", "MOVES_MAX", "NGE", "TERMINAL", "GOAL_OF", "GOAL_NODE"}
     | {"GOAL_POS", "GOAL_VALUE", "BODY_A", "BODY_B", "BODY_C", "ROW_START", "ROW_NODE"}
     | {"ROW_A", "ROW_B", "PRESET", "INPUT_FN", "nop", "dispatch", "__builtin_ctzll"}
-    | {"eval_step", "eval_goals", "eval_next", "eval_goal_entries", "legal_lists"}
+    | {"eval_step", "eval_goals", "eval_next", "eval_early", "eval_goal_entries", "legal_lists"}
     | {"next_state", "any_body"}
 )
 """Every word the generated part of the source may contain, besides `_GENERATED` ones."""
-_GENERATED = re.compile(r"(step|goals|next|in)_[0-9]+")
+_GENERATED = re.compile(r"(step|goals|next|early|in)_[0-9]+")
 
 DECLARATIONS = """
 int gdl_sizes(int *sizes);
@@ -66,7 +67,7 @@ void gdl_legal(const uint64_t *S, int *counts, int *moves);
 int gdl_terminal(const uint64_t *S);
 void gdl_goals(const uint64_t *S, int *counts, int *entries);
 void gdl_next(const uint64_t *S, const uint64_t *D, uint64_t *o);
-int gdl_playouts(const uint64_t *S, int count, uint32_t seed, int *goals, int *steps,
+int gdl_playouts(const char *S, int count, uint32_t seed, int *goals, int *steps,
                  uint64_t *fail);
 """
 """What the library exports (cffi's ``cdef``)."""
@@ -158,7 +159,7 @@ static int check_goals(int *goals, const unsigned char *v) {
     return 1;
 }
 
-int gdl_playouts(const u64 *S, int count, u32 seed, int *goals, int *steps, u64 *fail) {
+int gdl_playouts(const char *S, int count, u32 seed, int *goals, int *steps, u64 *fail) {
     u64 T[NW], o[NW], D[NWI];
     u32 mt[625];
     int moves[MOVES_MAX + 1], counts[NR];
@@ -331,11 +332,13 @@ class CGenerator:
         code += self._evaluator("goals", state_only, goals_folded, goal_nodes)
         code += self._goal_tables(goals_folded)
         next_folded = fold(network, cone(network, next_nodes))
-        dispatch, preset = self._dispatch(next_folded)
+        early = self._early(next_folded)
+        dispatch, preset = self._dispatch(next_folded, early)
         code += dispatch
-        code += self._evaluator(
-            "next", "const u64 *S, const u64 *D, unsigned char *v", next_folded, next_nodes, preset
-        )
+        with_moves = "const u64 *S, const u64 *D, unsigned char *v"
+        code += self._evaluator("early", with_moves, next_folded, next_nodes, only=early)
+        late = frozenset(next_folded) - early
+        code += self._evaluator("next", with_moves, next_folded, next_nodes, preset, late)
         code += self._next_state(next_folded, preset)
         for name, position in (("BODY_A", 0), ("BODY_B", 1), ("BODY_C", 2)):
             lines.append(_array(name, [row[position] for row in self.rows]))
@@ -358,8 +361,10 @@ class CGenerator:
         folded: dict[int, Folded],
         targets: list[int],
         preset: frozenset[int] = frozenset(),
+        only: frozenset[int] | None = None,
     ) -> list[str]:
-        """``eval_<name>``: every node of the targets' cone, in chunks of statements.
+        """``eval_<name>``: the nodes of the targets' cone (those in `only` if given),
+        in chunks of statements.
 
         Nodes in `preset` already hold what their dispatched bodies gave
         (`_dispatch`): their other bodies are or-ed in.
@@ -368,6 +373,8 @@ class CGenerator:
         statements: list[list[str]] = []
         for component in cone(network, targets):
             members = network.components[component]
+            if only is not None and members[0] not in only:
+                continue
             if network.cyclic[component]:
                 statements.append(self._cyclic(members, folded))
                 continue
@@ -376,12 +383,8 @@ class CGenerator:
             if type(value) is bool or (node in preset and not value):
                 continue
             if len(value) >= TABLE_BODIES and all(len(body) <= 3 for body in value):
-                start = len(self.rows)
-                self.rows += [self._row(body) for body in value]
                 arguments = "S, D, v" if "*D" in parameters else "S, 0, v"
-                assign = "|=" if node in preset else "="
-                call = f"any_body({arguments}, {start}, {len(self.rows)})"
-                statements.append([f"    v[{node}] {assign} {call};"])
+                statements += self._table_node(node, value, arguments, node in preset)
                 continue
             for i, expression in enumerate(self.expressions.disjunction(value)):
                 assign = "|=" if i or node in preset else "="
@@ -414,6 +417,30 @@ class CGenerator:
         lines.append("}")
         return lines
 
+    def _table_node(self, node: int, bodies: list, arguments: str, preset: bool) -> list[list[str]]:
+        """A node of many short bodies, grouped by their most common literal.
+
+        Each group is one test of that literal and, when it holds, a scan of
+        the group's rows (`any_body`): hex's 6,561 ways for a group to touch
+        both edges are 81 tests and a few short scans.
+        """
+        counts = Counter(literal for body in bodies for literal in body)
+        groups: dict[tuple[int, int, bool], list[tuple]] = {}
+        for body in bodies:
+            key = max(body, key=lambda literal: (counts[literal], literal))
+            groups.setdefault(key, []).append(tuple(lit for lit in body if lit != key))
+        statements = [] if preset else [[f"    v[{node}] = 0;"]]
+        for key, rests in sorted(groups.items()):
+            test = self.expressions.conjunction([key])
+            if not all(rests):
+                statements.append([f"    v[{node}] |= {test};"])
+                continue
+            start = len(self.rows)
+            self.rows += [self._row(rest) for rest in rests]
+            call = f"any_body({arguments}, {start}, {len(self.rows)})"
+            statements.append([f"    if (!v[{node}] && {test}) v[{node}] = {call};"])
+        return statements
+
     @staticmethod
     def _row(body: Sequence[tuple[int, int, bool]]) -> tuple[int, int, int]:
         """A body of one to three literals as a row of `BODY_A`.. (see `_ROWS`)."""
@@ -421,14 +448,57 @@ class CGenerator:
         codes += [codes[0]] * (3 - len(codes))
         return codes[0], codes[1], codes[2]
 
-    def _dispatch(self, folded: dict[int, Folded]) -> tuple[list[str], frozenset[int]]:
+    def _early(self, folded: dict[int, Folded]) -> frozenset[int]:
+        """The nodes of the next state's cone computed before the dispatch (`_dispatch`).
+
+        A body reading a move can be dispatched if the nodes it reads are
+        known by then: these are the nodes that depend on no dispatched
+        body.  Found by iterating from none (only bodies without node
+        literals dispatched); if that does not settle, none.
+        """
+        network = self.network
+        readers: dict[int, set[int]] = {}
+        for node, value in folded.items():
+            if type(value) is not bool:
+                for body in value:
+                    for kind, index, _ in body:
+                        if kind == NODE:
+                            readers.setdefault(index, set()).add(node)
+
+        def late_nodes(early: frozenset[int]) -> set[int]:
+            late = {
+                node
+                for node, value in folded.items()
+                if type(value) is not bool
+                and not network.cyclic[network.component_of[node]]
+                and any(_movable(body, early) for body in value)
+            }
+            stack = list(late)
+            while stack:
+                for reader in readers.get(stack.pop(), ()):
+                    if reader not in late:
+                        late.add(reader)
+                        stack.append(reader)
+            return late
+
+        early: frozenset[int] = frozenset()
+        for _ in range(8):
+            found = frozenset(folded) - late_nodes(early)
+            if found == early:
+                return early
+            early = found
+        return frozenset()
+
+    def _dispatch(
+        self, folded: dict[int, Folded], early: frozenset[int]
+    ) -> tuple[list[str], frozenset[int]]:
         """Bodies reading a move, run only when that move is played.
 
-        A body with a positive ``does`` literal and no node literal (a move's
-        effect, or a frame rule for the cells a move does not touch) is run
-        by ``dispatch`` for that input only, and ors its value into its node;
-        ``dispatch`` zeroes those nodes first, and ``eval_next`` runs it
-        before the other bodies.  Bodies whose other literals are one or two
+        A body with a positive ``does`` literal whose node literals are all
+        `early` (a move's effect, or a frame rule for the cells a move does
+        not touch) is run by ``dispatch`` for that input only, and ors its
+        value into its node; ``dispatch`` zeroes those nodes first, and runs
+        after ``eval_early`` and before ``eval_next``.  Bodies whose other literals are one or two
         positive base literals (hex: 68,000 of them, the frame of its groups)
         are rows of a table read by one loop, which compiles in no time where
         code for them takes minutes; the others are code, in ``in_<i>``.
@@ -444,10 +514,10 @@ class CGenerator:
                 continue
             kept = []
             for body in value:
-                first = next((i for kind, i, positive in body if kind == INPUT and positive), None)
-                if first is None or any(kind == NODE for kind, _, _ in body):
+                if not _movable(body, early):
                     kept.append(body)
                     continue
+                first = next(i for kind, i, positive in body if kind == INPUT and positive)
                 preset.add(node)
                 rest = sorted(literal for literal in body if literal != (INPUT, first, True))
                 if rest and len(rest) <= 2 and all(k == BASE and p for k, _, p in rest):
@@ -575,6 +645,7 @@ class CGenerator:
         words = max(1, (len(network.base) + 63) // 64)
         fixed = [0] * words
         lines = ["static void next_state(const u64 *S, const u64 *D, u64 *o, unsigned char *v) {"]
+        lines.append("    eval_early(S, D, v);")
         lines.append("    dispatch(S, D, v);")
         lines.append("    eval_next(S, D, v);")
         variable: list[tuple[int, int]] = []
@@ -592,6 +663,13 @@ class CGenerator:
             lines.append(f"    o[{bit >> 6}] |= (u64)v[{node}] << {bit & 63};")
         lines.append("}")
         return lines
+
+
+def _movable(body: Sequence[tuple[int, int, bool]], early: frozenset[int]) -> bool:
+    """Whether `body` can be dispatched: it reads a move, and only `early` nodes."""
+    return any(kind == INPUT and positive for kind, _, positive in body) and all(
+        index in early for kind, index, _ in body if kind == NODE
+    )
 
 
 def _array(name: str, values: Sequence[int]) -> str:

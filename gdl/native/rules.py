@@ -14,6 +14,7 @@ Connect Four playouts.
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,6 +40,8 @@ class NativeRules:
         self.lib.gdl_sizes(sizes)
         self.words, self.input_words, self.roles, self.moves_max, self.goal_entries = sizes[0:5]
         self.state_bytes = 8 * self.words
+        self._local = threading.local()
+        """Each thread's result buffers for `playouts` (a call releases the GIL)."""
 
     def _state(self, bits: int) -> Any:
         return self.ffi.from_buffer("uint64_t[]", bits.to_bytes(self.state_bytes, "little"))
@@ -95,13 +98,22 @@ class NativeRules:
         without legal moves, a role without exactly one goal).
         """
         ffi = self.ffi
-        goals = ffi.new("int[]", count * self.roles)
-        steps = ffi.new("int[]", count)
-        fail = ffi.new("uint64_t[]", self.words)
+        buffers = getattr(self._local, "buffers", None)
+        if buffers is None or buffers[0] < count:
+            size = max(count, 16)
+            buffers = self._local.buffers = (
+                size,
+                ffi.new("int[]", size * self.roles),
+                ffi.new("int[]", size),
+                ffi.new("uint64_t[]", self.words),
+            )
+        _, goals, steps, fail = buffers
         seed = rng.getrandbits(32)
-        done = self.lib.gdl_playouts(self._state(bits), count, seed, goals, steps, fail)
-        if done < 0:
+        state = bits.to_bytes(self.state_bytes, "little")
+        if self.lib.gdl_playouts(state, count, seed, goals, steps, fail) < 0:
             raise PlayoutBroke(int.from_bytes(ffi.buffer(fail), "little"))
         roles = self.roles
+        if count == 1:
+            return [(tuple(ffi.unpack(goals, roles)), steps[0])]
         values = ffi.unpack(goals, count * roles)
         return [(tuple(values[i * roles : (i + 1) * roles]), steps[i]) for i in range(count)]
