@@ -117,7 +117,7 @@ def replies_of(log: Path, playclock: float) -> dict:
     """Our player's ``play`` replies, from its log: how many, the slowest, how many
     came after the play clock (late) and how many were fallbacks."""
     text = log.read_text(errors="replace") if log.exists() else ""
-    plays = re.findall(r"\bplay \S+: .* in ([0-9.]+) s(.*)", text)
+    plays = re.findall(r"\bplay \S+: .*? in ([0-9.]+) s(.*)", text)
     took = [float(seconds) for seconds, _ in plays]
     return {
         "plays": len(plays),

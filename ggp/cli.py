@@ -7,9 +7,9 @@ import sys
 from collections.abc import Sequence
 
 from games.base import GameError
-from ggp.commands import bench, check, match, play, replay, serve, study, tournament
+from ggp.commands import arena, bench, check, match, play, replay, serve, study, tournament
 
-COMMANDS = (play, serve, bench, check, match, tournament, study, replay)
+COMMANDS = (play, serve, bench, check, match, tournament, study, replay, arena)
 
 
 def build_parser() -> argparse.ArgumentParser:

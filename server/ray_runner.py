@@ -94,6 +94,17 @@ def _play_task(play: Play, setup: Any, index: int) -> Any:
     return asyncio.run(play(setup, index))
 
 
+class _Without(logging.Filter):
+    """Drops the log records that start with `prefix`."""
+
+    def __init__(self, prefix: str) -> None:
+        super().__init__()
+        self.prefix = prefix
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith(self.prefix)
+
+
 class RayCluster:
     """A connection to a Ray cluster that plays matches; a context manager that disconnects
     (and stops the local instance it started, if any)."""
@@ -140,8 +151,11 @@ class RayCluster:
                 failure.append(error)
 
         joining = threading.Thread(target=join, name="ray-join", daemon=True)
+        quiet = _Without("SIGTERM handler is not set")  # Ray's, for not being the main thread
+        logging.getLogger("ray._private.worker").addFilter(quiet)
         joining.start()
         joining.join(JOIN_TIMEOUT)
+        logging.getLogger("ray._private.worker").removeFilter(quiet)
         if joining.is_alive():
             raise GameError(
                 f"cannot join the Ray cluster at {address}: it accepts connections but "

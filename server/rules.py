@@ -46,3 +46,10 @@ def referee_game(spec: str, *, gdl: bool = False) -> RefereeGame:
     if options or not twin.is_file():
         return RefereeGame(spec, game, None)
     return RefereeGame(spec, game, rules_text(GdlGame.from_file(twin, name=name).rules))
+
+
+def referee_game_from_text(text: str, name: str) -> RefereeGame:
+    """The game described by GDL `text` (pasted or uploaded), named `name`."""
+    game = game_from_rules(text, name)
+    assert isinstance(game, GdlGame)
+    return RefereeGame(name, game, rules_text(game.rules))

@@ -44,6 +44,7 @@ from server.tournament import (
     cached_game,
     outcome,
     play_match_of,
+    portable_game_spec,
     standings,
 )
 
@@ -184,6 +185,8 @@ class Study:
         """Check the plan (games, agents, options and values) before anything runs."""
         self.plan = plan
         self.folder = Path(folder)
+        self.study_id = ""
+        """Names the study's match logs; set by `open`, kept in the plan file."""
         self.log_dir = self.folder / "logs" if log_dir is None else Path(log_dir)
         if plan.matches < 1:
             raise GameError(f"a study needs at least 1 match per point, got {plan.matches}")
@@ -208,14 +211,14 @@ class Study:
     def _setup(self, point: Point, study_id: str) -> TournamentSetup:
         plan = self.plan
         return TournamentSetup(
-            game_spec=point.game,
+            game_spec=portable_game_spec(point.game),  # Ray's workers run in another folder
             gdl=plan.gdl,
             specs=point.specs,
             seed=derive_seed(plan.seed, "study", point.game, point.value),
             swap=plan.swap,
             clocks=Clocks(plan.startclock, plan.playclock),
             grace=plan.grace,
-            log_dir=str(self.log_dir),
+            log_dir=str(self.log_dir.absolute()),  # Ray workers run in another folder
             id_prefix=f"{study_id}.p{point.number}",
         )
 

@@ -121,6 +121,15 @@ def player_specs(game: Game, specs: Sequence[str]) -> list[str]:
     return list(specs)
 
 
+def portable_game_spec(spec: str) -> str:
+    """`spec` with a ``.kif`` path made absolute, for processes that run in another
+    folder (Ray's workers); the name of a built-in game as it is."""
+    name, sep, options = spec.partition(":")
+    if Path(name.strip()).suffix == ".kif":
+        return f"{Path(name.strip()).absolute()}{sep}{options}"
+    return spec
+
+
 @functools.lru_cache(maxsize=4)
 def cached_game(spec: str, gdl: bool) -> RefereeGame:
     """`referee_game`, once per process (a GDL game is parsed once, not once per match)."""
@@ -205,14 +214,14 @@ def run_tournament(
         seated = (specs[first:] + specs[:first])[: len(roles)]
         make_players(game.game, seated, seed)
     setup = TournamentSetup(
-        game_spec,
+        game_spec if cluster is None else portable_game_spec(game_spec),
         gdl,
         tuple(specs),
         seed,
         swap,
         clocks,
         grace,
-        None if log_dir is None else str(log_dir),
+        None if log_dir is None else str(Path(log_dir).absolute()),  # workers' folders differ
         new_match_id(game.game.name),
     )
     tasks = [(setup, index) for index in range(games)]

@@ -162,3 +162,16 @@ def test_a_folder_that_holds_something_else_is_not_used(tmp_path, capsys) -> Non
     assert main([*STUDY, "--out", str(tmp_path)]) == 2
     assert "not empty and holds no study" in capsys.readouterr().err
     assert sorted(path.name for path in Path(tmp_path).iterdir()) == ["notes.txt"]
+
+
+def test_a_study_of_two_games_has_a_line_per_game(tmp_path) -> None:
+    out = tmp_path / "study"
+    games = ["tictactoe", "connect_four:width=4,height=4,line=3"]
+    args = ["study", *games, "--vary", "iterations=2,4", "--against", "random", "--swap"]
+    assert main([*args, "--games", "2", "--seed", "1", "--out", str(out)]) == 0
+    summary = list(csv.DictReader((out / "summary.csv").open()))
+    assert {row["game"] for row in summary} == set(games)
+    assert {row["seat"] for row in summary} == {"all", "xplayer", "oplayer", "red", "black"}
+    if (out / "score.svg").exists():  # with matplotlib: one line per game, named
+        svg = (out / "score.svg").read_text()
+        assert all(game in svg for game in games)

@@ -6,11 +6,13 @@ Ray is started once for the module (it takes seconds), with two CPUs.
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 import time
 
 import pytest
 
+from games.registry import GDL_DIR
 from ggp.cli import main
 from server.tournament import run_tournament
 
@@ -35,10 +37,11 @@ def _matches(folder) -> list[dict]:
 
 
 def test_a_study_and_a_tournament_on_ray_give_the_results_of_local_processes(
-    local_ray, tmp_path, capsys
+    local_ray, tmp_path, capsys, monkeypatch
 ) -> None:
-    assert main([*STUDY, "--out", str(tmp_path / "local"), "--jobs", "2"]) == 0
-    assert main([*STUDY, "--out", str(tmp_path / "ray"), "--ray", "auto"]) == 0
+    monkeypatch.chdir(tmp_path)  # relative folders: Ray's workers run elsewhere
+    assert main([*STUDY, "--out", "local", "--jobs", "2"]) == 0
+    assert main([*STUDY, "--out", "ray", "--ray", "auto"]) == 0
     assert local_ray.is_initialized()  # the test's connection, left open
     assert _matches(tmp_path / "ray") == _matches(tmp_path / "local")
     summary = (tmp_path / "local" / "summary.csv").read_text()
@@ -55,8 +58,13 @@ def test_a_study_and_a_tournament_on_ray_give_the_results_of_local_processes(
     assert remote == local
     capsys.readouterr()
     args = ["tournament", "tictactoe", *agents, "--games", "4", "--seed", "4", "--ray", "auto"]
-    assert main([*args, "--log-dir", str(tmp_path / "logs")]) == 0
+    assert main([*args, "--log-dir", "logs"]) == 0
     assert "tictactoe: 4 matches, seed 4" in capsys.readouterr().out
+    assert len(list((tmp_path / "logs").glob("*.json"))) == 4
+    shutil.copy(GDL_DIR / "tictactoe.kif", tmp_path / "rules.kif")  # a path relative to here
+    args = ["tournament", "rules.kif", "random", "legal", "--games", "2", "--ray", "auto"]
+    assert main([*args, "--log-dir", "kif-logs"]) == 0
+    assert len(list((tmp_path / "kif-logs").glob("*.json"))) == 2
 
 
 def test_ctrl_c_cancels_the_matches_left_and_frees_the_cluster(local_ray, tmp_path) -> None:

@@ -1,0 +1,1 @@
+"""The referee as a server with a browser UI (`ggp arena`)."""

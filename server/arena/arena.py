@@ -1,0 +1,285 @@
+"""The arena: the matches it referees, their index, the logs it finds, hints."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from games.base import GameError, State
+from player.agents import Clocks, make_agent
+from player.mcts import MCTS
+from server.arena.agent_process import ranking_json
+from server.arena.catalogue import board_for_spec, resolve_game
+from server.arena.live import LiveMatch
+from server.arena.process_player import ProcessAgentPlayer
+from server.arena.seat import PERSON, PersonPlayer
+from server.arena.store import ABORTED, FINISHED, ArenaStore, MatchRow
+from server.arena.tournaments import ArenaTournament, tournament_setup, tournament_view
+from server.match import RANDOM_ROLE, derive_seed, new_match_id, seat_specs
+from server.match_log import read_log
+from server.players import Player, RandomRolePlayer
+from server.record import error_counts
+from server.remote import RemotePlayer, is_player_url
+from server.rules import RefereeGame
+
+log = logging.getLogger(__name__)
+
+FORGET_AFTER = 600.0
+"""Seconds a finished match stays in memory for the pages still following it;
+then it is served from its log like any match of the history."""
+HINT_SECONDS = 1.0
+HINT_ITERATIONS = 50_000
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    """Where the arena keeps things and what it accepts."""
+
+    db: Path = Path("match_logs/arena.sqlite")
+    log_dir: Path = Path("match_logs")
+    games_dir: Path | None = None
+    max_body: int = 1_000_000
+    """Largest request body accepted (uploaded rules included), in bytes."""
+    max_matches: int = 8
+    """Matches running at once; more are refused until one ends."""
+
+
+def _clock(value: Any, name: str) -> float | None:
+    if value is None or value == "":
+        return None
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        raise GameError(f"{name}: expected seconds, got {value!r}") from None
+    if not 0 < seconds <= 3600:
+        raise GameError(f"{name}: expected seconds between 0 and 3600, got {value!r}")
+    return seconds
+
+
+def child_game(game: RefereeGame, request: dict[str, Any]) -> dict[str, Any]:
+    """The game as an agent's process builds it: a built-in by name, any other by its rules."""
+    if isinstance(request.get("builtin"), str):
+        return {"builtin": request["builtin"], "gdl": bool(request.get("gdl"))}
+    return {"rules": game.rules, "name": game.game.name}
+
+
+def make_seat(
+    game: RefereeGame,
+    request: dict[str, Any],
+    role: int,
+    spec: str,
+    seed: int | None,
+    timed: bool,
+) -> Player:
+    """The player of one seat: a person, the chance role, a GGP player by URL or an
+    agent (in a process of its own)."""
+    if game.game.roles[role] == RANDOM_ROLE:
+        return RandomRolePlayer(seed)
+    if spec == PERSON:
+        return PersonPlayer(timed=timed)
+    if is_player_url(spec):
+        return RemotePlayer(spec)
+    if spec.partition(":")[0].strip() == "human":
+        raise GameError("the 'human' agent plays in a terminal; in the arena choose 'person'")
+    make_agent(spec, seed)  # a bad spec is refused here, before the match starts
+    return ProcessAgentPlayer(spec, child_game(game, request), seed)
+
+
+def log_row(path: Path) -> MatchRow:
+    """The history row of a match log found in the folder (written by ggp match, say)."""
+    logged = read_log(path)
+    roles = logged.roles or tuple(f"role {i + 1}" for i in range(len(logged.players)))
+    status = FINISHED if logged.completed else ABORTED
+    errors = sum(map(sum, error_counts(logged.errors, len(roles)))) if logged.errors else 0
+    return MatchRow(
+        id=logged.match_id,
+        game=logged.game_spec or "unknown",
+        roles=tuple(roles),
+        players=logged.players,
+        status=status,
+        goals=logged.goals,
+        errors=errors,
+        steps=len(logged.moves),
+        failure=logged.failure or (None if logged.completed else "not finished"),
+        log_path=str(path),
+        started=path.stat().st_mtime,
+        source="log",
+    )
+
+
+class Arena:
+    """The matches under way, the store, and what the API asks of them."""
+
+    def __init__(self, config: ArenaConfig) -> None:
+        self.config = config
+        self.store = ArenaStore(config.db)
+        self.live: dict[str, LiveMatch] = {}
+        self.tournaments: dict[str, ArenaTournament] = {}
+
+    def open(self) -> None:
+        interrupted = self.store.mark_interrupted()
+        if interrupted:
+            log.info("%d match(es) of an earlier run marked aborted", interrupted)
+
+    def import_logs(self) -> int:
+        """Index the match logs in the log folder that are not indexed yet."""
+        known = self.store.log_paths()
+        added = 0
+        for path in sorted(self.config.log_dir.glob("*.json")):
+            if str(path) in known or path.name.startswith("."):
+                continue
+            try:
+                row = log_row(path)
+            except (GameError, OSError) as error:
+                log.info("not a match log: %s (%s)", path, error)
+                continue
+            if self.store.match(row.id) is None:
+                self.store.save_match(row)
+                added += 1
+        return added
+
+    async def start_match(self, body: dict[str, Any]) -> LiveMatch:
+        """Start the match `body` asks for (see the README's API section)."""
+        running = sum(match.status == "running" for match in self.live.values())
+        if running >= self.config.max_matches:
+            raise GameError(f"{running} matches are running, the most this arena allows")
+        request = body.get("game")
+        game = await asyncio.to_thread(resolve_game, request, self.config.games_dir)
+        specs = body.get("players")
+        if not isinstance(specs, list) or not all(isinstance(s, str) for s in specs):
+            raise GameError("players: expected a list of player specs, one per role")
+        specs = seat_specs(game.game, [spec.strip() for spec in specs])
+        clocks = Clocks(_clock(body.get("startclock"), "startclock"),
+                        _clock(body.get("playclock"), "playclock"))
+        seed = body.get("seed")
+        if seed is not None and not isinstance(seed, int):
+            raise GameError("seed: expected an integer")
+        timed = bool(body.get("timed_person"))
+        players = [
+            make_seat(
+                game, request, role, spec, None if seed is None else derive_seed(seed, role), timed
+            )
+            for role, spec in enumerate(specs)
+        ]
+        match = LiveMatch(new_match_id(game.game.name), game, players, clocks, seed=seed)
+        self.live[match.id] = match
+        self.store.save_match(self._row(match))
+        match.start(str(self.config.log_dir), self._ended)
+        return match
+
+    def _row(self, match: LiveMatch) -> MatchRow:
+        record = match.record
+        errors = (
+            sum(map(sum, error_counts(record.errors, len(match.roles)))) if record else 0
+        )
+        return MatchRow(
+            id=match.id,
+            game=match.game.spec,
+            roles=match.roles,
+            players=tuple(match.names),
+            status=match.status,
+            goals=tuple(record.goals) if record and record.goals else None,
+            errors=errors,
+            steps=len(record.moves) if record else 0,
+            failure=match.failure,
+            log_path=str(self.config.log_dir / f"{match.id}.json"),
+            started=match.started,
+            source="arena",
+        )
+
+    def _ended(self, match: LiveMatch) -> None:
+        self.store.save_match(self._row(match))
+        asyncio.get_running_loop().call_later(FORGET_AFTER, self.live.pop, match.id, None)
+
+    def log_path(self, match_id: str) -> Path | None:
+        """The log of a known match (the path comes from the store, never the request)."""
+        row = self.store.match(match_id)
+        if row is None or not row.log_path:
+            return None
+        path = Path(row.log_path)
+        return path if path.is_file() else None
+
+    def stored_view(self, row: MatchRow) -> dict[str, Any]:
+        """A match of the history as the page replays it: its steps from its log."""
+        view: dict[str, Any] = {
+            "type": "stored",
+            **row.to_json(),
+            "board": board_for_spec(row.game),
+            "clocks": {"start": None, "play": None},
+            "waiting": [],
+            "steps": [],
+        }
+        path = self.log_path(row.id)
+        if path is None:
+            view["failure"] = (row.failure or "") + " (its log is missing)"
+            return view
+        logged = read_log(path)
+        view["clocks"] = {"start": logged.start_clock, "play": logged.play_clock}
+        view["steps"] = [
+            {
+                "index": index,
+                "facts": list(facts),
+                "moves": list(logged.moves[index - 1]) if index else None,
+                "errors": list(logged.errors[index]) if index < len(logged.errors) else None,
+            }
+            for index, facts in enumerate(logged.states)
+        ]
+        return view
+
+    async def start_tournament(self, body: dict[str, Any]) -> ArenaTournament:
+        """Start the tournament `body` asks for, in its own process."""
+        setup = await asyncio.to_thread(
+            tournament_setup, body, self.config.games_dir, self.config.log_dir
+        )
+        tournament = ArenaTournament(setup)
+        self.tournaments[tournament.id] = tournament
+        tournament.task = asyncio.create_task(self._run_tournament(tournament))
+        return tournament
+
+    async def _run_tournament(self, tournament: ArenaTournament) -> None:
+        try:
+            await tournament.run(self.store)
+        finally:
+            await asyncio.to_thread(self.import_logs)  # its matches join the history
+
+    def tournament_view(self, tournament_id: str) -> dict[str, Any] | None:
+        if (running := self.tournaments.get(tournament_id)) is not None:
+            return running.view()
+        row = self.store.tournament(tournament_id)
+        return None if row is None else _stored_tournament(row)
+
+    def tournament_list(self) -> list[dict[str, Any]]:
+        """Every tournament, the latest first."""
+        return [
+            self.tournaments[row["id"]].view()
+            if row["id"] in self.tournaments
+            else _stored_tournament(row)
+            for row in self.store.tournaments()
+        ]
+
+    async def close(self) -> None:
+        """Stop the matches and tournaments under way (aborted, logged and indexed)."""
+        tasks = [m.task for m in self.live.values() if m.task and not m.task.done()]
+        tasks += [t.task for t in self.tournaments.values() if t.task and not t.task.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _stored_tournament(row: dict[str, Any]) -> dict[str, Any]:
+    return tournament_view(
+        row["id"], row["setup"], row["status"], row["failure"], row["started"], row["results"]
+    )
+
+
+def hint(state: State, role: int, seconds: float = HINT_SECONDS) -> list[dict]:
+    """What a short search from `state` thinks of each of `role`'s moves, best first."""
+    tree = MCTS(state, rng=random.Random())
+    tree.search(HINT_ITERATIONS, time.monotonic() + seconds)
+    return ranking_json(tree.statistics(role), length=len(state.legal_moves(role)))
+

@@ -1,0 +1,131 @@
+"""The games an arena offers, how a request names one, and how its states are shown.
+
+A request never names a file: a game is a built-in name (with options), the
+name of a ``.kif`` file as listed from the ``--games`` folder (looked up in
+that listing), or GDL text sent with the request.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
+from typing import Any
+
+from games.base import Game, GameError, State
+from games.registry import NATIVE_GAMES, load_game, parse_spec
+from server.rules import RefereeGame, referee_game, referee_game_from_text
+
+MAX_RULES = 200_000
+"""Characters of GDL accepted in one request (the corpus's largest game has ~60,000)."""
+
+_LINE = re.compile(r"^line (\d+)(?:, column (\d+))?:\s*")
+
+
+def builtin_games() -> list[dict[str, Any]]:
+    """The built-in games: name, roles, options with their defaults."""
+    listed = []
+    for name in NATIVE_GAMES:
+        game = load_game(name)
+        listed.append(
+            {
+                "name": name,
+                "roles": list(game.roles),
+                "options": _options(game),
+                "board": board_of(game),
+            }
+        )
+    return listed
+
+
+def _options(game: Game) -> dict[str, int]:
+    params = inspect.signature(type(game)).parameters.values()
+    return {p.name: p.default for p in params if p.kind == p.KEYWORD_ONLY}
+
+
+def kif_files(folder: Path | None) -> dict[str, Path]:
+    """The ``.kif`` files directly in `folder`, by file name."""
+    if folder is None or not folder.is_dir():
+        return {}
+    return {path.name: path for path in sorted(folder.glob("*.kif")) if path.is_file()}
+
+
+def resolve_game(request: dict[str, Any], folder: Path | None) -> RefereeGame:
+    """The game a request names: ``{"builtin": SPEC, "gdl": bool}``, ``{"file": NAME}``
+    or ``{"rules": TEXT, "name": NAME}``; a `GameError` saying what is wrong otherwise."""
+    if not isinstance(request, dict):
+        raise GameError("game: expected an object")
+    if isinstance(builtin := request.get("builtin"), str):
+        name, _ = parse_spec(builtin)
+        if name not in NATIVE_GAMES:
+            raise GameError(f"unknown built-in game {name!r}; games: {', '.join(NATIVE_GAMES)}")
+        return referee_game(builtin, gdl=bool(request.get("gdl")))
+    if isinstance(file := request.get("file"), str):
+        path = kif_files(folder).get(file)
+        if path is None:
+            raise GameError(f"no game file {file!r} in the arena's games folder")
+        return referee_game(str(path))
+    if isinstance(rules := request.get("rules"), str):
+        if len(rules) > MAX_RULES:
+            raise GameError(f"rules of {len(rules)} characters; at most {MAX_RULES} accepted")
+        name = str(request.get("name") or "pasted")
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "-", name)[:60].strip("-.") or "pasted"
+        return referee_game_from_text(rules, name)
+    raise GameError("game: give builtin, file or rules")
+
+
+def faults_of(error: GameError) -> list[dict[str, Any]]:
+    """The faults of rules that could not be loaded, each with its line where known."""
+    line = getattr(error, "line", 0)
+    if line:
+        return [{"line": line, "column": getattr(error, "column", 0), "message": error.reason}]
+    faults = getattr(error, "faults", None)
+    if not faults:
+        return [{"line": None, "column": None, "message": str(error)}]
+    found = []
+    for fault in faults:
+        match = _LINE.match(fault)
+        found.append(
+            {
+                "line": int(match.group(1)) if match else None,
+                "column": int(match.group(2)) if match and match.group(2) else None,
+                "message": fault[match.end():] if match else fault,
+            }
+        )
+    return found
+
+
+def board_of(game: Game) -> dict[str, Any] | None:
+    """What the page needs to draw `game`'s board: a built-in game or a GDL twin
+    (drawn as its native game); None for any other game (its facts are shown)."""
+    native = game if parse_spec(game.name)[0] in NATIVE_GAMES else None
+    native = getattr(game, "board_view", None) or native
+    if native is None or parse_spec(native.name)[0] not in NATIVE_GAMES:
+        return None
+    board: dict[str, Any] = {"kind": parse_spec(native.name)[0]}
+    for size in ("width", "height", "size"):
+        if isinstance(value := getattr(native, size, None), int):
+            board[size] = value
+    return board
+
+
+def board_for_spec(spec: str | None) -> dict[str, Any] | None:
+    """`board_of` the game a log names, without loading GDL: built-in names only."""
+    if not spec:
+        return None
+    try:
+        name, _ = parse_spec(spec)
+        return board_of(load_game(spec)) if name in NATIVE_GAMES else None
+    except GameError:
+        return None
+
+
+def state_view(state: State) -> dict[str, Any]:
+    """A state as the page shows it: facts, each role's legal moves, goals at the end."""
+    terminal = state.is_terminal()
+    return {
+        "facts": list(state.facts()),
+        "terminal": terminal,
+        "legal": [] if terminal else [list(moves) for moves in state.all_legal_moves()],
+        "goals": list(state.goals()) if terminal else None,
+    }

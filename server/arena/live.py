@@ -1,0 +1,195 @@
+"""A match under way in the arena: the referee's match loop, watched from browsers.
+
+The match runs as a task of the arena's event loop (`server.match.referee_match`,
+each agent searching in a process of its own: `server.arena.process_player`),
+whoever is watching: closing a page does not stop it.  Every watcher gets a queue of
+updates (a snapshot first, then steps, thinking, turns and the end), so any
+number of pages may follow one match.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from games.base import State
+from player.agents import Clocks
+from server.arena.catalogue import board_of, state_view
+from server.arena.process_player import ProcessAgentPlayer
+from server.arena.seat import PersonPlayer
+from server.arena.store import ABORTED, FINISHED, RUNNING
+from server.match import referee_match
+from server.players import Player
+from server.record import MatchRecord
+from server.rules import RefereeGame
+
+log = logging.getLogger(__name__)
+
+class LiveMatch:
+    """One match the arena referees, and the queues of those watching it."""
+
+    def __init__(
+        self,
+        match_id: str,
+        game: RefereeGame,
+        players: Sequence[Player],
+        clocks: Clocks,
+        *,
+        grace: float = 1.0,
+        seed: int | None = None,
+    ) -> None:
+        self.id = match_id
+        self.game = game
+        self.players = list(players)
+        self.clocks = clocks
+        self.grace = grace
+        self.seed = seed
+        self.started = time.time()
+        self.status = RUNNING
+        self.failure: str | None = None
+        self.record: MatchRecord | None = None
+        self.task: asyncio.Task | None = None
+        self.watchers: set[asyncio.Queue] = set()
+        self.board = board_of(game.game)
+        for player in self.players:
+            if isinstance(player, PersonPlayer):
+                player.on_wait = self._turn_changed
+            elif isinstance(player, ProcessAgentPlayer):
+                player.on_thinking = self._thinking
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        return self.game.game.roles
+
+    @property
+    def names(self) -> list[str]:
+        return [player.name for player in self.players]
+
+    def person(self, role: int) -> PersonPlayer | None:
+        player = self.players[role] if 0 <= role < len(self.players) else None
+        return player if isinstance(player, PersonPlayer) else None
+
+    def current_state(self) -> State | None:
+        return self.record.states[-1] if self.record and self.record.states else None
+
+    def start(
+        self, log_dir: str, on_end: Callable[[LiveMatch], None]
+    ) -> asyncio.Task:
+        """Start the match as a task; `on_end` is called when it is over, however it ends."""
+        self.task = asyncio.create_task(self._run(log_dir, on_end), name=f"match {self.id}")
+        return self.task
+
+    async def _run(self, log_dir: str, on_end: Callable[[LiveMatch], None]) -> None:
+        try:
+            record = await referee_match(
+                self.game,
+                self.players,
+                clocks=self.clocks,
+                grace=self.grace,
+                seed=self.seed,
+                match_id=self.id,
+                log_dir=log_dir,
+                on_step=self._stepped,
+            )
+            self.record = record
+            self.status = FINISHED
+        except asyncio.CancelledError:
+            self._failed("the match was stopped from the arena")
+            raise
+        except Exception as error:  # a player or the rules broke down: the match is aborted
+            self._failed(f"{type(error).__name__}: {error}")
+            log.warning("match %s aborted: %s", self.id, self.failure)
+        finally:
+            self._broadcast(self._end_message())
+            on_end(self)
+
+    def _failed(self, reason: str) -> None:
+        self.status = ABORTED
+        self.failure = (self.record.failure if self.record else None) or reason
+
+    # --- what the watchers are sent -------------------------------------------------------
+
+    def subscribe(self) -> asyncio.Queue:
+        queue: asyncio.Queue = asyncio.Queue()
+        queue.put_nowait(self.snapshot())
+        if self.status != RUNNING:
+            queue.put_nowait(self._end_message())
+        self.watchers.add(queue)
+        return queue
+
+    def unsubscribe(self, queue: asyncio.Queue) -> None:
+        self.watchers.discard(queue)
+
+    def _broadcast(self, message: dict[str, Any]) -> None:
+        for queue in self.watchers:
+            queue.put_nowait(message)
+
+    def waiting(self) -> list[int]:
+        return [
+            role
+            for role, player in enumerate(self.players)
+            if isinstance(player, PersonPlayer) and player.waiting
+        ]
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything a page needs to show the match as it is now."""
+        record = self.record
+        steps = [] if record is None else [self._step(record, i) for i in range(len(record.states))]
+        return {
+            "type": "snapshot",
+            "id": self.id,
+            "game": self.game.spec,
+            "roles": list(self.roles),
+            "players": self.names,
+            "persons": [i for i, p in enumerate(self.players) if isinstance(p, PersonPlayer)],
+            "board": self.board,
+            "clocks": {"start": self.clocks.start, "play": self.clocks.play},
+            "timed_person": any(isinstance(p, PersonPlayer) and p.timed for p in self.players),
+            "status": self.status,
+            "failure": self.failure,
+            "steps": steps,
+            "waiting": self.waiting(),
+            "now": time.time() * 1000,
+        }
+
+    def _step(self, record: MatchRecord, index: int) -> dict[str, Any]:
+        step = {
+            "index": index,
+            "moves": list(record.moves[index - 1]) if index else None,
+            "errors": list(record.errors[index]) if index < len(record.errors) else None,
+            "time": record.state_times[index],
+        }
+        if index == len(record.states) - 1:
+            step.update(state_view(record.states[index]))
+        else:
+            step["facts"] = list(record.states[index].facts())
+        return step
+
+    def _stepped(self, record: MatchRecord) -> None:
+        self.record = record
+        message = {"type": "step", **self._step(record, len(record.states) - 1)}
+        message["rankings"] = {
+            role: player.ranking
+            for role, player in enumerate(self.players)
+            if isinstance(player, ProcessAgentPlayer) and player.ranking
+        }
+        message["now"] = time.time() * 1000
+        self._broadcast(message)
+
+    def _turn_changed(self) -> None:
+        self._broadcast({"type": "waiting", "waiting": self.waiting()})
+
+    def _end_message(self) -> dict[str, Any]:
+        record = self.record
+        return {
+            "type": "end",
+            "status": self.status,
+            "goals": list(record.goals) if record and record.goals else None,
+            "failure": self.failure,
+        }
+
+    def _thinking(self, role: int, ranking: list[dict]) -> None:
+        self._broadcast({"type": "thinking", "role": role, "ranking": ranking})

@@ -1,0 +1,184 @@
+// One match: live (WebSocket updates) or from the history, with a replay slider.
+import { api, goalsText, h } from "./api.js";
+import { drawBoard, factsView } from "./boards.js";
+
+function movesText(roles, moves) {
+  const shown = moves.map((move, i) => (move === "noop" ? null : `${roles[i]} ${move}`)).filter(Boolean);
+  return shown.length ? shown.join(", ") : "noop";
+}
+
+function rankingTable(ranking) {
+  return h("table", { class: "ranking" },
+    h("tr", {}, h("th", {}, "move"), h("th", {}, "visits"), h("th", {}, "value")),
+    ranking.map((row) => h("tr", {}, h("td", {}, row.move), h("td", {}, row.visits),
+                             h("td", {}, row.value.toFixed(3)))));
+}
+
+export async function matchPage(page, id) {
+  const view = { match: null, viewing: null, thinking: {}, hint: null, socket: null, clock: null,
+                 offset: 0, message: "" };
+  const title = h("h2", {}, id);
+  const status = h("div", { class: "status" });
+  const clock = h("div", { class: "clock" });
+  const boardBox = h("div", { class: "board-box" });
+  const slider = h("input", { type: "range", min: "0", max: "0", value: "0", name: "step",
+                              "aria-label": "step" });
+  const stepLabel = h("span", {});
+  const moves = h("ol", { class: "moves", start: "1" });
+  const side = h("div", {});
+  const actions = h("div", {});
+  page.append(title, h("div", { class: "match" },
+    h("div", { class: "left" }, status, boardBox, h("div", {}, slider, " ", stepLabel), clock),
+    h("div", { class: "right" }, actions, side, h("h3", {}, "Moves"), moves)));
+
+  slider.addEventListener("input", () => {
+    const last = view.match.steps.length - 1;
+    view.viewing = Number(slider.value) === last ? null : Number(slider.value);
+    render();
+  });
+
+  async function move(role, text) {
+    view.hint = null;
+    try {
+      await api(`matches/${encodeURIComponent(id)}/move`, { role, move: text });
+      view.message = "";
+    } catch (error) {
+      view.message = error.message;
+    }
+    render();
+  }
+
+  async function askHint(role) {
+    view.hint = { role, ranking: null };
+    render();
+    try {
+      view.hint = await api(`matches/${encodeURIComponent(id)}/hint`, { role });
+    } catch (error) {
+      view.hint = null;
+      view.message = error.message;
+    }
+    render();
+  }
+
+  function render() {
+    const match = view.match;
+    if (!match) return;
+    const { roles, steps } = match;
+    title.textContent = `${match.game}: ${roles.map((r, i) => `${r} (${match.players[i]})`).join(" vs ")}`;
+    const last = steps.length - 1;
+    const index = view.viewing ?? last;
+    const step = steps[index];
+    slider.max = String(Math.max(last, 0));
+    slider.value = String(index);
+    stepLabel.textContent = last >= 0 ? `step ${index} of ${last}` : "";
+    const waiting = index === last && match.status === "running" ? match.waiting : [];
+    // Status line: the result, or whose turn it is.
+    if (match.status === "finished" && match.goals) {
+      status.replaceChildren(`Finished: ${goalsText(roles, match.goals)}`);
+    } else if (match.status === "aborted") {
+      status.replaceChildren(h("span", { class: "error" }, `Aborted: ${match.failure || ""}`));
+    } else if (waiting.length) {
+      status.replaceChildren(h("span", { class: "turn" },
+        `Your turn: ${waiting.map((r) => roles[r]).join(", ")}`));
+    } else if (step && step.legal) {
+      const moving = roles.filter((r, i) => (step.legal[i] || []).length > 1);
+      status.replaceChildren(`Thinking: ${(moving.length ? moving : roles).join(", ")}`);
+    } else status.replaceChildren(match.status);
+    if (view.message) status.append(h("div", { class: "error" }, view.message));
+    // The board, clickable for the person on move.
+    boardBox.replaceChildren();
+    if (step) {
+      const legal = new Set(waiting.flatMap((r) => step.legal[r]));
+      const play = waiting.length ? {
+        legal,
+        onMove: (text) => move(waiting.find((r) => step.legal[r].includes(text)), text),
+      } : null;
+      const board = drawBoard(match.board, step.facts, play);
+      boardBox.append(board || factsView(step.facts));
+      if (!board || match.board?.kind === "breakthrough") {
+        for (const role of waiting) {
+          boardBox.append(h("div", { class: "legal-moves" }, h("strong", {}, `${roles[role]}: `),
+            step.legal[role].map((text) => h("button", { onclick: () => move(role, text) }, text))));
+        }
+      }
+    }
+    // Actions, hints, what the agents think.
+    actions.replaceChildren(
+      h("a", { href: `/api/matches/${encodeURIComponent(id)}/log`, download: "" }, "Download the log"),
+      " ",
+      match.status === "running"
+        ? h("button", { onclick: () => api(`matches/${encodeURIComponent(id)}/abort`, {}) }, "Abort")
+        : null,
+      ...waiting.map((role) => h("button", { onclick: () => askHint(role), name: "hint" },
+                              `Hint for ${roles[role]}`)));
+    side.replaceChildren();
+    if (view.hint) {
+      side.append(h("h3", {}, `Hint for ${roles[view.hint.role]}`),
+                  view.hint.ranking ? rankingTable(view.hint.ranking) : h("p", {}, "thinking…"));
+    }
+    for (const [role, ranking] of Object.entries(view.thinking)) {
+      if (ranking.length) {
+        side.append(h("h3", {}, `${roles[role]} (${match.players[role]}) ranks`), rankingTable(ranking));
+      }
+    }
+    // The moves, with the errors of each step.
+    moves.replaceChildren(...steps.slice(1).map((s, i) => {
+      const errors = (s.errors || []).map((e, r) => (e ? `${roles[r]} ${e}` : null)).filter(Boolean);
+      return h("li", { class: i + 1 === index ? "current" : "" }, movesText(roles, s.moves),
+               errors.length ? h("span", { class: "error" }, ` [${errors.join(", ")}]`) : null);
+    }));
+    if (steps[0] && (steps[0].errors || []).some(Boolean)) {
+      moves.prepend(h("li", { class: "error" }, `start: ${steps[0].errors.join(" ")}`));
+    }
+  }
+
+  function tick() {
+    const match = view.match;
+    const step = match && match.steps[match.steps.length - 1];
+    const untimed = match && match.waiting.length && !match.timed_person;
+    if (!match || match.status !== "running" || !match.clocks.play || !step || untimed) {
+      clock.textContent = "";
+      return;
+    }
+    const left = (step.time + match.clocks.play * 1000 - (Date.now() + view.offset)) / 1000;
+    clock.textContent = `play clock: ${Math.max(0, left).toFixed(1)} s`;
+  }
+
+  function receive(message) {
+    const match = view.match;
+    if (message.type === "snapshot") {
+      view.match = message;
+      view.offset = message.now - Date.now();
+    } else if (message.type === "step") {
+      match.steps = match.steps.filter((s) => s.index < message.index);
+      if (match.steps.length) {
+        const previous = match.steps[match.steps.length - 1];
+        delete previous.legal;
+      }
+      match.steps.push(message);
+      view.thinking = message.rankings || {};
+      view.offset = message.now - Date.now();
+    } else if (message.type === "waiting") match.waiting = message.waiting;
+    else if (message.type === "thinking") view.thinking[message.role] = message.ranking;
+    else if (message.type === "end") {
+      Object.assign(match, { status: message.status, goals: message.goals, failure: message.failure,
+                             waiting: [] });
+    }
+    render();
+  }
+
+  const stored = await api(`matches/${encodeURIComponent(id)}`);
+  if (stored.type === "snapshot") {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    view.socket = new WebSocket(`${scheme}://${location.host}/api/matches/${encodeURIComponent(id)}/live`);
+    view.socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+    view.clock = setInterval(tick, 200);
+  } else {
+    view.match = stored;
+    render();
+  }
+  return () => {
+    if (view.socket) view.socket.close();
+    if (view.clock) clearInterval(view.clock);
+  };
+}

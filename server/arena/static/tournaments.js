@@ -1,0 +1,134 @@
+// Tournaments: start one, follow its progress, standings with 95% intervals and a plot.
+import { api, h } from "./api.js";
+import { playerChooser } from "./new_match.js";
+
+const NS = "http://www.w3.org/2000/svg";
+
+function svgEl(name, attrs, parent) {
+  const node = document.createElementNS(NS, name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  parent.appendChild(node);
+  return node;
+}
+
+// One bar per player: its score, and the whisker of its 95% interval.
+function plot(rows) {
+  const overall = rows.filter((row) => row.seat === "all");
+  const width = 460, line = 34, left = 170, scale = width - left - 20;
+  const root = document.createElementNS(NS, "svg");
+  root.setAttribute("viewBox", `0 0 ${width} ${overall.length * line + 30}`);
+  root.setAttribute("class", "plot");
+  root.setAttribute("width", width);
+  overall.forEach((row, i) => {
+    const y = i * line + 10;
+    svgEl("text", { x: 0, y: y + 16 }, root).textContent = `${row.agent + 1} ${row.spec}`.slice(0, 24);
+    svgEl("rect", { x: left, y, width: Math.max(1, row.score * scale), height: 22, class: "bar" }, root);
+    if (row.ci_low !== null) {
+      const [a, b] = [left + row.ci_low * scale, left + row.ci_high * scale];
+      svgEl("path", { d: `M${a} ${y + 11}H${b}M${a} ${y + 4}V${y + 18}M${b} ${y + 4}V${y + 18}`,
+                      class: "interval" }, root);
+    }
+  });
+  const axis = overall.length * line + 22;
+  for (const tick of [0, 0.5, 1]) {
+    svgEl("text", { x: left + tick * scale - 6, y: axis, class: "edge" }, root).textContent = tick;
+  }
+  return root;
+}
+
+function standingsTable(rows) {
+  return h("table", { class: "standings" },
+    h("tr", {}, ["player", "seat", "games", "wins", "draws", "losses", "score", "95% interval",
+                 "TO", "CE", "IL"].map((name) => h("th", {}, name))),
+    rows.map((row) => h("tr", {},
+      h("td", {}, row.seat === "all" ? `${row.agent + 1} ${row.spec}` : ""),
+      h("td", {}, row.seat), h("td", {}, row.games), h("td", {}, row.wins), h("td", {}, row.draws),
+      h("td", {}, row.losses), h("td", {}, row.score.toFixed(3)),
+      h("td", {}, row.ci_low === null ? "-" : `${row.ci_low.toFixed(2)}–${row.ci_high.toFixed(2)}`),
+      row.errors.map((count) => h("td", {}, count)))));
+}
+
+function tournamentView(t, refresh) {
+  const s = t.setup;
+  const stop = t.status === "running"
+    ? h("button", { onclick: async () => { await api(`tournaments/${t.id}/stop`, {}); refresh(); } },
+        "Stop") : null;
+  return h("section", { class: "tournament", "data-id": t.id },
+    h("h3", {}, `${s.name}: ${s.players.join(" vs ")}`),
+    h("p", {}, `${t.status}: ${t.done} of ${s.matches} matches`, s.swap ? ", seats swapped" : "",
+      `, ${s.jobs} at once `, stop, t.failure ? h("span", { class: "error" }, ` ${t.failure}`) : null),
+    t.standings.length ? h("div", { class: "match" }, standingsTable(t.standings), plot(t.standings))
+      : null);
+}
+
+export async function tournamentsPage(page) {
+  const catalogue = await api("games");
+  const game = h("select", { name: "game", "aria-label": "game" },
+    catalogue.builtin.map((g) => h("option", { value: `builtin:${g.name}` }, g.name)),
+    catalogue.files.map((name) => h("option", { value: `file:${name}` }, name)));
+  const options = h("input", { name: "options", placeholder: "options, e.g. width=5,height=4" });
+  const twin = h("input", { type: "checkbox", name: "twin" });
+  const players = h("div", {});
+  let choosers = [];
+  const matches = h("input", { type: "number", min: "1", max: "1000", value: "10", name: "matches" });
+  const jobs = h("input", { type: "number", min: "1", value: "1", name: "jobs" });
+  const swap = h("input", { type: "checkbox", name: "swap", checked: "" });
+  const playclock = h("input", { type: "number", min: "0.5", step: "0.5", value: "10", name: "playclock" });
+  const message = h("div", {});
+  const list = h("div", {});
+  const seats = async () => {
+    let roles = null;
+    if (game.value.startsWith("builtin:")) {
+      roles = catalogue.builtin.find((g) => `builtin:${g.name}` === game.value).roles;
+    } else {
+      const checked = await api("check", { game: { file: game.value.slice(5) } });
+      roles = checked.ok ? checked.roles : [];
+    }
+    choosers = roles.map((role, i) => (role === "random" ? null
+      : playerChooser(role, i, catalogue.agents.filter((a) => a !== "person"), i ? "random" : "mcts")));
+    players.replaceChildren(...choosers.filter(Boolean));
+  };
+  game.addEventListener("change", seats);
+  let timer = null;
+  const refresh = async () => {
+    const { tournaments } = await api("tournaments");
+    list.replaceChildren(...tournaments.map((t) => tournamentView(t, refresh)));
+    if (!tournaments.length) list.append(h("p", {}, "No tournament yet."));
+    clearTimeout(timer);
+    if (tournaments.some((t) => t.status === "running") && document.body.contains(list)) {
+      timer = setTimeout(refresh, 1000);
+    }
+  };
+  const start = async (event) => {
+    event.preventDefault();
+    message.replaceChildren();
+    const value = game.value;
+    const chosen = value.startsWith("builtin:")
+      ? { builtin: value.slice(8) + (options.value.trim() ? `:${options.value.trim()}` : ""),
+          gdl: twin.checked }
+      : { file: value.slice(5) };
+    try {
+      await api("tournaments", {
+        game: chosen, players: choosers.map((c) => (c ? c.spec() : "random")),
+        matches: Number(matches.value), jobs: Number(jobs.value), swap: swap.checked,
+        startclock: playclock.value, playclock: playclock.value,
+      });
+      refresh();
+    } catch (error) {
+      message.replaceChildren(h("p", { class: "error" }, error.message));
+    }
+  };
+  page.append(h("h2", {}, "Tournaments"),
+    h("form", { onsubmit: start },
+      h("fieldset", {}, h("legend", {}, "Game"), game, " ", options,
+        h("label", {}, twin, " through its GDL twin")),
+      h("fieldset", {}, h("legend", {}, "Players (seat order of the first match)"), players),
+      h("fieldset", {}, h("legend", {}, "Matches"),
+        h("label", {}, "matches ", matches), h("label", {}, "at once ", jobs),
+        h("label", {}, swap, " swap seats"), h("label", {}, "clocks (s) ", playclock)),
+      h("button", { type: "submit", name: "start" }, "Start the tournament")),
+    message, list);
+  await seats();
+  await refresh();
+  return () => clearTimeout(timer);
+}

@@ -1,0 +1,198 @@
+"""Tournaments started from the arena's page, each run by its own process
+(`server.arena.tournament_job`), their progress and standings."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import signal
+import sys
+import time
+from dataclasses import asdict, replace
+from pathlib import Path
+from typing import Any
+
+from games.base import GameError
+from server.arena.catalogue import kif_files
+from server.arena.store import ABORTED, FINISHED, RUNNING, ArenaStore
+from server.match import new_match_id, seat_specs
+from server.rules import referee_game
+from server.stats import wilson_interval
+from server.tournament import MatchResult, Standing, standings
+
+log = logging.getLogger(__name__)
+
+MAX_MATCHES = 1000
+STOP_GRACE = 10.0
+"""Seconds a stopped tournament has to abort and log its matches before it is killed."""
+
+
+def _integer(body: dict[str, Any], name: str, default: int, low: int, high: int) -> int:
+    value = body.get(name, default)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise GameError(f"{name}: expected a whole number from {low} to {high}")
+    return value
+
+
+def _seconds(body: dict[str, Any], name: str) -> float | None:
+    value = body.get(name)
+    if value in (None, ""):
+        return None
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        raise GameError(f"{name}: expected seconds") from None
+    if not 0 < seconds <= 3600:
+        raise GameError(f"{name}: expected seconds between 0 and 3600")
+    return seconds
+
+
+def tournament_setup(body: dict[str, Any], games_dir: Path | None, log_dir: Path) -> dict:
+    """The setup of a tournament a request asks for, checked; a `GameError` otherwise."""
+    game = body.get("game")
+    if not isinstance(game, dict):
+        raise GameError("game: expected an object")
+    if isinstance(game.get("builtin"), str):
+        spec, gdl = game["builtin"], bool(game.get("gdl"))
+    elif isinstance(game.get("file"), str) and game["file"] in kif_files(games_dir):
+        spec, gdl = str(kif_files(games_dir)[game["file"]]), False
+    else:
+        raise GameError("game: a built-in game or a file of the games folder")
+    players = body.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise GameError("players: expected a list of player specs, one per role")
+    if any(p.partition(":")[0].strip() in ("person", "human") for p in players):
+        raise GameError("a tournament is played by agents and GGP players, not by a person")
+    loaded = referee_game(spec, gdl=gdl)
+    specs = seat_specs(loaded.game, [p.strip() for p in players])
+    return {
+        "game": spec,
+        "name": game.get("builtin") or game.get("file"),
+        "gdl": gdl,
+        "roles": list(loaded.game.roles),
+        "players": specs,
+        "matches": _integer(body, "matches", 10, 1, MAX_MATCHES),
+        "jobs": _integer(body, "jobs", 1, 1, max(1, os.cpu_count() or 1)),
+        "swap": bool(body.get("swap")),
+        "seed": _integer(body, "seed", 0, 0, 2**62),
+        "startclock": _seconds(body, "startclock"),
+        "playclock": _seconds(body, "playclock"),
+        "log_dir": str(log_dir.resolve()),
+    }
+
+
+def _result(data: dict[str, Any]) -> MatchResult:
+    return MatchResult(
+        index=data["index"],
+        seed=data["seed"],
+        seats=tuple(data["seats"]),
+        agents=tuple(data["agents"]),
+        goals=tuple(data["goals"]),
+        steps=data["steps"],
+        errors=tuple(tuple(row) for row in data["errors"]),
+        match_id=data["match_id"],
+    )
+
+
+class ArenaTournament:
+    """One tournament: its setup, the matches finished so far, its process."""
+
+    def __init__(self, setup: dict[str, Any]) -> None:
+        self.id = new_match_id(f"tournament-{Path(setup['name']).stem}")
+        self.setup = setup
+        self.results: list[dict[str, Any]] = []
+        self.status = RUNNING
+        self.failure: str | None = None
+        self.started = time.time()
+        self.process: asyncio.subprocess.Process | None = None
+        self.task: asyncio.Task | None = None
+
+    def view(self) -> dict[str, Any]:
+        return tournament_view(
+            self.id, self.setup, self.status, self.failure, self.started, self.results
+        )
+
+    def save(self, store: ArenaStore) -> None:
+        store.save_tournament(
+            self.id, self.setup, self.status, self.results, self.failure, self.started
+        )
+
+    async def run(self, store: ArenaStore) -> None:
+        """Run the tournament's process, reading each match's result as it comes."""
+        self.save(store)
+        try:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "server.arena.tournament_job",
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            )
+            assert self.process.stdin is not None and self.process.stdout is not None
+            self.process.stdin.write(json.dumps(self.setup).encode())
+            self.process.stdin.close()
+            async for line in self.process.stdout:
+                data = json.loads(line)
+                if "index" in data:
+                    self.results.append(data)
+                    self.save(store)
+                elif "error" in data:
+                    self.failure = data["error"]
+            await self.process.wait()
+            self.status = FINISHED if self.failure is None else ABORTED
+        except asyncio.CancelledError:
+            await self.stop()
+            self.status, self.failure = ABORTED, "the arena stopped during the tournament"
+            raise
+        finally:
+            if self.status == RUNNING:
+                self.status = ABORTED
+                self.failure = self.failure or "the tournament's process failed"
+            self.save(store)
+
+    async def stop(self) -> None:
+        """Stop the process as Ctrl-C would (matches aborted and logged), kill it if it lingers."""
+        process = self.process
+        if process is None or process.returncode is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            process.send_signal(signal.SIGINT)
+        try:
+            await asyncio.wait_for(asyncio.shield(process.wait()), STOP_GRACE)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            await process.wait()
+
+
+def _with_wilson_interval(row: Standing) -> Standing:
+    """The standing with the 95% Wilson interval of its score (20 wins of 20 reads
+    0.84-1, not certainty; one match has an interval too)."""
+    low, high = wilson_interval(row.score * row.games, row.games)
+    return replace(row, ci_low=low, ci_high=high)
+
+
+def tournament_view(
+    tournament_id: str,
+    setup: dict[str, Any],
+    status: str,
+    failure: str | None,
+    started: float,
+    results: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """A tournament as the page shows it: its setup, progress, standings and matches."""
+    finished = [_result(data) for data in results]
+    table = standings(finished, setup["players"], setup["roles"]) if finished else []
+    table = [_with_wilson_interval(row) for row in table]
+    return {
+        "id": tournament_id,
+        "setup": {k: v for k, v in setup.items() if k not in ("log_dir", "game")},
+        "status": status,
+        "failure": failure,
+        "started": started,
+        "done": len(finished),
+        "standings": [asdict(row) for row in table],
+        "matches": sorted(results, key=lambda data: data["index"]),
+    }

@@ -1,0 +1,268 @@
+"""The arena's JSON API and live updates (`server.arena`), through an aiohttp test client."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from gdl_texts import TICTACTOE
+
+from games.registry import load_game
+from player.agents import RandomAgent
+from server.arena.app import create_app
+from server.arena.arena import ArenaConfig
+from server.arena.store import ArenaStore, MatchRow
+from server.match import play_match
+from server.stats import wilson_interval
+
+pytestmark = pytest.mark.asyncio
+
+BROKEN_AT_LINE_3 = """(role x)
+(init (p 1))
+(<= (legal x (go ?y)) (true (p 1)))
+(<= (next (p 2)) (does x go))
+(<= terminal (true (p 2)))
+(goal x 100)
+"""
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> ArenaConfig:
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "ttt.kif").write_text(TICTACTOE)
+    return ArenaConfig(
+        db=tmp_path / "logs" / "arena.sqlite",
+        log_dir=tmp_path / "logs",
+        games_dir=games,
+        max_body=50_000,
+    )
+
+
+@pytest.fixture
+def arena(aiohttp_client, config):
+    async def make(conf: ArenaConfig = config):
+        return await aiohttp_client(create_app(conf))
+
+    return make
+
+
+async def start(client, game: dict, players: list[str], **extra) -> str:
+    response = await client.post("/api/matches", json={"game": game, "players": players, **extra})
+    assert response.status == 201, await response.text()
+    return (await response.json())["id"]
+
+
+async def follow(client, match_id: str, on_message=None) -> list[dict]:
+    """The messages of a match's live updates, up to its end."""
+    messages = []
+    async with client.ws_connect(f"/api/matches/{match_id}/live") as socket:
+        async with asyncio.timeout(120):
+            async for message in socket:
+                data = json.loads(message.data)
+                messages.append(data)
+                if on_message is not None:
+                    await on_message(data)
+                if data["type"] == "end":
+                    break
+    return messages
+
+
+async def test_the_games_offered(arena) -> None:
+    client = await arena()
+    listing = await (await client.get("/api/games")).json()
+    names = [game["name"] for game in listing["builtin"]]
+    assert names == [
+        "tictactoe", "connect_four", "othello", "ultimate_tictactoe", "hex", "breakthrough"
+    ]
+    four = listing["builtin"][1]
+    assert four["board"] == {"kind": "connect_four", "width": 7, "height": 6}
+    assert four["options"]["line"] == 4
+    assert listing["files"] == ["ttt.kif"]
+    assert "person" in listing["agents"] and "human" not in listing["agents"]
+
+
+async def test_a_match_between_agents_is_watched_live_by_two_pages(arena, config) -> None:
+    client = await arena()
+    match_id = await start(
+        client,
+        {"builtin": "connect_four:width=5,height=4,line=3"},
+        ["mcts:iterations=30", "random"],
+        seed=3,
+    )
+    first, second = await asyncio.gather(follow(client, match_id), follow(client, match_id))
+    for messages in (first, second):
+        assert messages[0]["type"] == "snapshot"
+        assert messages[0]["board"] == {"kind": "connect_four", "width": 5, "height": 4}
+        assert messages[-1]["type"] == "end" and messages[-1]["status"] == "finished"
+        assert sorted(messages[-1]["goals"]) in ([0, 100], [50, 50])
+    steps = [m for m in first if m["type"] == "step"]
+    assert steps[-1]["terminal"] and steps[-1]["goals"] == first[-1]["goals"]
+    # The history lists it, its log is downloadable, and its replay has every step.
+    listed = await (await client.get("/api/matches", params={"player": "mcts"})).json()
+    (row,) = listed["matches"]
+    assert row["id"] == match_id and row["status"] == "finished" and row["source"] == "arena"
+    log = await client.get(f"/api/matches/{match_id}/log")
+    assert log.status == 200 and json.loads(await log.text())["matchId"] == match_id
+    assert (config.log_dir / f"{match_id}.json").is_file()
+
+
+async def test_a_person_plays_by_the_api_and_gets_hints(arena) -> None:
+    client = await arena()
+    match_id = await start(client, {"builtin": "tictactoe"}, ["person", "mcts:iterations=20"])
+    illegal_answered = []
+
+    async def on_message(data: dict) -> None:
+        if data["type"] != "waiting" or data["waiting"] != [0]:
+            return
+        if not illegal_answered:
+            refused = await client.post(
+                f"/api/matches/{match_id}/move", json={"role": "xplayer", "move": "(mark 9 9)"}
+            )
+            illegal_answered.append((refused.status, await refused.json()))
+            hint = await client.post(f"/api/matches/{match_id}/hint", json={"role": 0})
+            assert hint.status == 200
+            ranking = (await hint.json())["ranking"]
+            assert len(ranking) in (9, 8, 7) and ranking[0]["visits"] >= ranking[-1]["visits"]
+        snapshot = await (await client.get(f"/api/matches/{match_id}")).json()
+        legal = snapshot["steps"][-1]["legal"][0]
+        played = await client.post(
+            f"/api/matches/{match_id}/move", json={"role": 0, "move": legal[0][1:-1]}
+        )
+        assert played.status == 200 and (await played.json())["move"] == legal[0]
+
+    messages = await follow(client, match_id, on_message)
+    assert messages[-1]["status"] == "finished"
+    status, refusal = illegal_answered[0]
+    assert status == 409 and "(mark 1 1)" in refusal["legal"]
+    # The person's seat is not timed: no error recorded against it.
+    assert all(not any(m["errors"] or []) for m in messages if m["type"] == "step")
+
+
+async def test_a_game_file_and_pasted_rules_are_checked(arena) -> None:
+    client = await arena()
+    good = await (await client.post("/api/check", json={"game": {"file": "ttt.kif"}})).json()
+    assert good == {"ok": True, "name": good["name"], "roles": ["xplayer", "oplayer"], "faults": []}
+    bad = await (
+        await client.post("/api/check", json={"game": {"rules": BROKEN_AT_LINE_3}})
+    ).json()
+    assert not bad["ok"] and bad["faults"][0]["line"] == 3
+    assert "unsafe variable ?y" in bad["faults"][0]["message"]
+    syntax = await (
+        await client.post("/api/check", json={"game": {"rules": "(role x)\n(init (p 1)\n"}})
+    ).json()
+    assert syntax["faults"][0]["line"] == 3 and "never closed" in syntax["faults"][0]["message"]
+    refused = await client.post(
+        "/api/matches", json={"game": {"rules": BROKEN_AT_LINE_3}, "players": ["random"]}
+    )
+    assert refused.status == 400 and (await refused.json())["faults"][0]["line"] == 3
+
+
+TICTACTOE_WITH = '{"game": {"builtin": "tictactoe"}, %s}'
+
+
+@pytest.mark.parametrize(
+    "method, path, body, status",
+    [
+        ("post", "/api/matches", "not json", 400),
+        ("post", "/api/matches", "[1, 2]", 400),
+        ("post", "/api/matches", '{"game": {"builtin": "chess"}, "players": []}', 400),
+        ("post", "/api/matches", '{"game": {"file": "../../etc/passwd"}, "players": []}', 400),
+        ("post", "/api/matches", TICTACTOE_WITH % '"players": ["x"]', 400),
+        ("post", "/api/matches", TICTACTOE_WITH % '"players": ["human", "random"]', 400),
+        ("post", "/api/matches", TICTACTOE_WITH % '"players": ["random"], "playclock": 0', 400),
+        ("post", "/api/check", '{"game": {"rules": "' + "x" * 60_000 + '"}}', 413),
+        ("get", "/api/matches/nope", None, 404),
+        ("get", "/api/matches/nope/log", None, 404),
+        ("post", "/api/matches/nope/move", "{}", 404),
+        ("get", "/api/nothing", None, 404),
+    ],
+)
+async def test_bad_requests_get_a_json_error(arena, method, path, body, status) -> None:
+    client = await arena()
+    response = await getattr(client, method)(path, data=body)
+    assert response.status == status
+    assert (await response.json())["error"]
+
+
+async def test_a_move_for_a_seat_that_is_no_persons_is_refused(arena) -> None:
+    client = await arena()
+    match_id = await start(client, {"builtin": "tictactoe"}, ["person", "random"])
+    refused = await client.post(f"/api/matches/{match_id}/move", json={"role": 1, "move": "noop"})
+    assert refused.status == 403
+    stopped = await client.post(f"/api/matches/{match_id}/abort", json={})
+    assert stopped.status == 200
+    messages = await follow(client, match_id)
+    assert messages[-1]["status"] == "aborted"
+
+
+async def test_a_restart_lists_old_matches_and_finds_logs(arena, config) -> None:
+    store = ArenaStore(config.db)
+    store.save_match(
+        MatchRow("old.1", "tictactoe", ("xplayer", "oplayer"), ("a", "b"), "running", None,
+                 0, 2, None, None, 1.0, "arena")
+    )
+    game = load_game("tictactoe")
+    record = await asyncio.to_thread(
+        play_match, game, [RandomAgent(1), RandomAgent(2)], log_dir=config.log_dir
+    )
+    client = await arena()
+    await client.post("/api/import", json={})
+    rows = {row["id"]: row for row in (await (await client.get("/api/matches")).json())["matches"]}
+    assert rows["old.1"]["status"] == "aborted"
+    found = rows[record.match_id]
+    assert found["source"] == "log" and found["status"] == "finished"
+    assert found["players"] == ["random", "random"]
+    replay = await (await client.get(f"/api/matches/{record.match_id}")).json()
+    assert len(replay["steps"]) == len(record.states)
+    assert replay["board"] == {"kind": "tictactoe"}
+    assert replay["steps"][-1]["facts"] == list(record.states[-1].facts())
+
+
+async def test_a_tournament_runs_in_its_own_process_to_its_standings(arena) -> None:
+    client = await arena()
+    started = await client.post(
+        "/api/tournaments",
+        json={
+            "game": {"builtin": "tictactoe"},
+            "players": ["mcts:iterations=20", "random"],
+            "matches": 4,
+            "swap": True,
+        },
+    )
+    assert started.status == 201, await started.text()
+    tournament_id = (await started.json())["id"]
+    async with asyncio.timeout(120):
+        while (view := await (await client.get(f"/api/tournaments/{tournament_id}")).json())[
+            "status"
+        ] == "running":
+            await asyncio.sleep(0.2)
+    assert view["status"] == "finished" and view["done"] == 4
+    overall = [row for row in view["standings"] if row["seat"] == "all"]
+    assert [row["games"] for row in overall] == [4, 4]
+    for row in overall:
+        assert 0 <= row["ci_low"] <= row["score"] <= row["ci_high"] <= 1
+        low, high = wilson_interval(row["score"] * 4, 4)
+        assert (row["ci_low"], row["ci_high"]) == (pytest.approx(low), pytest.approx(high))
+    listed = (await (await client.get("/api/tournaments")).json())["tournaments"]
+    assert [t["id"] for t in listed] == [tournament_id]
+    # Its matches were logged and join the history.
+    history = (await (await client.get("/api/matches")).json())["matches"]
+    assert {row["id"] for row in history} == {m["match_id"] for m in view["matches"]}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"game": {"builtin": "tictactoe"}, "players": ["person", "random"]},
+        {"game": {"rules": TICTACTOE}, "players": ["random", "random"]},
+        {"game": {"builtin": "tictactoe"}, "players": ["random", "random"], "matches": 0},
+        {"game": {"builtin": "tictactoe"}, "players": ["random"]},
+    ],
+)
+async def test_a_tournament_that_cannot_be_played_is_refused(arena, body) -> None:
+    client = await arena()
+    refused = await client.post("/api/tournaments", json=body)
+    assert refused.status == 400 and (await refused.json())["error"]

@@ -1,0 +1,165 @@
+"""The arena's page in a real browser: Playwright for Python driving Debian's Chromium.
+
+Skipped, saying why, where the playwright package or /usr/bin/chromium is
+missing (``pip install -e '.[web-test]'``; ``apt-get install chromium``).
+No browser is ever downloaded.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from arena_server import arena_process
+from gdl_texts import PENNIES
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+WAIT = 120_000
+"""Milliseconds a page may take to show what a test waits for (a loaded machine)."""
+
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="playwright is not installed (pip install -e '.[web-test]')"
+)
+if not CHROMIUM.is_file():
+    pytest.skip(f"no browser: {CHROMIUM} is absent (apt-get install chromium)",
+                allow_module_level=True)
+
+BROKEN_AT_LINE_3 = """(role x)
+(init (p 1))
+(<= (legal x (go ?y)) (true (p 1)))
+(<= (next (p 2)) (does x go))
+(<= terminal (true (p 2)))
+(goal x 100)
+"""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def arena(tmp_path_factory):
+    """One arena for the module's tests (each plays its own match)."""
+    with arena_process(tmp_path_factory.mktemp("arena")) as (address, _):
+        yield address
+
+
+@pytest.fixture
+def page(browser, arena: str):
+    context = browser.new_context(base_url=arena, viewport={"width": 1100, "height": 850})
+    opened = context.new_page()
+    opened.set_default_timeout(WAIT)
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    context.close()
+    assert not errors, f"the page raised: {errors}"
+
+
+def wait_for_status(page, pattern: str) -> None:
+    """Wait until the match's status line matches the regular expression `pattern`."""
+    page.wait_for_function(
+        "pattern => new RegExp(pattern).test(document.querySelector('.status')?.textContent)",
+        arg=pattern,
+    )
+
+
+def choose_player(page, role: int, kind: str, iterations: str | None = None) -> None:
+    page.select_option(f"select[name=kind-{role}]", kind)
+    if iterations is not None:
+        page.fill(f"input[name=iterations-{role}]", iterations)
+
+
+def test_a_person_plays_tictactoe_against_mcts_by_clicking(page) -> None:
+    page.goto("/")
+    choose_player(page, 0, "person")
+    choose_player(page, 1, "mcts", "200")
+    page.click("button[name=start]")
+    status = page.locator(".status")
+    while True:
+        wait_for_status(page, "Your turn|Finished|Aborted")
+        if re.search("Finished|Aborted", status.inner_text()):
+            break
+        played = page.locator(".moves li").count()
+        page.locator("rect.legal").first.click()
+        page.wait_for_function(
+            "played => document.querySelectorAll('.moves li').length > played", arg=played
+        )
+    assert status.inner_text().startswith("Finished: xplayer")
+    assert page.locator(".moves li").count() >= 5
+
+
+def test_an_mcts_match_of_connect_four_is_watched_to_its_result(page) -> None:
+    page.goto("/")
+    page.select_option("select[name=game]", "builtin:connect_four")
+    choose_player(page, 0, "mcts", "30")
+    choose_player(page, 1, "mcts", "30")
+    page.click("button[name=start]")
+    page.wait_for_selector("svg.board")
+    wait_for_status(page, "Finished")
+    assert page.locator("svg.board .piece").count() >= 7
+    assert "red" in page.locator(".status").inner_text()
+
+
+def test_a_broken_gdl_upload_shows_its_fault_with_the_line(page, tmp_path: Path) -> None:
+    rules = tmp_path / "broken.kif"
+    rules.write_text(BROKEN_AT_LINE_3)
+    page.goto("/")
+    page.select_option("select[name=game]", "gdl")
+    page.set_input_files("input[name=upload]", str(rules))
+    fault = page.locator(".fault").first
+    fault.wait_for()
+    assert fault.inner_text().startswith("line 3: ")
+    assert "unsafe variable ?y" in fault.inner_text()
+
+
+def test_a_person_picks_legal_moves_in_a_pasted_gdl_game(page) -> None:
+    page.goto("/")
+    page.select_option("select[name=game]", "gdl")
+    page.fill("textarea[name=rules]", PENNIES)
+    page.click("button[name=check]")
+    assert "roles left, right" in page.locator(".ok").inner_text()
+    choose_player(page, 0, "person")
+    choose_player(page, 1, "random")
+    page.click("button[name=start]")
+    for _ in range(2):  # two rounds, both roles moving at once
+        wait_for_status(page, "Your turn: left")
+        assert page.locator(".facts h4", has_text="round").count() == 1
+        played = page.locator(".moves li").count()
+        page.locator(".legal-moves button", has_text="Heads").click()
+        page.wait_for_function(
+            "played => document.querySelectorAll('.moves li').length > played", arg=played
+        )
+    wait_for_status(page, "Finished: left")
+    assert page.locator(".moves li").first.inner_text().startswith("left Heads, right ")
+
+
+def test_a_finished_match_is_replayed_from_the_history(page) -> None:
+    page.goto("/")
+    choose_player(page, 0, "random")
+    choose_player(page, 1, "random")
+    page.click("button[name=start]")
+    wait_for_status(page, "Finished")
+    page.click("text=History")
+    page.fill("input[name=game]", "tictactoe")
+    page.fill("input[name=player]", "random")  # not the other tests' matches
+    page.click("text=Filter")
+    page.wait_for_function("() => document.querySelectorAll('table.history tr').length === 2")
+    page.locator("a", has_text="replay").first.click()
+    page.wait_for_selector("svg.board")
+    last = int(page.locator("input[name=step]").get_attribute("max"))
+    assert last >= 5 and page.locator("svg.board .piece").count() == last
+    page.locator("input[name=step]").fill("0")
+    assert page.locator("svg.board .piece").count() == 0
+    page.locator("input[name=step]").fill("2")
+    assert page.locator("svg.board .piece").count() == 2
+    assert page.locator(".moves li.current").inner_text().startswith("oplayer")

@@ -1,0 +1,65 @@
+"""An arena agent in its own process (`server.arena.process_player`): moves, thinking,
+and the errors that stand in for a move (TO, CE) or abort the match."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.base import GameError
+from player.agents import Clocks
+from server.arena.process_player import ProcessAgentPlayer
+from server.players import MatchSetup
+from server.rules import referee_game
+
+pytestmark = pytest.mark.asyncio
+
+
+def setup_of(play: float | None, grace: float = 0.0) -> MatchSetup:
+    game = referee_game("tictactoe")
+    return MatchSetup("m.1", game.game, game.rules, Clocks(60, play), grace)
+
+
+async def test_an_agent_moves_and_says_how_it_thinks() -> None:
+    setup = setup_of(None)
+    state = setup.game.initial_state()
+    player = ProcessAgentPlayer("mcts:time=1.5", {"builtin": "tictactoe"}, 1)
+    thoughts = []
+    player.on_thinking = lambda role, ranking: thoughts.append((role, ranking))
+    try:
+        assert (await player.start(setup, 0)).text == "ready"
+        reply = await player.play(state, None)
+        assert reply.text in state.legal_moves(0) and reply.error is None
+        assert len(player.ranking) == 9 and player.ranking[0]["visits"] > 0
+        assert thoughts and thoughts[0][0] == 0 and thoughts[-1][1][0]["visits"] > 0
+        # The child plays the joint moves it is told: now the other role is on move.
+        joint = (reply.text, "noop")
+        assert (await player.play(state.next(joint), joint)).text == "noop"
+    finally:
+        await player.close()
+
+
+async def test_a_late_move_is_TO_and_a_dead_process_CE() -> None:
+    setup = setup_of(0.2)
+    state = setup.game.initial_state()
+    player = ProcessAgentPlayer("mcts:time=3", {"builtin": "tictactoe"}, 1)
+    try:
+        await player.start(setup, 0)
+        late = await player.play(state, None)
+        assert (late.text, late.error) == (None, "TO")
+        assert player.process is not None
+        player.process.kill()
+        await player.process.wait()
+        assert (await player.play(state, None)).error == "CE"
+    finally:
+        await player.close()
+
+
+async def test_a_broken_agent_aborts_the_match() -> None:
+    setup = setup_of(None)
+    player = ProcessAgentPlayer("mcts", {"builtin": "tictactoe"}, 1)
+    try:
+        await player.start(setup, 0)
+        with pytest.raises(GameError, match="illegal move"):
+            await player.play(setup.game.initial_state(), ["(mark 9 9)", "noop"])
+    finally:
+        await player.close()
