@@ -50,7 +50,8 @@ WORK_ONLY = Budget(seconds=float("inf"))
 
 def native_game(text: str, name: str = "race") -> tuple[GdlGame, CompiledGame]:
     """The interpreted game and the same game compiled with native code attached."""
-    compiled = CompiledGame.from_text(text, name=name, budget=WORK_ONLY)
+    compiled = with_reasoner(GdlGame.from_text(text, name=name), "compiled", WORK_ONLY)
+    assert isinstance(compiled, CompiledGame)
     attach_native(compiled)
     assert compiled.native is not None
     return GdlGame.from_text(text, name=name), compiled
