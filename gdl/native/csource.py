@@ -15,8 +15,9 @@ compiled reasoner):
   Twister, seeded as Python seeds it), so that they are exactly the playouts
   the Python reasoners play with ``random.Random(seed)``.
 
-Each node is a byte of a thread-local array ``v``, computed in the order of
-the network's components; a cyclic component is iterated until nothing
+Each node is a byte of an array ``v`` on the C stack of the call (a
+thread-local one costs a function call per access in a shared library),
+computed in the order of the network's components; a cyclic component is iterated until nothing
 changes (its rules are positive inside it, so that is its least model).  The
 statements are cut into functions of at most `CHUNK` characters, so that the C
 compiler's time grows with the size of the network, not faster.  In the
