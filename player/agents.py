@@ -11,6 +11,7 @@ its tree.  Agents are named by specs on the command line: ``random``,
 from __future__ import annotations
 
 import random
+import re
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -209,6 +210,11 @@ class HumanAgent(Agent):
                 return move
             if not move.startswith("(") and f"({move})" in legal:
                 return f"({move})"
+            # Typed in another case (`MARK 2 2`): the move as listed, if only one matches.
+            typed = {move.lower(), f"({move})".lower()}
+            matching = [candidate for candidate in legal if candidate.lower() in typed]
+            if len(matching) == 1:
+                return matching[0]
             self._say(
                 f"{answer!r} is not a legal move: type a number from 1 to {len(legal)}, "
                 "a move as listed, or quit"
@@ -307,6 +313,12 @@ AGENT_OPTIONS = {"mcts": MCTS_OPTIONS}
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:
     """Build the agent named by `spec`; `seed` makes its random choices repeatable."""
+    name, _, port = spec.partition(":")
+    if name not in AGENTS and re.fullmatch(r"\d+/?", port):
+        raise GameError(
+            f"{spec!r} is not an agent; the address of a GGP player is written "
+            f"http://{spec} (ggp match, ggp tournament)"
+        )
     name, options = parse_spec(spec, what="agent")
     if name not in AGENTS:
         raise GameError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)}")

@@ -4,23 +4,31 @@
 come as POST bodies (as GGP-Base sends them) or as ``GET /<url-encoded
 message>``; an OPTIONS preflight is answered for browser-based managers.
 Every reply is ``text/acl`` with the CORS headers, and the connection is
-closed after it (managers open one per message).  Searches run in one worker
-process per match (`player.session`), so `info` and other matches are
-answered at once while a move is being thought about.  Each reply is logged
-on one line: message type, match, reply, time taken, and for ``play`` the
-simulations behind the move.
+closed after it (managers open one per message).  The event loop does no
+work that grows with what it is sent beyond reading a message of at most
+`READ_AT_ONCE` bytes: the rules are read, checked and played in child
+processes (`player.session`), so `info` and other matches are answered at
+once whatever a match costs.  Each reply is logged on one line once written:
+message type, match, reply, the time since the message arrived, and for
+``play`` the simulations behind the move.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import unquote_plus
 
 from aiohttp import web
 
+from player.front_page import front_page
+from player.game_client import GameClient
+from player.logs import escape_controls
 from player.protocol import (
     ABORTED,
     BUSY,
@@ -38,9 +46,16 @@ from player.protocol import (
     check_name,
     error_reply,
     info_reply,
-    parse_message,
+    read_message,
 )
-from player.session import MoveError, Session, reply_deadline
+from player.session import (
+    Limits,
+    MoveError,
+    Session,
+    clamp_clock,
+    reply_deadline,
+)
+from player.state_table import prune_tables
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +76,17 @@ CORS_HEADERS = {
     "Access-Control-Max-Age": "86400",
 }
 
+DEFAULT_IDLE_CLOCKS = 3.0
+"""Play clocks without a message after which a match is taken as abandoned."""
+
+DEFAULT_MAX_TABLES = 100
+"""State tables kept in the table folder; the oldest beyond are deleted."""
+
 _LOGGED = 200
 """How much of a message the debug log shows."""
+
+_REAP_EVERY = 0.5
+"""Seconds between two looks for abandoned matches."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +108,12 @@ class PlayerConfig:
     workers (None: no limit)."""
     workers: int = 1
     """Search worker processes per match (`player.worker_pool`)."""
+    idle_clocks: float = DEFAULT_IDLE_CLOCKS
+    """A match without a message for this many play clocks since the last reply is ended."""
+    max_tables: int = DEFAULT_MAX_TABLES
+    """State tables kept in `table_dir` (the oldest beyond are deleted)."""
+    limits: Limits = Limits()
+    """The memory of each match's child processes."""
 
     def __post_init__(self) -> None:
         check_name(self.name)
@@ -97,8 +127,31 @@ class PlayerConfig:
             raise ValueError(f"iterations must be at least 1, got {self.iterations}")
         if self.max_nodes is not None and self.max_nodes < 1:
             raise ValueError(f"the node limit must be at least 1, got {self.max_nodes}")
+        if self.idle_clocks <= 0:
+            raise ValueError(f"the idle time must be over 0 play clocks, got {self.idle_clocks}")
+        if self.max_tables < 1:
+            raise ValueError(f"the tables kept must be at least 1, got {self.max_tables}")
         if self.workers < 1:
             raise ValueError(f"workers must be at least 1, got {self.workers}")
+
+
+class _ReplyLine(NamedTuple):
+    """What the log says of a reply."""
+
+    kind: str
+    match_id: str
+    reply: str
+    detail: str
+
+    def log(self, took: float) -> None:
+        log.info(
+            "%s%s: %s in %.3f s%s",
+            self.kind,
+            f" {_short(self.match_id)}" if self.match_id else "",
+            _short(self.reply),
+            took,
+            f", {_short(self.detail)}" if self.detail else "",
+        )
 
 
 PLAYER = web.AppKey("player", "Player")
@@ -112,6 +165,7 @@ def create_app(config: PlayerConfig) -> web.Application:
     app.router.add_route("POST", "/{path:.*}", player.handle_post)
     app.router.add_route("GET", "/{path:.*}", player.handle_get)
     app.router.add_route("OPTIONS", "/{path:.*}", player.handle_options)
+    app.on_startup.append(player.startup)
     app.on_shutdown.append(player.shutdown)
     return app
 
@@ -124,12 +178,23 @@ def _response(text: str, status: int = 200) -> web.Response:
     return response
 
 
+async def _sent(request: web.Request, response: web.Response) -> web.Response:
+    """`response`, written to the manager (so that the time logged after is the time it saw)."""
+    with contextlib.suppress(ConnectionError):
+        await response.prepare(request)
+        await response.write_eof()
+    return response
+
+
 class Player:
     """The matches being played and the answer to each message."""
 
     def __init__(self, config: PlayerConfig) -> None:
         self.config = config
         self.sessions: dict[str, Session] = {}
+        self._reaper: asyncio.Task[None] | None = None
+        self._spare: asyncio.Future[GameClient] | None = None
+        """A game process started ahead, for the next match (`_take_copy`)."""
 
     @property
     def busy(self) -> bool:
@@ -146,11 +211,21 @@ class Player:
             body = await request.read()
         except web.HTTPRequestEntityTooLarge:
             return self._too_large(None)
-        return _response(await self.answer(body.decode("utf-8", errors="replace"), arrival))
+        return await self._reply(request, body.decode("utf-8", errors="replace"), arrival)
 
     async def handle_get(self, request: web.Request) -> web.Response:
+        if request.raw_path == "/":  # a person with a browser, not a manager
+            return front_page(request, self.config.name, self.busy)
         arrival = time.monotonic()
-        return _response(await self.answer(unquote_plus(request.raw_path[1:]), arrival))
+        return await self._reply(request, unquote_plus(request.raw_path[1:]), arrival)
+
+    async def _reply(self, request: web.Request, text: str, arrival: float) -> web.Response:
+        """Answer the message `text`, write the reply, then log it with the time taken."""
+        reply, line = await self.answer(text, arrival)
+        response = await _sent(request, _response(reply))
+        if line is not None:
+            line.log(time.monotonic() - arrival)
+        return response
 
     async def handle_options(self, request: web.Request) -> web.Response:
         return _response("")
@@ -163,26 +238,23 @@ class Player:
 
     # ------------------------------------------------------------ messages
 
-    async def answer(self, text: str, arrival: float) -> str:
-        """The reply to the message `text`, which arrived at `arrival` (monotonic)."""
+    async def answer(self, text: str, arrival: float) -> tuple[str, _ReplyLine | None]:
+        """The reply to the message `text`, which arrived at `arrival` (monotonic),
+        and what to log once it is written."""
         log.debug("received: %s", _short(text))
         try:
-            message = parse_message(text)
+            message = read_message(text)
         except ProtocolError as error:
             log.warning("unreadable message %s: %s", _short(text), error)
-            return error_reply(str(error))
-        reply, detail = await self._dispatch(message, arrival)
+            return error_reply(str(error)), None
         match_id = getattr(message, "match_id", "")
-        took = time.monotonic() - arrival
-        log.info(
-            "%s%s: %s in %.3f s%s",
-            message.kind,
-            f" {match_id}" if match_id else "",
-            _short(reply),
-            took,
-            f", {_short(detail)}" if detail else "",
-        )
-        return reply
+        session = self.sessions.get(match_id)
+        if session is not None:
+            session.last_active = arrival
+        reply, detail = await self._dispatch(message, arrival)
+        if (session := self.sessions.get(match_id)) is not None:  # also a match just started
+            session.last_active = time.monotonic()
+        return reply, _ReplyLine(message.kind, match_id, reply, detail)
 
     async def _dispatch(self, message: Message, arrival: float) -> tuple[str, str]:
         """The reply to `message` and what the log line adds to it."""
@@ -201,8 +273,13 @@ class Player:
         return await self._finish(session, message, arrival)
 
     async def _start(self, message: Start, arrival: float) -> tuple[str, str]:
-        if message.match_id in self.sessions:
-            return READY, "already started"
+        running = self.sessions.get(message.match_id)
+        if running is not None:
+            reason = (
+                f"match {message.match_id} is already being played here, as {running.role}; "
+                "a start for it is refused until it ends (stop or abort)"
+            )
+            return error_reply(reason), "refused"
         if self.busy:
             playing = ", ".join(self.sessions)
             return BUSY, f"playing {playing} (--max-matches {self.config.max_matches})"
@@ -214,13 +291,18 @@ class Player:
             iterations=self.config.iterations,
             max_nodes=self.config.max_nodes,
             workers=self.config.workers,
+            limits=self.config.limits,
+            spawn_copy=self._take_copy,
         )
         self.sessions[message.match_id] = session
-        deadline = reply_deadline(arrival, message.start_clock, self.config.margin)
+        start_clock = clamp_clock(message.start_clock)
+        deadline = reply_deadline(arrival, start_clock, self.config.margin)
         async with session.lock:
-            sims = await session.prepare(message.rules, deadline)
+            sims = await session.prepare(message.rules, start_clock, deadline)
         if session.problem is not None:
             return READY, f"but cannot play: {session.problem}"
+        if session.lost is not None:
+            return READY, f"but the server cannot follow the game: {session.lost}"
         return READY, f"as {message.role}, {sims} simulations"
 
     async def _play(self, session: Session, message: Play, arrival: float) -> tuple[str, str]:
@@ -238,32 +320,98 @@ class Player:
             return NIL, f"cannot play: {choice.fallback}"
         if choice.fallback is not None:
             return choice.move, f"fallback: {choice.fallback}"
+        unchecked = ", unchecked (the server's copy is stopped)" if choice.unchecked else ""
         pondered = (
             f" + {choice.pondered} pondered in {choice.ponder_seconds:.2f} s"
             if choice.pondered
             else ""
         )
-        return choice.move, f"{choice.sims} simulations{pondered}, {choice.nodes} nodes"
+        return choice.move, f"{choice.sims} simulations{pondered}, {choice.nodes} nodes{unchecked}"
 
     async def _finish(
         self, session: Session, message: Stop | Abort, arrival: float
     ) -> tuple[str, str]:
         self.sessions.pop(session.match_id, None)  # the slot is free at once
+        if session.lock.locked():  # a start or play still being handled: it ends now
+            session.interrupt()
         deadline = reply_deadline(arrival, session.play_clock, self.config.margin)
         moves = message.moves if isinstance(message, Stop) else None
         async with session.lock:
             saved = await session.finish(moves, deadline)
+        if saved and self.config.table_dir is not None:
+            for dropped in prune_tables(self.config.table_dir, self.config.max_tables):
+                log.info("deleted the state table %s (--max-tables)", dropped)
         reply = DONE if isinstance(message, Stop) else ABORTED
         return reply, f"state table saved in {saved}" if saved else ""
 
+    # ------------------------------------------------------------ life cycle
+
+    async def startup(self, app: web.Application) -> None:
+        """Start looking for abandoned matches, and a game process for the first match."""
+        self._reaper = asyncio.create_task(self._reap())
+        self._spare = self._spawn_spare()
+
+    def _spawn_spare(self) -> asyncio.Future[GameClient]:
+        spare = asyncio.ensure_future(GameClient.spawn(self.config.limits.copy_memory))
+        spare.add_done_callback(lambda done: done.cancelled() or done.exception())
+        return spare
+
+    async def warmed(self) -> None:
+        """Wait until the game process kept for the next match has started (as it has
+        long before a manager's first start; tests start matches at once)."""
+        if self._spare is not None:
+            with contextlib.suppress(OSError):
+                await (await self._spare).request({"cmd": "ready"}, None)
+
+    async def _take_copy(self) -> GameClient:
+        """The game process started ahead (it has paid Python's start and the imports,
+        seconds on a loaded machine), or a new one; another is started for the next match."""
+        spare, self._spare = self._spare, self._spawn_spare()
+        if spare is not None:
+            with contextlib.suppress(OSError):
+                copy = await spare
+                if copy.alive:
+                    return copy
+                await copy.close(0)
+        return await GameClient.spawn(self.config.limits.copy_memory)
+
+    async def _reap(self) -> None:
+        """End every match that has had no message for `idle_clocks` play clocks."""
+        while True:
+            await asyncio.sleep(_REAP_EVERY)
+            now = time.monotonic()
+            for match_id, session in list(self.sessions.items()):
+                idle = now - session.last_active
+                if session.lock.locked() or idle < self.config.idle_clocks * session.play_clock:
+                    continue
+                log.warning(
+                    "match %s: abandoned (no message for %.1f s, %g play clocks): ended",
+                    match_id,
+                    idle,
+                    self.config.idle_clocks,
+                )
+                self.sessions.pop(match_id, None)
+                await session.close(grace=0)
+
     async def shutdown(self, app: web.Application) -> None:
-        """Stop every match's worker (the server is going down)."""
+        """Kill every match's child processes at once (the server is going down)."""
+        if self._reaper is not None:
+            self._reaper.cancel()
+        spare, self._spare = self._spare, None
+        if spare is not None:
+            with contextlib.suppress(OSError):
+                copy = await spare
+                copy.kill("the server is stopping")
+                await copy.close(0)
         sessions = list(self.sessions.values())
         self.sessions.clear()
         for session in sessions:
-            await session.close()
+            session.interrupt()
+        await asyncio.gather(*(session.close(grace=0) for session in sessions))
 
 
 def _short(text: str) -> str:
-    flat = " ".join(text.split())
+    """`text` on one line, shortened, its control characters escaped (it comes from
+    the network and goes to the log)."""
+    flat = escape_controls(" ".join(text.split()))
     return flat if len(flat) <= _LOGGED else flat[: _LOGGED - 3] + "..."

@@ -43,7 +43,8 @@ class Start:
     match_id: str
     role: str
     rules: str
-    """The rules as KIF text, one rule or fact per line."""
+    """The rules as KIF text: one rule or fact per line, or as written in a long
+    message (see `read_message`)."""
     start_clock: float
     play_clock: float
     kind = "start"
@@ -98,6 +99,55 @@ _SHAPES = {
 _CLOCK = re.compile(r"\d+(\.\d+)?")
 _SHOWN = 80
 """How much of a message an error message quotes."""
+
+READ_AT_ONCE = 4096
+"""Longest message read whole by `read_message` (about 20 ms of reading at
+worst); longer ones are start or preview messages only, looked at, not read."""
+
+_PEEK = 1000
+"""Characters of a long message's beginning and end looked at."""
+_LONG_KIND = re.compile(r"\(\s*(start|preview)\b", re.IGNORECASE)
+_LONG_START = re.compile(r'\(\s*start\s+([^\s()";]+)\s+([^\s()";]+)\s*\(', re.IGNORECASE)
+_LONG_START_END = re.compile(r"\)\s*(\d+(?:\.\d+)?)\s+(\d+(?:\.\d+)?)\s*\)\Z")
+_LONG_PREVIEW_END = re.compile(r"\)\s*(\d+(?:\.\d+)?)\s*\)\Z")
+
+
+def read_message(text: str) -> Message:
+    """The message in `text`, with work bounded by `READ_AT_ONCE` whatever its length.
+
+    A message up to that length is read whole (`parse_message`).  A longer one
+    must be a ``start`` or a ``preview``; only its beginning and end are looked
+    at: the match id, the role and the clocks of a start, whose rules are the
+    text between, as written (they are read, in a child process, by the
+    server's copy of the game, which reports what is wrong with them).
+    """
+    if len(text) <= READ_AT_ONCE:
+        return parse_message(text)
+    body = text.strip()
+    head, tail = body[:_PEEK], body[-_PEEK:]
+    kind = _LONG_KIND.match(head)
+    if kind is None:
+        raise ProtocolError(
+            f"a message of {len(text)} characters must be a start or a preview "
+            f"(other messages are at most {READ_AT_ONCE})"
+        )
+    if kind.group(1).lower() == "preview":
+        end = _LONG_PREVIEW_END.search(tail)
+        if end is None:
+            raise ProtocolError(f"malformed preview message: expected {_SHAPES['preview']}")
+        return Preview("", float(end.group(1)))
+    start, end = _LONG_START.match(head), _LONG_START_END.search(tail)
+    if start is None or end is None:
+        raise ProtocolError(f"malformed start message: expected {_SHAPES['start']}")
+    rules_end = len(body) - len(tail) + end.start()
+    try:
+        match_id = _symbol(start.group(1), "the match id")
+        role = _symbol(start.group(2), "the role")
+    except _ShapeError as error:
+        raise ProtocolError(f"malformed start message: {error}") from None
+    return Start(
+        match_id, role, body[start.end() : rules_end], float(end.group(1)), float(end.group(2))
+    )
 
 
 def parse_message(text: str) -> Message:

@@ -54,6 +54,7 @@ from typing import Any, TextIO
 
 from games.base import GameError
 from player.game_factory import game_from_text
+from player.lifeline import watch_parent
 from player.mcts import MCTS
 from player.state_table import StateTable, table_path
 
@@ -248,6 +249,7 @@ def serve(commands: int, answers: TextIO) -> None:
 
 
 def main() -> None:
+    watch_parent()
     answers = sys.stdout
     sys.stdout = sys.stderr  # a stray print must not corrupt the answers
     serve(sys.stdin.fileno(), answers)

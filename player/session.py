@@ -1,28 +1,48 @@
-"""One match being played: its game, where it stands, its clock and its search worker.
+"""One match being played: the server's copy of its game, its clock and its search worker.
 
-The server keeps its own copy of the game (built from the rules in a thread,
-so the event loop stays free): it checks every joint move the manager sends,
-knows our legal moves, and so can always answer a legal move in time, even
-when the search worker is slow, out of step or dead (the *fallback*, a random
-legal move).  The worker (`player.search_worker`) holds the search tree and
-is told every joint move; it is asked for a move with a budget that ends a
-little before the deadline.  A match may have several workers
+Nothing of a match is computed in the server process, whose event loop must
+answer every message in time: the server's own copy of the game (which reads
+and checks the rules, checks every joint move the manager sends and knows our
+legal moves) lives in a child process (`player.game_client`), and so does the
+search (`player.search_worker`, told every joint move once the copy has
+checked it; it holds the search tree and is asked for a move with a budget
+that ends a little before the deadline).  A match may have several workers
 (`player.worker_pool`: their root statistics are summed), and they ponder:
-they search on between our replies, from the tree they keep.
+they search on between our replies, from the tree they keep.  Both children have memory and CPU
+limits; ``stop``, ``abort``, shutdown and a command over its budget kill them.
+
+The server waits for the children until a reply's deadline at most, so every
+reply is in time.  The move sent is the search's when the worker answers in
+time with a move legal in the copy; otherwise a *fallback*:
+
+- when the copy knows our legal moves in the current state, a random one;
+- when it does not (it is still building the game or playing the last joint
+  move at the deadline, or it was stopped because the rules were too
+  expensive for it), a random move of those legal for us in the last state
+  the copy reached (a guess: in turn-taking games the ``noop`` of the other
+  role's turn is often legal again two moves later);
+- when no legal move was ever known, ``nil``.
+
+Once the copy is stopped the match goes on without it: the manager's joint
+moves go to the worker unchecked, and the worker's move, when it answers in
+time, is sent unchecked; otherwise a guess or ``nil`` as above.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import logging
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from games.base import Game, GameError, State
-from player.game_factory import game_from_text
+from player import lifeline
+from player.game_client import GameClient
 from player.protocol import NIL
 from player.worker_client import WorkerDied, WorkerError
 from player.worker_pool import WorkerPool
@@ -39,12 +59,25 @@ to reach the server and the reply to be written."""
 MIN_SHARE = 0.1
 """The share of a clock used when the margin would leave less."""
 
+MAX_CLOCK = 3600.0
+"""Longest clock taken as given, in seconds; longer ones are taken as this."""
+
 MAX_RESTARTS = 2
 """Search workers started again in one match after one ended (killed for memory...)."""
 
 PONDER_CLOCKS = 3
 """Workers ponder for at most this many play clocks after the last message: a
 manager that has been silent longer has left the match."""
+
+MIB = 1 << 20
+
+DEFAULT_COPY_MEMORY = 1024 * MIB
+"""Address space of the server's copy of a game (an interpreted game of the
+public corpus needs well under 200 MiB)."""
+
+DEFAULT_WORKER_MEMORY = 4096 * MIB
+"""Address space of a search worker: the tree at the default node limit
+(0.6 to 1 GB) and a compiled game, with room to spare."""
 
 
 def reply_deadline(arrival: float, clock: float, margin: float) -> float:
@@ -55,8 +88,22 @@ def reply_deadline(arrival: float, clock: float, margin: float) -> float:
     return arrival + max(clock - margin, clock * MIN_SHARE)
 
 
-class MoveError(GameError):
+def clamp_clock(seconds: float) -> float:
+    """A clock from a message, at most `MAX_CLOCK` seconds."""
+    return min(seconds, MAX_CLOCK)
+
+
+class MoveError(Exception):
     """A joint move from the manager that cannot be played; the text says why."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The memory of each child process of a match, in bytes."""
+
+    copy_memory: int = DEFAULT_COPY_MEMORY
+    worker_memory: int | None = DEFAULT_WORKER_MEMORY
+    """None: no limit."""
 
 
 @dataclass(frozen=True)
@@ -70,28 +117,31 @@ class Choice:
     fallback: str | None = None
     """Why the move is not the search's (None when it is); for `NIL`, why there is none."""
     forced: bool = False
+    unchecked: bool = False
+    """The search's move, sent without the copy's check (the copy is gone)."""
     pondered: int = 0
     """Simulations run while pondering since the last search (before this one)..."""
     ponder_seconds: float = 0.0
     """...and the seconds they took."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Position:
-    """The game and where the match stands in it (the server's copy)."""
+    """Where the server's copy of the game stands."""
 
-    game: Game
     role: int
-    state: State
     legal: tuple[str, ...]
-    """Our legal moves in `state` (none when it is terminal)."""
+    """Our legal moves (none when the state is terminal)."""
+    terminal: bool
+    steps: int
+    """The joint moves played to reach it."""
 
 
 class Session:
     """One match: ``start`` (`prepare`), ``play`` (`play`), ``stop``/``abort`` (`finish`).
 
     Callers hold `lock` around each of these, so the messages of one match are
-    handled one at a time, in order.
+    handled one at a time, in order; `interrupt` may be called at any time.
     """
 
     def __init__(
@@ -104,67 +154,122 @@ class Session:
         iterations: int | None = None,
         max_nodes: int | None = None,
         workers: int = 1,
+        limits: Limits | None = None,
+        spawn_copy: Callable[[], Awaitable[GameClient]] | None = None,
     ) -> None:
         self.match_id = match_id
         self.role = role
-        self.play_clock = play_clock
+        self.play_clock = clamp_clock(play_clock)
         self.table_dir = table_dir
         self.iterations = iterations
         self.max_nodes = max_nodes
         self.workers = workers
+        self.limits = limits or Limits()
+        self._spawn = spawn_copy or (lambda: GameClient.spawn(self.limits.copy_memory))
+        """Gives a game process (`Player` keeps one ready, so that a start does not wait)."""
         self.lock = asyncio.Lock()
+        self.last_active = time.monotonic()
+        """When a message of this match last arrived or was answered (monotonic)."""
+        self.copy: GameClient | None = None
         self.worker: WorkerPool | None = None
         self.problem: str | None = None
         """Why this match cannot be played (the rules, the role), once known."""
+        self.lost: str | None = None
+        """Why the server's copy of the game is gone, once it is."""
+        self.closing = False
         self.steps = 0
+        """Joint moves received from the manager and not refused."""
         self.restarts = 0
         self._rules = ""
-        self._history: list[tuple[str, ...]] = []
-        """The joint moves played, as the rules spell them (to bring a new worker in step)."""
         self._position: _Position | None = None
-        self._building: asyncio.Future[_Position] | None = None
+        self._latest: asyncio.Future[dict[str, Any]] | None = None
+        """The copy's answer to the last command sent to it."""
+        self._unchecked: list[tuple[str, ...]] = []
+        """Joint moves sent to the copy and not answered yet, oldest first."""
+        self._history: list[tuple[str, ...]] = []
+        """The joint moves told to the worker (to bring a new worker in step)."""
+        self._loading: asyncio.Future[dict[str, Any]] | None = None
+        """The worker's answer to ``load``."""
+        self._worker_role: int | None = None
+        """Our role's index as the worker's game has it (for searches before the copy knows)."""
         self._rng = random.Random()
 
     # ------------------------------------------------------------ start
 
-    async def prepare(self, rules: str, deadline: float) -> int:
+    async def prepare(self, rules: str, start_clock: float, deadline: float) -> int:
         """Read the rules, start the worker and search until `deadline`.
 
-        Returns the simulations run.  Problems are logged and kept in
-        `problem`; nothing raises.
+        The copy may build the game for `start_clock` CPU seconds.  Returns the
+        simulations run.  Problems are logged and kept in `problem` or `lost`;
+        nothing raises.
         """
         self._rules = rules
-        self._building = asyncio.ensure_future(asyncio.to_thread(self._build, rules))
-        self.worker = await self._spawn()
+        self.copy = await self._spawn_copy()
+        if self.copy is not None:
+            build = {"cmd": "build", "rules": rules, "role": self.role}
+            self._latest = self.copy.ask(build, clamp_clock(start_clock))
+            self._latest.add_done_callback(self._built)
+        self.worker = await self._spawn_worker()
+        loading: asyncio.Future[dict[str, Any]] | None = None
         if self.worker is not None:
             loading = asyncio.ensure_future(self.worker.request(self._load_command(), None))
-        position = await self._ready(deadline)
-        if self.worker is not None and self.problem is not None:
-            loading.cancel()
-            await self._drop_worker()
-        elif self.worker is not None:
+            loading.add_done_callback(self._loaded)
+            self._loading = loading
+        current = await self._catch_up(deadline)
+        if self.problem is not None:
+            if loading is not None:
+                loading.cancel()
+            await self._drop_worker(0)
+            return 0
+        if self.worker is not None and loading is not None:
             try:
                 await asyncio.wait_for(asyncio.shield(loading), _left(deadline))
             except TimeoutError:  # still loading: the commands queue behind the load
-                loading.add_done_callback(self._log_load_failure)
-            except WorkerError as error:
-                log.warning("match %s: the search worker failed: %s", self.match_id, error)
+                pass
+            except WorkerError:
                 await self._drop_worker()
-        if position is None or self.worker is None or not position.legal:
+        position = self._position
+        if not current or position is None or self.worker is None or not position.legal:
             return 0
-        choice = await self._search(position, deadline)
+        choice = await self._search(deadline, position.legal)
         return choice.sims
 
-    def _log_load_failure(self, loading: asyncio.Future[dict[str, object]]) -> None:
-        if not loading.cancelled() and (error := loading.exception()) is not None:
+    def _loaded(self, loading: asyncio.Future[dict[str, Any]]) -> None:
+        if loading.cancelled():
+            return
+        if (error := loading.exception()) is not None:
             log.warning("match %s: the search worker failed: %s", self.match_id, error)
+            return
+        roles = loading.result()["roles"]
+        folded = [i for i, name in enumerate(roles) if name.lower() == self.role.lower()]
+        if self.role in roles or len(folded) == 1:
+            self._worker_role = roles.index(self.role) if self.role in roles else folded[0]
 
-    async def _spawn(self) -> WorkerPool | None:
+    async def _spawn_copy(self) -> GameClient | None:
         try:
-            return await WorkerPool.spawn(self.workers)
+            copy = await self._spawn()
+        except OSError as error:
+            self._lose(f"cannot start it: {error}")
+            return None
+        if self.closing:
+            copy.kill("the match has ended")
+            return None
+        return copy
+
+    async def _spawn_worker(self) -> WorkerPool | None:
+        try:
+            pool = await WorkerPool.spawn(self.workers)
         except OSError as error:
             log.error("match %s: cannot start a search worker: %s", self.match_id, error)
             return None
+        if self.closing:
+            await pool.close(0)
+            return None
+        if self.limits.worker_memory is not None:
+            for worker in pool.workers:
+                with contextlib.suppress(OSError):  # it has ended already
+                    lifeline.limit_memory(self.limits.worker_memory, worker.process.pid)
+        return pool
 
     def _load_command(self) -> dict[str, object]:
         command: dict[str, object] = {"cmd": "load", "rules": self._rules, "depth": TABLE_DEPTH}
@@ -186,36 +291,97 @@ class Session:
             MAX_RESTARTS,
         )
         await self._drop_worker()
-        self.worker = await self._spawn()
+        self.worker = await self._spawn_worker()
         if self.worker is not None:
             self.worker.send(self._load_command())
             for joint in self._history:
                 self.worker.send({"cmd": "advance", "joint": list(joint)})
 
-    def _build(self, rules: str) -> _Position:
-        """The server's own copy of the game, which checks the manager's moves and
-        gives fallback moves: interpreted, so it is ready at once even when the
-        worker spends seconds compiling the rules for search."""
-        game = game_from_text(rules, f"the rules of match {self.match_id}", "interpreter")
-        role = _find_role(game, self.role)
-        state = game.initial_state()
-        return _Position(game, role, state, state.legal_moves(role))
+    # ------------------------------------------------------------ the copy's answers
 
-    async def _ready(self, deadline: float) -> _Position | None:
-        """The game once built (waiting until `deadline` at most), or None."""
-        if self._position is not None or self.problem is not None or self._building is None:
-            return self._position
-        try:
-            self._position = await asyncio.wait_for(asyncio.shield(self._building), _left(deadline))
-        except TimeoutError:
-            return None
-        except GameError as error:
+    def _built(self, build: asyncio.Future[dict[str, Any]]) -> None:
+        error = None if build.cancelled() else build.exception()
+        if build.cancelled() or self.lost is not None:
+            return
+        if isinstance(error, WorkerDied):
+            self._lose(self._copy_ended())
+        elif error is not None:
             self.problem = str(error)
             log.warning("match %s: cannot play these rules: %s", self.match_id, error)
-        except Exception as error:  # a bug in the reasoner: this match is lost, not the server
-            self.problem = f"{type(error).__name__}: {error}"
-            log.exception("match %s: reading the rules failed", self.match_id)
-        return self._position
+        elif "failed" in (answer := build.result()):
+            self._lose(f"building the game failed: {answer['failed']}")
+        else:
+            self._position = _Position(
+                answer["role"], tuple(answer["legal"]), answer["terminal"], 0
+            )
+
+    def _advanced(self, step: asyncio.Future[dict[str, Any]]) -> None:
+        error = None if step.cancelled() else step.exception()
+        if step.cancelled() or self.lost is not None:
+            return  # the joint moves not checked were given to the worker
+        if isinstance(error, WorkerDied):
+            self._lose(self._copy_ended())
+            return
+        moves = self._unchecked.pop(0)
+        if error is not None:  # refused: the play waiting for it says why
+            self.steps -= 1
+            return
+        answer = step.result()
+        if "failed" in answer:
+            self._lose(f"playing {' '.join(moves)} failed: {answer['failed']}")
+            return
+        self._tell_worker(tuple(answer["joint"]))
+        role = self._position.role if self._position is not None else 0
+        self._position = _Position(
+            role, tuple(answer["legal"]), answer["terminal"], len(self._history)
+        )
+
+    def _copy_ended(self) -> str:
+        return self.copy.why_ended if self.copy is not None else "it has ended"
+
+    def _lose(self, why: str) -> None:
+        """Go on without the server's copy of the game (see the module)."""
+        if self.lost is not None:
+            return
+        self.lost = why
+        if not self.closing:
+            log.warning(
+                "match %s: the server's copy of the game is stopped (%s); the moves are no "
+                "longer checked",
+                self.match_id,
+                why,
+            )
+        if self.copy is not None:
+            self.copy.kill(why)
+        for moves in self._unchecked:
+            self._tell_worker(moves)
+        self._unchecked.clear()
+
+    def _tell_worker(self, joint: tuple[str, ...]) -> None:
+        self._history.append(joint)
+        if self.worker is not None and self.worker.alive:
+            self.worker.send({"cmd": "advance", "joint": list(joint)})
+
+    async def _catch_up(self, deadline: float) -> bool:
+        """Wait until `deadline` at most for the copy's answer to the last command.
+
+        True when the copy knows the current state; raises `MoveError` when the
+        last joint move was refused.
+        """
+        latest = self._latest
+        if self.lost is not None or self.problem is not None or latest is None:
+            return self.lost is None and self.problem is None and latest is not None
+        try:
+            await asyncio.wait_for(asyncio.shield(latest), _left(deadline))
+        except TimeoutError:
+            return False
+        except WorkerDied:
+            return False
+        except WorkerError as error:
+            if self.problem is None:
+                raise MoveError(str(error)) from None
+            return False
+        return self.lost is None
 
     # ------------------------------------------------------------ play
 
@@ -225,102 +391,163 @@ class Session:
         Raises `MoveError` if `moves` cannot be played (nothing changes then),
         or if they end the game (the manager should have sent ``stop``).
         """
-        position = await self._ready(deadline)
-        if position is None:
-            why = self.problem or "the rules are still being read"
-            return Choice(NIL, fallback=why)
-        if moves is not None:
-            position = await self._advance(position, moves)
-        elif self.steps:
+        if self.problem is None and moves is not None:
+            self._submit(tuple(moves))
+        elif moves is None and self.steps:
             log.warning("match %s: play with no moves after move %d", self.match_id, self.steps)
-        if not position.legal:
+        building = self._position is None and self.lost is None and self.problem is None
+        if building and not self._unchecked and self._latest is not None:
+            early = await self._search_while_building(deadline)
+            if early is not None:
+                return early
+        current = await self._catch_up(deadline)
+        if self.problem is not None:
+            if self.worker is not None:
+                await self._drop_worker(0)
+            return Choice(NIL, fallback=self.problem)
+        position = self._position
+        if not current:
+            if self.lost is not None:
+                return await self._search(deadline, None)
+            doing = "reading the rules" if position is None else "playing the last joint move"
+            return self._fallback(f"the server's copy of the game is still {doing}")
+        assert position is not None
+        if position.terminal:
             raise MoveError("the game is over: this joint move ended it (expected stop)")
         if len(position.legal) == 1:
             return Choice(position.legal[0], forced=True)
-        return await self._search(position, deadline)
+        return await self._search(deadline, position.legal)
 
-    async def _advance(self, position: _Position, moves: Sequence[str]) -> _Position:
-        try:
-            joint, state, legal = await asyncio.to_thread(_next, position, moves)
-        except GameError as error:
-            raise MoveError(str(error)) from None
-        except Exception as error:  # a bug in the reasoner: say so to the manager
-            log.exception("match %s: the joint move %s failed", self.match_id, list(moves))
-            raise MoveError(f"{type(error).__name__}: {error}") from None
-        position.state, position.legal = state, legal
+    async def _search_while_building(self, deadline: float) -> Choice | None:
+        """While the copy still builds the game (a start clock too short for a machine
+        this loaded), search as soon as the worker knows our role: its move, checked if
+        the copy is ready by then, else unchecked.  None: play on as usual."""
+        building = asyncio.ensure_future(self._catch_up(deadline))
+        waiting: set[asyncio.Future[Any]] = {building}
+        if self._loading is not None:
+            waiting.add(self._loading)
+        while self._worker_role is None and not building.done() and waiting:
+            done, waiting = await asyncio.wait(
+                waiting, timeout=_left(deadline), return_when=asyncio.FIRST_COMPLETED
+            )
+            if not done:
+                break
+        if building.done() or self._worker_role is None:
+            building.cancel()
+            return None
+        choice = await self._search(deadline, None)
+        building.cancel()
+        position = self._position
+        if position is None:
+            return choice
+        if choice.fallback is None and choice.move in position.legal and not position.terminal:
+            return dataclasses.replace(choice, unchecked=False)
+        return None
+
+    def _submit(self, moves: tuple[str, ...]) -> None:
+        """Send the manager's joint move to the copy to be checked (or, without a copy,
+        to the worker)."""
         self.steps += 1
-        self._history.append(joint)
-        if self.worker is not None:
-            self.worker.send({"cmd": "advance", "joint": list(joint)})
-        return position
+        if self.lost is not None or self.copy is None:
+            self._tell_worker(moves)
+            return
+        self._unchecked.append(moves)
+        self._latest = self.copy.ask({"cmd": "advance", "moves": list(moves)}, self.play_clock)
+        self._latest.add_done_callback(self._advanced)
 
-    async def _search(self, position: _Position, deadline: float) -> Choice:
-        """The worker's move, or a fallback if it has none that is legal in time."""
-        if (self.worker is None or not self.worker.alive) and self.restarts < MAX_RESTARTS:
+    async def _search(self, deadline: float, legal: tuple[str, ...] | None) -> Choice:
+        """The worker's move, or a fallback if it has none in time (legal in `legal`
+        when given; without it, the move is sent unchecked)."""
+        alive = self.worker is not None and self.worker.alive
+        if not alive and self.restarts < MAX_RESTARTS and not self.closing:
             await self._restart_worker()
         if self.worker is None or not self.worker.alive:
-            return self._fallback(position, "no search worker")
+            return self._fallback("no search worker")
+        role = self._position.role if self._position is not None else self._worker_role
+        if role is None:
+            return self._fallback("our role is not known yet")
         command = {
             "cmd": "search",
-            "role": position.role,
+            "role": role,
             "until": time.time() + _left(deadline) - REPLY_ALLOWANCE,
             "iterations": self.iterations,
         }
         try:
             answer = await self.worker.request(command, _left(deadline))
         except WorkerDied:
-            return await self._search(position, deadline)  # another worker, while restarts last
+            return await self._search(deadline, legal)  # another worker, while restarts last
         except WorkerError as error:
-            return self._fallback(position, f"search worker: {error}")
-        if answer["steps"] != self.steps:
+            return self._fallback(f"search worker: {error}")
+        if answer["steps"] != len(self._history):
             await self._drop_worker()
             return self._fallback(
-                position,
-                f"the search worker was at move {answer['steps']}, not {self.steps}; stopped it",
+                f"the search worker was at move {answer['steps']}, not {len(self._history)}; "
+                "stopped it"
             )
-        if answer["move"] not in position.legal:
-            return self._fallback(position, f"the search chose {answer['move']}, not legal")
+        if legal is not None and answer["move"] not in legal:
+            return self._fallback(f"the search chose {answer['move']}, not legal")
         return Choice(
             answer["move"],
             answer["sims"],
             answer["nodes"],
+            unchecked=legal is None,
             pondered=answer["pondered"],
             ponder_seconds=answer["ponder_seconds"],
         )
 
-    def _fallback(self, position: _Position, why: str) -> Choice:
+    def _fallback(self, why: str) -> Choice:
+        """A random move legal in the last state the copy reached, or `NIL` (see the module)."""
+        position = self._position
+        if position is None or not position.legal:
+            return Choice(NIL, fallback=f"{why}; no legal move known")
+        behind = self.steps - position.steps
+        if behind:
+            why += f"; a move legal {behind} joint move(s) ago"
         return Choice(self._rng.choice(position.legal), fallback=why)
 
     # ------------------------------------------------------------ stop, abort
 
     async def finish(self, moves: Sequence[str] | None, deadline: float) -> str | None:
-        """End the match after `moves` (if any): save the state table, stop the worker.
+        """End the match after `moves` (if any): save the state table, stop the children.
 
         Returns the path of the saved table, if one was saved.  A joint move
         that cannot be played is logged, not raised: the match is over anyway.
         """
         position = self._position
-        if moves is not None and position is not None and position.legal:
+        playable = position is not None and not position.terminal and self.problem is None
+        if moves is not None and playable and not self.closing:
+            self._submit(tuple(moves))
             try:
-                await self._advance(position, moves)
+                await self._catch_up(deadline)
             except MoveError as error:
                 log.warning("match %s: the last joint move: %s", self.match_id, error)
         saved = None
-        if self.worker is not None and self.table_dir is not None:
+        if self.worker is not None and self.table_dir is not None and not self.closing:
             try:
                 answer = await self.worker.request({"cmd": "save"}, _left(deadline))
                 saved = answer["path"]
             except WorkerError as error:
                 log.warning("match %s: state table not saved: %s", self.match_id, error)
-        await self.close(grace=_left(deadline))
+        await self.close(grace=0)  # the table is saved: nothing to wait for
         return saved
 
+    def interrupt(self) -> None:
+        """Kill the children now, so that a ``start`` or ``play`` being handled ends at once."""
+        self.closing = True
+        if self.copy is not None:
+            self.copy.kill("the match has ended")
+        for worker in self.worker.workers if self.worker is not None else []:
+            if worker.process.returncode is None:
+                worker.process.kill()
+
     async def close(self, grace: float = 1.0) -> None:
-        """Stop the worker and let go of the game."""
-        if self._building is not None and not self._building.done():
-            self._building.cancel()  # its thread finishes on its own; the result is dropped
+        """Stop the children (the worker may take `grace` seconds to quit)."""
+        self.closing = True
+        copy, self.copy = self.copy, None
+        if copy is not None:
+            copy.kill("the match has ended")
+            await copy.close(0)
         await self._drop_worker(grace)
-        self._position = None
 
     async def _drop_worker(self, grace: float = 1.0) -> None:
         worker, self.worker = self.worker, None
@@ -330,43 +557,3 @@ class Session:
 
 def _left(deadline: float) -> float:
     return max(0.0, deadline - time.monotonic())
-
-
-def _find_role(game: Game, role: str) -> int:
-    """The index of `role`; a role spelt in another case is accepted if unambiguous."""
-    if role in game.roles:
-        return game.roles.index(role)
-    folded = [i for i, name in enumerate(game.roles) if name.lower() == role.lower()]
-    if len(folded) == 1:
-        return folded[0]
-    raise GameError(f"no role {role!r} in these rules; roles: {', '.join(game.roles)}")
-
-
-def _next(
-    position: _Position, moves: Sequence[str]
-) -> tuple[tuple[str, ...], State, tuple[str, ...]]:
-    """The joint move as the rules spell it, the state it leads to and our legal moves there."""
-    state = position.state
-    roles = state.game.roles
-    if state.is_terminal():
-        raise MoveError("the game is already over")
-    if len(moves) != len(roles):
-        raise MoveError(
-            f"a joint move has one move per role ({len(roles)}: {', '.join(roles)}), "
-            f"got {len(moves)}: {' '.join(moves)}"
-        )
-    joint = tuple(_spelt(state, i, move) for i, move in enumerate(moves))
-    after = state.next(joint)
-    return joint, after, after.legal_moves(position.role)
-
-
-def _spelt(state: State, role: int, move: str) -> str:
-    """The legal move `move` as the rules spell it (another case is accepted if unambiguous)."""
-    legal = state.legal_moves(role)
-    if move in legal:
-        return move
-    folded = [m for m in legal if m.lower() == move.lower()]
-    if len(folded) == 1:
-        return folded[0]
-    shown = ", ".join(legal[:20]) + (", ..." if len(legal) > 20 else "")
-    raise MoveError(f"{move} is not a legal move of {state.game.roles[role]}; legal: {shown}")

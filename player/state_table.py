@@ -39,6 +39,33 @@ def table_path(directory: str | os.PathLike[str], game: Game) -> Path:
     return Path(directory) / f"{name}-{digest}.json"
 
 
+def prune_tables(directory: str | os.PathLike[str], keep: int) -> list[Path]:
+    """Delete the oldest tables (by last change) of `directory` beyond the newest `keep`.
+
+    Only table files (``*-<16 hex digits>.json``) are counted and deleted;
+    returns those deleted.
+    """
+    tables = []
+    for path in Path(directory).glob("*.json"):
+        if _TABLE_NAME.fullmatch(path.name):
+            try:
+                tables.append((path.stat().st_mtime, path))
+            except FileNotFoundError:  # deleted meanwhile
+                continue
+    tables.sort(reverse=True)
+    dropped = []
+    for _, path in tables[keep:]:
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            continue
+        dropped.append(path)
+    return dropped
+
+
+_TABLE_NAME = re.compile(r"[A-Za-z0-9_]+-[0-9a-f]{16}\.json")
+
+
 class StateTable:
     """Node statistics by state key, for the nodes within `depth` of the initial state."""
 

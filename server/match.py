@@ -124,6 +124,30 @@ def judge(
     return tuple(joint), tuple(errors)
 
 
+class MatchRefused(GameError):
+    """A player answered ``start`` with ``busy``: the match was not played."""
+
+
+BUSY = "busy"
+"""What a GGP player answers ``start`` when it plays as many matches as it accepts."""
+
+
+def refusals(players: Sequence[Player], replies: Sequence[Reply]) -> str:
+    """Which players refused the match (answered ``busy``), said plainly; ``""`` if none."""
+    busy = [
+        player.name
+        for player, reply in zip(players, replies, strict=True)
+        if reply.text is not None and reply.text.strip().lower() == BUSY
+    ]
+    if not busy:
+        return ""
+    return (
+        f"{' and '.join(busy)} refused the match: {'they' if len(busy) > 1 else 'it'} "
+        "answered busy to start, as a player does when it already plays as many matches "
+        "as it accepts (ggp serve: --max-matches)"
+    )
+
+
 def check_players(game: Game, players: Sequence[Player], rules: str | None, clocks: Clocks) -> None:
     """Refuse a match the players cannot play, before anyone is contacted."""
     if len(players) != len(game.roles):
@@ -189,7 +213,8 @@ async def run_match(
     it goes (`server.match_log`).  `on_step` is called with the record after
     the start and after every joint move.  If the match is cancelled or a
     player raises, the players are sent ``abort``, the log is written and the
-    exception goes on.  The players are not closed.
+    exception goes on; a player that answers ``start`` with ``busy`` ends the
+    match so, with `MatchRefused`.  The players are not closed.
     """
     clocks = clocks or Clocks()
     check_players(game, players, rules, clocks)
@@ -226,6 +251,8 @@ async def run_match(
         )
         record.errors.append(tuple(reply.error or "" for reply in replies))
         stepped()
+        if refused := refusals(players, replies):
+            raise MatchRefused(refused)
         joint: tuple[str, ...] | None = None
         while not state.is_terminal():
             replies = await asyncio.gather(

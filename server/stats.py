@@ -1,4 +1,4 @@
-"""Confidence intervals of scores."""
+"""Confidence intervals of scores, the one way every command shows them."""
 
 from __future__ import annotations
 
@@ -7,14 +7,27 @@ from statistics import NormalDist
 
 
 def wilson_interval(successes: float, trials: int, confidence: float = 0.95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion, `successes` of `trials` (a score:
-    successes = score * matches, a draw counting half).  It stays within 0..1 and
-    does not shrink to a point at 0 or `trials` successes."""
+    """The Wilson score interval of a proportion: `successes` out of `trials`.
+
+    A score (the mean of goal/100, a draw counting half a win) is `successes` =
+    score * matches.  Unlike mean +- z standard errors, the interval stays inside
+    0..1 without clipping and does not shrink to a point at 20 wins of 20 (it is
+    0.84-1.00) or at 1 match of 1.  Draws make a score vary less than wins and
+    losses alone, so for them the interval errs on the wide side.
+    """
     if trials < 1:
-        raise ValueError(f"an interval needs at least one trial, got {trials}")
+        raise ValueError(f"a confidence interval needs at least one trial, got {trials}")
+    if not 0 <= successes <= trials:
+        raise ValueError(f"successes must be between 0 and {trials}, got {successes}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
     z = NormalDist().inv_cdf((1 + confidence) / 2)
-    share = successes / trials
-    z2n = z * z / trials
-    centre = (share + z2n / 2) / (1 + z2n)
-    half = z / (1 + z2n) * math.sqrt(share * (1 - share) / trials + z2n / (4 * trials))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    p = successes / trials
+    spread = z * z / trials
+    centre = (p + spread / 2) / (1 + spread)
+    half = z / (1 + spread) * math.sqrt(p * (1 - p) / trials + spread / (4 * trials))
+    # At p = 0 (or 1) the lower (upper) bound is exactly 0 (1); computed, it can be
+    # a rounding error away.
+    low = 0.0 if successes == 0 else centre - half
+    high = 1.0 if successes == trials else centre + half
+    return low, high

@@ -28,6 +28,7 @@ from games.base import Game, GameError
 from player.agents import Clocks
 from server.match import (
     RANDOM_ROLE,
+    MatchRefused,
     derive_seed,
     make_players,
     new_match_id,
@@ -38,13 +39,11 @@ from server.record import ERROR_CODES, error_counts
 from server.remote import is_player_url
 from server.rules import RefereeGame, referee_game
 from server.runner import ignore_result, run_locally
+from server.stats import wilson_interval
 
 if TYPE_CHECKING:
     from server.ratings import Rating
     from server.ray_runner import RayCluster
-
-Z_95 = 1.959964
-"""The 97.5% quantile of the standard normal distribution."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +61,9 @@ class MatchResult:
     errors: tuple[tuple[int, ...], ...] = ()
     """Per role, how many errors of each kind in `ERROR_CODES` (TO, CE, IL)."""
     match_id: str = field(default="", compare=False)
+    refused: str = ""
+    """Why the match was not played (a player answered ``busy``); then it has no goals
+    and counts in no standing."""
 
 
 @dataclass(frozen=True)
@@ -81,8 +83,8 @@ class Standing:
     """The mean of goal / 100."""
     ci_low: float | None
     ci_high: float | None
-    """The 95% confidence interval of the score: mean +- 1.96 standard errors
-    (normal approximation), clipped to 0..1; None with fewer than two games."""
+    """The 95% confidence interval of the score (Wilson score interval, see
+    `server.stats.wilson_interval`); None without games."""
     errors: tuple[int, ...] = (0, 0, 0)
     """How many errors of each kind in `ERROR_CODES` (TO, CE, IL) were recorded."""
 
@@ -157,15 +159,19 @@ async def play_match_of(setup: TournamentSetup, index: int) -> MatchResult:
     seats = seating(index, len(setup.specs), setup.swap, len(game.game.roles))
     match_seed = derive_seed(setup.seed, index)
     role_specs = tuple(setup.specs[agent] for agent in seats)
-    record = await referee_match(
-        game,
-        make_players(game.game, role_specs, match_seed),
-        clocks=setup.clocks,
-        grace=setup.grace,
-        seed=derive_seed(match_seed, "referee"),
-        match_id=f"{setup.id_prefix}.{index}",
-        log_dir=setup.log_dir,
-    )
+    match_id = f"{setup.id_prefix}.{index}"
+    try:
+        record = await referee_match(
+            game,
+            make_players(game.game, role_specs, match_seed),
+            clocks=setup.clocks,
+            grace=setup.grace,
+            seed=derive_seed(match_seed, "referee"),
+            match_id=match_id,
+            log_dir=setup.log_dir,
+        )
+    except MatchRefused as refusal:
+        return MatchResult(index, match_seed, seats, role_specs, (), 0, (), match_id, str(refusal))
     assert record.goals is not None
     return MatchResult(
         index,
@@ -257,10 +263,7 @@ def _standing(agent: int, spec: str, seat: str, games: list[Played]) -> Standing
         for kind, count in enumerate(result.errors[role] if result.errors else ()):
             errors[kind] += count
     mean = statistics.fmean(scores) if scores else math.nan
-    low = high = None
-    if len(scores) > 1:
-        half = Z_95 * statistics.stdev(scores) / math.sqrt(len(scores))
-        low, high = max(0.0, mean - half), min(1.0, mean + half)
+    low, high = wilson_interval(sum(scores), len(scores)) if scores else (None, None)
     return Standing(
         agent=agent,
         spec=spec,
@@ -278,7 +281,9 @@ def _standing(agent: int, spec: str, seat: str, games: list[Played]) -> Standing
 
 
 def standings(results: Sequence[MatchResult], specs: Sequence[str], roles: Sequence[str]):
-    """Per agent: its standing over all matches, then in each seat it took."""
+    """Per agent: its standing over all matches played (not refused), then in each
+    seat it took."""
+    results = [result for result in results if not result.refused]
     table: list[Standing] = []
     for agent, spec in enumerate(specs):
         played = [

@@ -77,10 +77,15 @@ class FakePlayer:
     """One fake GGP player: its faults by step (0 is the first ``play``), and what it saw."""
 
     faults: dict[int, str] = field(default_factory=dict)
+    busy: set[int] = field(default_factory=set)
+    """The starts (0 the first received) answered ``busy``, as a player does when it
+    plays as many matches as it accepts."""
     silent_start: bool = False
-    """Never answer ``start`` (the reply comes only after the match is over)."""
-    delay: float = 5.0
-    """How long a late reply waits."""
+    """Answer ``start`` late."""
+    delay: float = 60.0
+    """How long a late reply waits at most: it waits for the player's next message,
+    which the referee sends only once it has given up on this reply, so a late reply
+    is late however slowly the machine runs."""
     messages: list[str] = field(default_factory=list)
     matches: dict[str, Seat] = field(default_factory=dict)
 
@@ -94,11 +99,13 @@ class FakePlayer:
         self.messages.append(text)
         message = parse_sexprs(text)[0]
         kind = message[0].lower()
+        if kind == "start" and self.starts_received() - 1 in self.busy:
+            return web.Response(text="busy")
         if kind == "start":
             game = game_from_rules(" ".join(map(to_kif, message[3])))
             self.matches[message[1]] = Seat(game.initial_state(), game.roles.index(message[2]))
             if self.silent_start:
-                await asyncio.sleep(self.delay)
+                await self.wait_for_next_message()
             return web.Response(text="ready")
         if kind != "play":
             return web.Response(text="done" if kind == "stop" else "aborted")
@@ -110,7 +117,7 @@ class FakePlayer:
         legal = seat.state.legal_moves(seat.role)
         move = legal[0]
         if fault == "late":
-            await asyncio.sleep(self.delay)
+            await self.wait_for_next_message()
         elif fault == "illegal":
             move = "(mark 9 9)"
         elif fault == "garbage":
@@ -125,6 +132,15 @@ class FakePlayer:
             assert "noop" not in legal, "wrong_noop needs a step where the player must move"
             move = "noop"
         return web.Response(text=move, content_type="text/acl")
+
+    def starts_received(self) -> int:
+        return sum(message.lstrip("( ").lower().startswith("start") for message in self.messages)
+
+    async def wait_for_next_message(self) -> None:
+        received = len(self.messages)
+        give_up = asyncio.get_running_loop().time() + self.delay
+        while len(self.messages) == received and asyncio.get_running_loop().time() < give_up:
+            await asyncio.sleep(0.01)
 
 
 def served(*fakes: FakePlayer) -> contextlib.AbstractContextManager[list[str]]:

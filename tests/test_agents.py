@@ -85,7 +85,7 @@ def test_ggp_play_uses_mcts_by_default_and_takes_any_agent_spec(monkeypatch, cap
 
     from ggp.cli import build_parser, main
 
-    assert build_parser().parse_args(["play", "tictactoe"]).ai == "mcts"
+    assert build_parser(["play"]).parse_args(["play", "tictactoe"]).ai == "mcts"
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 5))
     assert main(["play", "tictactoe", "--ai", "mcts:iterations=300", "--seed", "1"]) == 0
     out = capsys.readouterr().out

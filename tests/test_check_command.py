@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import gzip
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -104,12 +105,13 @@ def test_random_playouts_without_traces(tmp_path: Path, capsys) -> None:
     game, _ = write(tmp_path, RACE)
     assert main(["check", game, "--playouts", "3"]) == 0
     out = capsys.readouterr().out
-    assert "turn-taking: yes" in out and "random playouts: 3 played to the end" in out
+    assert "turn-taking: yes" in out and "random playouts: 3 of 3 played to the end" in out
     broken, _ = write(tmp_path, RACE.replace("(<= (legal ?p noop)", "(<= (legal ?p (wait))"))
     assert main(["check", broken]) == 0
     game, _ = write(tmp_path, RACE.replace("(<= (goal ?p 100) (true (control ?p)) terminal)", ""))
     assert main(["check", game]) == 1
-    assert "the rules are broken in a state reached: race: role " in capsys.readouterr().out
+    assert "played to the end, " in (out := capsys.readouterr().out)
+    assert "; the rules broke in 5 (in a state reached), the first with: race: role " in out
 
 
 def test_malformed_traces_are_explained(tmp_path: Path, capsys) -> None:
@@ -136,3 +138,54 @@ def test_an_invalid_game_is_refused_with_its_faults(
     assert main(["check", game]) == 2
     err = capsys.readouterr().err
     assert err.startswith("ggp check: ") and message in err and "Traceback" not in err
+
+
+def test_binary_junk_before_a_role_is_not_a_game(tmp_path: Path, capsys) -> None:
+    game = tmp_path / "junk.kif"
+    game.write_bytes(bytes(range(256)) * 2 + b"\n(role a)\n")
+    assert main(["check", str(game)]) == 2
+    err = capsys.readouterr().err
+    assert "unexpected control character '\\x00'; is this a GDL file?" in err
+
+
+def test_a_game_without_terminal_and_goal_is_refused(tmp_path: Path, capsys) -> None:
+    game, _ = write(tmp_path, "(role a) (init (p)) (<= (legal a go) (true (p)))")
+    assert main(["check", game]) == 2
+    err = capsys.readouterr().err
+    assert "no terminal: a game needs a terminal rule" in err and "no goal: a game needs" in err
+
+
+HALF_BROKEN = """
+; One move; the rules give no goal after the move bad: half the random playouts break.
+(role a)
+(init (start))
+(<= (legal a good) (true (start)))
+(<= (legal a bad) (true (start)))
+(<= (next (done ?m)) (does a ?m))
+(<= terminal (true (done ?m)))
+(<= (goal a 100) (true (done good)))
+"""
+
+
+def test_playouts_where_the_rules_break_are_counted_and_the_others_reported(
+    tmp_path: Path, capsys
+) -> None:
+    game, _ = write(tmp_path, HALF_BROKEN)
+    assert main(["check", game, "--playouts", "20"]) == 1
+    out = capsys.readouterr().out
+    found = re.search(r"random playouts: (\d+) of 20 played to the end, (\d+) joint moves; ", out)
+    assert found and 0 < int(found.group(1)) < 20
+    broken = 20 - int(found.group(1))
+    assert f"the rules broke in {broken} (in a state reached), the first with: " in out
+    assert "role a has no goal value in the terminal state: (done bad)" in out
+    assert main(["bench", game, "--seconds", "0.2", "--runs", "1"]) == 0
+    out = capsys.readouterr().out
+    found = re.search(r"playouts/s.*; ([\d,]+) of ([\d,]+) playouts broke and are not counted", out)
+    assert found and 0 < int(found.group(1).replace(",", "")) < int(found.group(2).replace(",", ""))
+
+
+def test_a_game_whose_every_playout_breaks_has_no_figure(tmp_path: Path, capsys) -> None:
+    game, _ = write(tmp_path, HALF_BROKEN.replace("(<= (legal a good) (true (start)))", ""))
+    assert main(["bench", game, "--seconds", "0.2", "--runs", "1"]) == 1
+    assert "no figure: every playout broke; " in capsys.readouterr().out
+

@@ -169,7 +169,7 @@ def test_ggp_play_and_bench_accept_a_kif_file(tmp_path: Path, monkeypatch, capsy
 
 def test_a_broken_kif_file_is_reported_without_a_traceback(tmp_path: Path, capsys) -> None:
     path = tmp_path / "bad.kif"
-    path.write_text("(role a)\n(<= (legal a ?m) (true (x)))")
+    path.write_text("(role a)\n(<= (legal a ?m) (true (x)))\n(<= terminal (true (x)))\n(goal a 0)")
     assert main(["bench", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"ggp bench: {path}: not a valid GDL game description (1 fault):")

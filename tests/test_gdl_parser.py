@@ -94,6 +94,14 @@ def test_term_helpers() -> None:
             "is never closed; expected ')'",
         ),
         ("(role ? a)", "line 1, column 7: unexpected character '?'; a variable is ? followed"),
+        (
+            "\x00\x01junk (role a)",
+            "line 1, column 1: unexpected control character '\\x00'; is this a GDL file?",
+        ),
+        (
+            "(role a) (p \ufffd\ufffd)",
+            "line 1, column 13: unexpected bytes that are not UTF-8 text; is this a GDL file?",
+        ),
         ("?x", "line 1, column 1: a fact must be a sentence, not the variable ?x"),
         ("()", "line 1, column 1: a fact must be a sentence, not an empty list"),
         ("(?r a)", "line 1, column 2: a fact (a sentence) must start with a name, not with "),

@@ -150,6 +150,15 @@ def test_no_roles() -> None:
     assert faults == ["no roles: a game needs at least one (role NAME) fact"]
 
 
+def test_no_terminal_and_no_goal() -> None:
+    text = BASE.replace("(<= terminal (true (count 1)))", "").replace("(goal a 100)", "")
+    faults, _ = validate(parse_rules(text))
+    assert faults == [
+        "no terminal: a game needs a terminal rule, or it never ends",
+        "no goal: a game needs (goal ROLE VALUE) rules, or it has no result",
+    ]
+
+
 def test_all_faults_are_listed_when_the_game_is_refused() -> None:
     text = BASE + "(<= (p ?x) (q ?y))\n(<= (true (count 2)) (p 1))\n(<= (legal a) (p 1))"
     with pytest.raises(GdlValidationError) as error:

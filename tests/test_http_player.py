@@ -26,6 +26,7 @@ def player(aiohttp_client):
 
     async def started(**options):
         client = await aiohttp_client(create_app(PlayerConfig(**{**QUICK, **options})))
+        await client.app[PLAYER].warmed()
 
         async def send(text: str) -> str:
             response = await client.post("/", data=text.encode(), headers=GGP_BASE_HEADERS)
@@ -49,6 +50,18 @@ async def test_info_by_post_and_get_and_the_options_preflight(player) -> None:
     preflight = await client.options("/", headers={"Access-Control-Request-Method": "POST"})
     assert preflight.status == 200 and await preflight.text() == ""
     assert preflight.headers["Access-Control-Allow-Methods"] == "POST, GET, OPTIONS"
+
+
+async def test_a_browser_opening_the_address_reads_what_the_server_is(player) -> None:
+    client, send = await player(name="tester")
+    page = await client.get("/", headers={"Accept": "text/html,application/xhtml+xml"})
+    assert page.status == 200 and page.headers["Content-Type"].startswith("text/html")
+    body = await page.text()
+    assert "<h1>tester: a General Game Playing (GGP) player, now available." in body
+    assert "curl -s -d &#x27;(info)&#x27; http://HOST:PORT/" in body
+    plain = await client.get("/")
+    assert plain.headers["Content-Type"].startswith("text/plain")
+    assert "POST the message" in await plain.text() and "error" not in await plain.text()
 
 
 @pytest.mark.parametrize("role", ["xplayer", "oplayer"])
@@ -150,7 +163,6 @@ async def test_invalid_rules_get_ready_and_play_gets_nil(player, caplog) -> None
 async def test_beyond_max_matches_start_is_busy(player) -> None:
     _, send = await player()
     assert await send(f"(start ttt.4 xplayer ({TICTACTOE}) 10 10)") == "ready"
-    assert await send(f"(start ttt.4 xplayer ({TICTACTOE}) 10 10)") == "ready"  # a repeat
     assert await send(f"(start ttt.5 xplayer ({TICTACTOE}) 10 10)") == "busy"
     assert await send("(info)") == "((name ggp-player) (status busy))"
     assert await send("(abort ttt.4)") == "aborted"
@@ -168,7 +180,8 @@ async def test_two_matches_at_once(player) -> None:
 
 async def test_info_is_answered_while_a_move_is_searched(player) -> None:
     _, send = await player(iterations=None, margin=0.5)
-    assert await send(f"(start ttt.6 xplayer ({TICTACTOE}) 1 2)") == "ready"
+    assert await send(f"(start ttt.6 xplayer ({TICTACTOE}) 5 4)") == "ready"
+    # The search goes on for 3.5 s: time enough to ask on a loaded machine.
     thinking = asyncio.create_task(send("(play ttt.6 nil)"))
     await asyncio.sleep(0.2)
     assert await send("(info)") == "((name ggp-player) (status busy))"
@@ -245,3 +258,39 @@ async def test_a_play_after_the_last_move_says_the_game_is_over(player) -> None:
     assert reply == '(error "the game is over: this joint move ended it (expected stop)")'
     assert await send("(play p.3 (Tails Heads))") == '(error "the game is already over")'
     assert await send("(stop p.3 (Tails Heads))") == "done"
+
+
+async def test_a_duplicate_start_is_refused_clearly(player) -> None:
+    _, send = await player()
+    assert await send(f"(start ttt.11 xplayer ({TICTACTOE}) 10 10)") == "ready"
+    reply = await send(f"(start ttt.11 oplayer ({TICTACTOE}) 10 10)")
+    assert reply == (
+        '(error "match ttt.11 is already being played here, as xplayer; a start for it is '
+        'refused until it ends (stop or abort)")'
+    )
+    assert (await send("(play ttt.11 nil)")).startswith("(mark ")
+    assert await send("(abort ttt.11)") == "aborted"
+
+
+async def test_an_abandoned_match_is_ended_and_its_slot_freed(player, caplog) -> None:
+    _, send = await player(idle_clocks=1)
+    assert await send(f"(start gone.1 xplayer ({TICTACTOE}) 5 1)") == "ready"
+    assert (await send("(play gone.1 nil)")).startswith("(mark ")
+    with caplog.at_level(logging.WARNING):
+        for _ in range(300):
+            if await send("(info)") == "((name ggp-player) (status available))":
+                break
+            await asyncio.sleep(0.1)
+    assert "match gone.1: abandoned (no message for " in caplog.text
+    assert await send("(play gone.1 ((mark 1 1) noop))") == (
+        '(error "no match gone.1 is being played here")'
+    )
+
+
+async def test_the_table_folder_keeps_the_newest_tables(player, tmp_path) -> None:
+    _, send = await player(table_dir=tmp_path, max_tables=1)
+    await play_match(send, "ttt.12", TICTACTOE, "xplayer")
+    (first,) = tmp_path.glob("gdl-*.json")
+    await play_match(send, "p.4", PENNIES, "left")
+    (kept,) = tmp_path.glob("gdl-*.json")
+    assert kept != first

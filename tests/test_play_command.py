@@ -28,6 +28,14 @@ def test_a_whole_game_typed_by_number_and_text(monkeypatch, capsys) -> None:
     assert "Game over: xplayer 100, oplayer 0. You win!" in out
 
 
+def test_moves_may_be_typed_in_any_case(monkeypatch, capsys) -> None:
+    code, out = run_play(
+        monkeypatch, capsys, "tictactoe", "--ai", "legal", stdin="MARK 2 2\n(Mark 1 3)\nmark 3 1\n"
+    )
+    assert code == 0 and "not a legal move" not in out
+    assert "Played: xplayer (mark 2 2)" in out and "You win!" in out
+
+
 def test_wrong_input_is_answered_and_asked_again(monkeypatch, capsys) -> None:
     code, out = run_play(
         monkeypatch, capsys, "tictactoe", "--ai", "legal", stdin="hello\n0\n42\n(mark 9 9)\nquit\n"

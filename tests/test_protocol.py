@@ -6,6 +6,7 @@ import pytest
 
 from gdl.syntax.parser import parse_rules
 from player.protocol import (
+    READ_AT_ONCE,
     Abort,
     Info,
     Play,
@@ -17,6 +18,7 @@ from player.protocol import (
     error_reply,
     info_reply,
     parse_message,
+    read_message,
 )
 
 
@@ -111,3 +113,31 @@ def test_player_names_are_single_symbols(name: str) -> None:
 def test_bad_player_names(name: str) -> None:
     with pytest.raises(ValueError, match="one word"):
         check_name(name)
+
+
+def test_short_messages_are_read_whole() -> None:
+    assert read_message("( PLAY m.1 nil )") == Play("m.1", None)
+    with pytest.raises(ProtocolError, match="not a well-formed message"):
+        read_message("(play m.1 nil")
+
+
+def test_a_long_start_is_looked_at_and_its_rules_left_to_the_child() -> None:
+    rules = "(role xplayer) " * (READ_AT_ONCE // 10)
+    message = read_message(f"\n( START  m.2 xplayer ( {rules}) 100 20 )\n")
+    assert message == Start("m.2", "xplayer", f" {rules}", 100.0, 20.0)
+    assert read_message(f"(preview ({rules}) 30)") == Preview("", 30.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("(" * 990_000, "a message of 990000 characters must be a start or a preview"),
+        ("(play m.1 (" + "a " * READ_AT_ONCE + "))", "must be a start or a preview"),
+        ("(start m.1 xplayer (" + "(" * READ_AT_ONCE + ")", "malformed start message"),
+        ("(start ?m xplayer (" + " " * READ_AT_ONCE + ") 1 1)", "the match id must be a symbol"),
+        ("(preview (" + " " * READ_AT_ONCE + ") x)", "malformed preview message"),
+    ],
+)
+def test_long_messages_that_are_not_a_start_are_refused(text: str, words: str) -> None:
+    with pytest.raises(ProtocolError, match=words.replace("?", "\\?")):
+        read_message(text)

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import json
 import socket
-import time
+import threading
 from collections.abc import AsyncIterator
 
 import pytest
@@ -15,8 +15,9 @@ from fake_players import TICTACTOE_GDL, FakePlayer, served
 
 from games.base import GameError, State
 from gdl.syntax.terms import rules_text
+from ggp.cli import main
 from player.agents import Agent, Clocks, make_agent
-from server.match import judge, make_players, run_match, seat_specs
+from server.match import MatchRefused, judge, make_players, run_match, seat_specs
 from server.match_log import read_log, replay
 from server.messages import parse_move, play_message, start_message, stop_message
 from server.players import AgentPlayer, Player, Reply
@@ -26,10 +27,12 @@ from server.tournament import format_standings, run_tournament, standings
 
 GAME = game_from_rules(TICTACTOE_GDL, "tictactoe")
 RULES = rules_text(GAME.rules)
-CLOCKS = Clocks(start=0.5, play=0.3)
-GRACE = 0.2
-LATE = 1.0
-"""How long a late fake reply takes: well past the play clock plus the grace."""
+CLOCKS = Clocks(start=4, play=3)
+GRACE = 1.0
+"""Clocks long enough for a prompt reply to be on time on a loaded machine.  A late
+reply costs the test the clock plus the grace; it waits for the referee to give up
+(its player's next message) rather than for a time, so it is late however slowly
+the machine runs."""
 
 
 @contextlib.asynccontextmanager
@@ -80,8 +83,8 @@ def check_log(tmp_path, record) -> dict:
 
 
 def test_every_misbehaviour_is_recorded_with_its_code_and_the_match_completes(tmp_path) -> None:
-    x = FakePlayer({0: "illegal", 1: "noop_case", 2: "garbage", 3: "close"}, delay=LATE)
-    o = FakePlayer({0: "late", 1: "wrong_noop"}, delay=LATE)
+    x = FakePlayer({0: "illegal", 1: "noop_case", 2: "garbage", 3: "close"})
+    o = FakePlayer({0: "late", 1: "wrong_noop"})
 
     async def scenario():
         async with serving(x, o) as urls:
@@ -106,7 +109,7 @@ def test_every_misbehaviour_is_recorded_with_its_code_and_the_match_completes(tm
 
 
 def test_a_player_that_never_answers_start_gets_TO_and_still_plays(tmp_path) -> None:
-    quiet = FakePlayer(silent_start=True, delay=LATE)
+    quiet = FakePlayer(silent_start=True)
 
     async def scenario():
         async with serving(quiet) as (url,):
@@ -117,6 +120,44 @@ def test_a_player_that_never_answers_start_gets_TO_and_still_plays(tmp_path) -> 
     assert record.errors[0] == ("", "TO")
     assert record.completed and all(step == ("", "") for step in record.errors[1:])
     check_log(tmp_path, record)
+
+
+def test_a_player_that_answers_busy_refuses_the_match_which_is_aborted_and_logged(
+    tmp_path,
+) -> None:
+    busy, other = FakePlayer(busy={0}), FakePlayer()
+
+    async def scenario():
+        async with serving(busy, other) as urls:
+            return await referee([RemotePlayer(url) for url in urls], tmp_path)
+
+    with pytest.raises(MatchRefused, match=r"http://\S+ refused the match: it answered busy"):
+        asyncio.run(scenario())
+    (path,) = tmp_path.glob("*.json")
+    logged = read_log(path)
+    assert logged.aborted and not logged.moves and "refused the match" in logged.failure
+    assert other.messages[-1] == f"(ABORT {logged.match_id})"
+
+
+def test_a_tournament_does_not_count_refused_matches_and_says_so(tmp_path, capsys) -> None:
+    kif = tmp_path / "ttt.kif"
+    kif.write_text(TICTACTOE_GDL)
+    with served(FakePlayer(busy={1, 2}), FakePlayer()) as urls:
+        args = [str(kif), *urls, "--games", "4", "--seed", "1"]
+        clocks = ["--startclock", "4", "--playclock", "3", "--log-dir", str(tmp_path)]
+        assert main(["tournament", *args, *clocks]) == 0
+    out = capsys.readouterr().out
+    assert "ttt: 2 matches played, 2 refused, seed 1" in out
+    assert f"Not counted: 2 of 4 matches: {urls[0]} refused the match: it answered busy" in out
+    first = next(line for line in out.splitlines() if line.startswith("1 http"))
+    assert first.split()[3] == "2" and first.split()[-3:] == ["0", "0", "0"]  # no TO, CE, IL
+    with served(FakePlayer(busy={0, 1}), FakePlayer()) as urls:
+        args = [str(kif), *urls, "--games", "2", "--seed", "1"]
+        assert main(["tournament", *args, *clocks]) == 1
+    assert "ttt: 0 matches played, 2 refused" in capsys.readouterr().out
+    with served(FakePlayer(busy={0})) as (url,):
+        assert main(["match", str(kif), url, "random", *clocks]) == 2
+    assert f"ggp match: {url} refused the match: it answered busy" in capsys.readouterr().err
 
 
 def test_a_player_nobody_answers_for_is_CE_at_every_step(tmp_path) -> None:
@@ -131,19 +172,37 @@ def test_a_player_nobody_answers_for_is_CE_at_every_step(tmp_path) -> None:
 
 
 class SlowAgent(Agent):
-    """Takes `pause` seconds over its first move, then plays the first legal move."""
+    """Thinks over its first move until `released` is set, then plays the last legal
+    move at once."""
 
     spec = "slow"
 
-    def __init__(self, pause: float) -> None:
-        self.pause = pause
+    def __init__(self, released: threading.Event) -> None:
+        self.released = released
         self.calls = 0
 
     def choose_move(self, state: State, deadline: float | None) -> str:
         self.calls += 1
         if self.calls == 1:
-            time.sleep(self.pause)
+            self.released.wait(timeout=60)
         return state.legal_moves(self.role)[-1]
+
+
+class ReleasingAgent(Agent):
+    """Plays the first legal move; at its second move (asked for once the referee has
+    judged the first step) it sets `release`."""
+
+    spec = "releasing"
+
+    def __init__(self, release: threading.Event) -> None:
+        self.release = release
+        self.calls = 0
+
+    def choose_move(self, state: State, deadline: float | None) -> str:
+        self.calls += 1
+        if self.calls == 2:
+            self.release.set()
+        return state.legal_moves(self.role)[0]
 
 
 class BrokenAgent(Agent):
@@ -154,7 +213,11 @@ class BrokenAgent(Agent):
 
 
 def test_an_in_process_agent_is_held_to_the_clock(tmp_path) -> None:
-    players = [AgentPlayer(SlowAgent(LATE)), AgentPlayer(make_agent("legal"))]
+    first_step_judged = threading.Event()
+    players = [
+        AgentPlayer(SlowAgent(first_step_judged)),
+        AgentPlayer(ReleasingAgent(first_step_judged)),
+    ]
     record = asyncio.run(referee(players, tmp_path))
     assert record.errors[1] == ("TO", "")
     assert record.completed and all(step == ("", "") for step in record.errors[2:])
@@ -178,7 +241,7 @@ def test_a_crashing_player_aborts_the_match_and_the_others_hear_of_it(tmp_path) 
 
 
 def test_a_cancelled_match_is_aborted_and_logged(tmp_path) -> None:
-    fake = FakePlayer({2: "late"}, delay=LATE)
+    fake = FakePlayer({2: "late"})
 
     async def scenario():
         async with serving(fake) as (url,):
@@ -271,6 +334,13 @@ def test_messages_are_spelt_as_game_managers_spell_them() -> None:
     assert stop_message("m.1", ["noop", "(mark 3 3)"]) == "(STOP m.1 (noop (mark 3 3)))"
 
 
+def test_an_address_without_http_is_explained(capsys) -> None:
+    assert main(["match", "tictactoe", "localhost:9147", "random"]) == 2
+    assert "'localhost:9147' is not an agent; the address of a GGP player is written " in (
+        capsys.readouterr().err
+    )
+
+
 @pytest.mark.parametrize("spec", ["http://localhost", "ftp://a:1", "http://a:notaport"])
 def test_bad_player_addresses_are_explained(spec: str) -> None:
     with pytest.raises(GameError, match="bad player address"):
@@ -325,13 +395,13 @@ def test_a_tournament_of_remote_players_counts_their_errors_and_logs_every_match
 def test_an_interrupted_worker_aborts_and_logs_its_match_and_skips_the_rest(
     tmp_path, monkeypatch
 ) -> None:
-    import threading
-
     from server import runner, tournament
 
     stop = threading.Event()
     monkeypatch.setattr(runner, "_stop", stop)
-    specs = ("mcts:time=0.5", "mcts:time=0.5")  # five searches at least: 2.5 s
+    # Five searches at least (x's moves; forced noops are not searched): 10 s, far
+    # beyond the interruption at 0.3 s, however loaded the machine.
+    specs = ("mcts:time=2", "mcts:time=2")
     setup = tournament.TournamentSetup(
         "tictactoe", False, specs, 1, False, None, 1.0, str(tmp_path), "interrupted"
     )

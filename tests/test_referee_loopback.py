@@ -14,8 +14,10 @@ from server.match import make_players, referee_match
 from server.match_log import read_log, replay
 from server.rules import game_from_rules, referee_game
 
-CLOCKS = Clocks(start=5, play=1)
-"""Short clocks; the start clock covers the player's search process starting up."""
+CLOCKS = Clocks(start=5, play=3)
+"""Clocks long enough for a loaded machine: the start clock covers the player's search
+process starting up; the players search 200 simulations a move, well within the play
+clock, and answer as soon as they have."""
 
 
 async def serve_players(count: int) -> tuple[list[web.AppRunner], list[str]]:
@@ -68,7 +70,7 @@ def test_ggp_match_against_our_player_at_an_address(tmp_path, capsys) -> None:
                 "--startclock",
                 "5",
                 "--playclock",
-                "1",
+                "3",
                 "--seed",
                 "2",
                 "--log-dir",

@@ -75,3 +75,15 @@ async def test_ggp_serve_plays_a_match_over_loopback_and_stops_on_ctrl_c() -> No
 def test_bad_options_are_refused_clearly(capsys, option: list[str], words: str) -> None:
     assert main(["serve", *option]) == 2
     assert words in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("port", "words"),
+    [("80000", "80000 is not a port: ports go from 0 to 65535"), ("x", "'x' is not a port")],
+)
+def test_a_port_out_of_range_is_refused_clearly(capsys, port: str, words: str) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["serve", "--port", port])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err

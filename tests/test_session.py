@@ -1,16 +1,20 @@
-"""When replies are due (`player.session.reply_deadline`), and the session's own game."""
+"""When replies are due (`player.session.reply_deadline`), and the server's copy of the game."""
 
 from __future__ import annotations
 
+import asyncio
+import sys
 import time
+from asyncio.subprocess import PIPE
 
 import pytest
 from gdl_texts import TICTACTOE
 
 from gdl.load import game_from_text as load_gdl
 from player import game_factory
-from player.protocol import NIL
-from player.session import Session, reply_deadline
+from player.game_process import GameCopy
+from player.session import MAX_CLOCK, Session, clamp_clock, reply_deadline
+from player.worker_client import WorkerClient
 
 
 def test_the_deadline_is_arrival_plus_clock_minus_margin() -> None:
@@ -23,25 +27,45 @@ def test_a_margin_larger_than_the_clock_leaves_a_tenth_of_it() -> None:
     assert reply_deadline(100.0, 2.0, 5.0) == pytest.approx(100.2)
 
 
-@pytest.mark.asyncio
-async def test_moves_are_answered_while_the_rules_are_still_being_compiled(monkeypatch) -> None:
-    """The session's own copy of the game (moves checked, fallback moves) is
-    interpreted, so a slow compilation cannot leave a `play` without a move."""
+def test_absurd_clocks_are_clamped() -> None:
+    assert clamp_clock(1e20) == MAX_CLOCK
+    assert clamp_clock(30.0) == 30.0
+
+
+def test_the_copy_of_the_game_is_interpreted(monkeypatch) -> None:
+    """The server's copy (moves checked, fallback moves) is interpreted: it is
+    ready at once, even when the worker spends seconds compiling the rules."""
     loaded = []
 
-    def slow_unless_interpreted(text: str, name: str, source: str, reasoner: str) -> object:
+    def recorded(text: str, name: str, source: str, reasoner: str) -> object:
         loaded.append(reasoner)
-        if reasoner != "interpreter":
-            time.sleep(5)  # a compilation that outlasts the clocks
         return load_gdl(text, name, source, reasoner=reasoner)
 
-    monkeypatch.setattr(game_factory, "load_gdl", slow_unless_interpreted)
+    monkeypatch.setattr(game_factory, "load_gdl", recorded)
+    answer = GameCopy().build(TICTACTOE, "XPLAYER")
+    assert loaded == ["interpreter"]
+    assert answer["role"] == 0 and "(mark 1 1)" in answer["legal"]
+
+
+@pytest.mark.asyncio
+async def test_moves_are_answered_while_the_worker_does_not_answer(monkeypatch) -> None:
+    """A worker that never answers (compiling large rules, say) costs the search,
+    not the move: the copy's legal moves give a fallback in time."""
+
+    async def silent() -> WorkerClient:
+        sleeper = "import time; time.sleep(60)"
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", sleeper, stdin=PIPE, stdout=PIPE
+        )
+        return WorkerClient(process)
+
+    monkeypatch.setattr(WorkerClient, "spawn", silent)
     session = Session("m", "xplayer", 1.0, iterations=20)
     try:
-        await session.prepare(TICTACTOE, time.monotonic() + 1.0)
+        await session.prepare(TICTACTOE, 10.0, time.monotonic() + 5.0)
         choice = await session.play(None, time.monotonic() + 1.0)
+        worker = session.worker
     finally:
-        await session.close()
-    assert loaded == ["interpreter"]
-    assert choice.move != NIL
-    assert choice.move.startswith("(mark ")
+        await session.close(grace=0)
+    assert choice.move.startswith("(mark ") and choice.fallback is not None
+    assert worker is not None and all(w.process.returncode is not None for w in worker.workers)

@@ -6,9 +6,11 @@ Ray is started once for the module (it takes seconds), with two CPUs.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -87,6 +89,34 @@ def test_ctrl_c_cancels_the_matches_left_and_frees_the_cluster(local_ray, tmp_pa
         time.sleep(0.2)
     assert local_ray.available_resources().get("CPU", 0) == 2  # nothing left running
     assert len(list(tmp_path.glob("*.json"))) < 40  # and the rest never started
+
+
+async def _dies_once(setup, index: int):
+    """Match 1's first attempt ends its worker process, as a crash or a kill would."""
+    from server.tournament import play_match_of
+
+    marker = Path(setup.log_dir) / f"died-{index}"
+    if index == 1 and not marker.exists():
+        marker.touch()
+        os._exit(1)
+    return await play_match_of(setup, index)
+
+
+def test_the_match_of_a_lost_worker_is_played_again(local_ray, tmp_path) -> None:
+    from ray import cloudpickle
+
+    from server.ray_runner import RayCluster
+    from server.runner import in_event_loop
+    from server.tournament import TournamentSetup, play_match_of
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # Ray's workers cannot import it
+    specs = ("mcts:iterations=10", "random")
+    setup = TournamentSetup("tictactoe", False, specs, 1, True, None, 1.0, str(tmp_path), "l")
+    tasks = [(setup, index) for index in range(3)]
+    with RayCluster("auto") as cluster:
+        results = cluster.run(_dies_once, tasks)
+    assert (tmp_path / "died-1").exists()
+    assert results == in_event_loop(play_match_of, tasks, 1)
 
 
 def test_an_unreachable_cluster_is_a_clear_error_and_nothing_is_written(tmp_path, capsys):

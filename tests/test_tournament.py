@@ -11,6 +11,7 @@ from games.base import GameError
 from ggp.cli import main
 from server.tournament import (
     MatchResult,
+    format_standings,
     outcome,
     run_tournament,
     seating,
@@ -62,8 +63,15 @@ def test_outcomes_and_standings() -> None:
     ]
     a = table[0]
     assert (a.wins, a.draws, a.losses, a.mean_goal, a.score) == (2, 1, 1, 62.5, 0.625)
-    # scores 1, .5, 0, 1: standard deviation 0.4787; 1.96 * 0.4787 / 2 = 0.469
-    assert a.ci_low == pytest.approx(0.156, abs=1e-3) and a.ci_high == 1.0
+    # scores 1, .5, 0, 1: 2.5 of 4, Wilson interval 0.219-0.908
+    assert (a.ci_low, a.ci_high) == pytest.approx((0.219, 0.908), abs=1e-3)
+
+
+def test_a_clean_sweep_is_shown_with_an_interval_that_is_not_a_point() -> None:
+    results = [MatchResult(i, 0, (0, 1), ("a", "b"), (100, 0), 5) for i in range(20)]
+    text = format_standings(standings(results, ["a", "b"], ["x", "o"]))
+    sweep = text.splitlines()[1]
+    assert sweep.startswith("1 a") and "20" in sweep and "0.84-1.00" in sweep
 
 
 def test_tournament_command_prints_standings_and_writes_json_and_csv(capsys, tmp_path) -> None:
@@ -91,6 +99,11 @@ def test_tournament_command_prints_standings_and_writes_json_and_csv(capsys, tmp
         (["tictactoe", "random", "mcts:x=1"], "unknown option 'x'"),
         (["tictactoe", "random", "random", "--out", "r.txt"], "must end in .csv or .json"),
         (["tictactoe", "random", "random", "--games", "0"], "--games must be at least 1"),
+        (
+            ["tictactoe", "127.0.0.1:9147", "random"],
+            "'127.0.0.1:9147' is not an agent; the address of a GGP player is written "
+            "http://127.0.0.1:9147",
+        ),
     ],
 )
 def test_tournament_errors_are_explained(capsys, args, message) -> None:

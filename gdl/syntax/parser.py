@@ -91,7 +91,12 @@ def _syntax_error(text: str, error: UnexpectedInput) -> GdlSyntaxError:
     if isinstance(error, UnexpectedCharacters):
         char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
         hint = "; a variable is ? followed by a name, like ?x" if char == "?" else ""
-        return GdlSyntaxError(f"unexpected character {char!r}{hint}", error.line, error.column)
+        what = f"character {char!r}"
+        if char == "\ufffd":  # what reading the file made of bytes that are not UTF-8
+            what, hint = "bytes that are not UTF-8 text", "; is this a GDL file?"
+        elif char and (ord(char) < 32 or ord(char) == 127):
+            what, hint = f"control character {char!r}", "; is this a GDL file?"
+        return GdlSyntaxError(f"unexpected {what}{hint}", error.line, error.column)
     at_end = isinstance(error, UnexpectedEOF) or (
         isinstance(error, UnexpectedToken) and error.token.type == "$END"
     )

@@ -16,7 +16,8 @@ with all of them, so a broken game is refused at load time, not half-played.
   whose relation is not in a cycle with ``p`` (this keeps the model finite).
 - **Keywords**: ``true`` and ``does`` never head a rule; ``init``, ``base``,
   ``input`` and ``role`` do not depend on ``true`` or ``does``; ``legal``,
-  ``goal`` and ``terminal`` do not depend on ``does``; there is a role.
+  ``goal`` and ``terminal`` do not depend on ``does``; there is a role, a
+  ``terminal`` rule and a ``goal`` rule.
 
 A rule with ``or`` is checked as its alternatives (`gdl.syntax.strata.clauses`), each
 of which must be safe and follow the recursion restriction.
@@ -58,8 +59,13 @@ def validate(rules: list[Rule]) -> tuple[list[str], Strata | None]:
     """Every fault of `rules` (empty if none), and their strata when arities agree."""
     faults = _arity_faults(rules)
     faults += _head_faults(rules)
-    if not any(relation(rule.head) == "role" for rule in rules):
+    heads = {relation(rule.head) for rule in rules}
+    if "role" not in heads:
         faults.append("no roles: a game needs at least one (role NAME) fact")
+    if "terminal" not in heads:
+        faults.append("no terminal: a game needs a terminal rule, or it never ends")
+    if "goal" not in heads:
+        faults.append("no goal: a game needs (goal ROLE VALUE) rules, or it has no result")
     strata = Strata.of(rules)
     for rule in rules:
         faults += _safety_faults(rule)

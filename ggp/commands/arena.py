@@ -17,7 +17,6 @@ log = logging.getLogger("ggp.arena")
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "arena",
-        help="run, watch and play matches and tournaments from a web page",
         description="Serve the arena: a web page (and its JSON API) to start matches between "
         "agents, GGP players and people, watch them live, play by clicking, replay the "
         "history and run tournaments. Every match is logged in the ggp.org format and "

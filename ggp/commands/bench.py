@@ -6,19 +6,23 @@ import argparse
 import random
 import statistics
 import time
+from collections.abc import Callable
+from typing import NamedTuple
 
-from games.base import Game, State
+from tqdm import tqdm
+
+from games.base import Game, GameDefinitionError, State
 from games.registry import load_game
 from gdl.compiled.compiled_game import CompiledGame
 from gdl.interpreter.game import GdlGame
 from gdl.load import REASONERS
+from ggp.progress import status
 from player.mcts import DEFAULT_C, MCTS, RandomPlayout
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "bench",
-        help="measure random playouts per second",
         description="Run random playouts from the initial state of GAME and print "
         "playouts/s and states/s (state transitions per second), the median of "
         "several runs.",
@@ -78,36 +82,89 @@ def describe_reasoner(game: Game, seconds: float) -> str:
     return ""
 
 
-def measure(state: State, seconds: float, rng: random.Random, generic: bool) -> tuple[float, float]:
-    """Playouts/s and states/s of random playouts from `state` for `seconds`."""
+class Measured(NamedTuple):
+    """Random playouts measured: the rates of those that ended, and those that broke."""
+
+    playouts: float
+    """Playouts per second, over the time spent in playouts that ended."""
+    states: float
+    """State transitions per second, over the same time."""
+    ended: int
+    broken: int
+    """Playouts in which the rules broke (`GameDefinitionError`: no legal move, no
+    goal...): neither their time nor their states count in the rates."""
+    fault: str = ""
+    """The first of those faults."""
+
+
+def measure(
+    state: State,
+    seconds: float,
+    rng: random.Random,
+    generic: bool,
+    progress: Callable[[float], None] = lambda seconds: None,
+) -> Measured:
+    """Random playouts from `state` for `seconds` (at least one, however long it takes);
+    `progress` is told the seconds gone as each playout ends."""
     playout = (
         (lambda: State.random_playout(state, rng))
         if generic
         else (lambda: state.random_playout(rng))
     )
-    playouts = steps = 0
+    ended = broken = steps = 0
+    fault = ""
+    counted = 0.0
     start = time.perf_counter()
     end = start + seconds
     while True:
-        steps += playout()[1]
-        playouts += 1
+        began = time.perf_counter()
+        try:
+            steps += playout()[1]
+        except GameDefinitionError as error:
+            broken += 1
+            fault = fault or str(error)
+        else:
+            ended += 1
+            counted += time.perf_counter() - began
         now = time.perf_counter()
+        progress(now - start)
         if now >= end:
             break
-    elapsed = now - start
-    return playouts / elapsed, steps / elapsed
+    if not ended:
+        return Measured(0.0, 0.0, 0, broken, fault)
+    return Measured(ended / counted, steps / counted, ended, broken, fault)
 
 
 def bench_game(
-    game: Game, seconds: float, runs: int, seed: int, generic: bool
-) -> tuple[float, float]:
-    """The median playouts/s and states/s over `runs` runs."""
+    game: Game, seconds: float, runs: int, seed: int, generic: bool, show_progress: bool = False
+) -> Measured:
+    """The median playouts/s and states/s over `runs` runs (of the playouts that
+    ended), and how many ended and broke in all; with `show_progress`, a progress
+    bar on a terminal."""
     rng = random.Random(seed)
     state = game.initial_state()
-    results = [measure(state, seconds / runs, rng, generic) for _ in range(runs)]
-    return (
-        statistics.median(r[0] for r in results),
-        statistics.median(r[1] for r in results),
+    with tqdm(
+        total=round(seconds, 1),
+        unit="s",
+        desc=f"{game.name}: playouts",
+        disable=None if show_progress else True,
+        bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.1f}/{total} s",
+    ) as bar:
+        results = []
+        per_run = seconds / runs
+        for run in range(runs):
+
+            def advance(gone: float, done_before: float = run * per_run) -> None:
+                bar.update(round(done_before + min(gone, per_run), 1) - bar.n)
+
+            results.append(measure(state, per_run, rng, generic, advance))
+    timed = [r for r in results if r.ended] or results
+    return Measured(
+        statistics.median(r.playouts for r in timed),
+        statistics.median(r.states for r in timed),
+        sum(r.ended for r in results),
+        sum(r.broken for r in results),
+        next((r.fault for r in results if r.fault), ""),
     )
 
 
@@ -137,7 +194,7 @@ def bench_mcts(
         elapsed = time.perf_counter() - start
         simulations.append(evaluator.playouts / elapsed)
         iterations.append(done / elapsed)
-        playouts.append(measure(state, seconds / runs / 2, rng, generic)[0])
+        playouts.append(measure(state, seconds / runs / 2, rng, generic).playouts)
     return (
         statistics.median(simulations),
         statistics.median(iterations),
@@ -147,9 +204,10 @@ def bench_mcts(
 
 def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
-    game = load_game(args.game, gdl=args.gdl, reasoner=args.reasoner)
-    if isinstance(game, CompiledGame) and game.native_build is not None:
-        game.native_build.join()  # measure the native code, not the Python before it
+    with status(f"loading {args.game}"):
+        game = load_game(args.game, gdl=args.gdl, reasoner=args.reasoner)
+        if isinstance(game, CompiledGame) and game.native_build is not None:
+            game.native_build.join()  # measure the native code, not the Python before it
     which = describe_reasoner(game, time.perf_counter() - start)
     if args.mcts:
         simulations, iterations, playouts = bench_mcts(
@@ -163,10 +221,22 @@ def run(args: argparse.Namespace) -> int:
             f"playouts/s measured in turn (median of {max(1, args.runs)} runs{which})"
         )
         return 0
-    playouts, states = bench_game(game, args.seconds, max(1, args.runs), args.seed, args.generic)
+    measured = bench_game(
+        game, args.seconds, max(1, args.runs), args.seed, args.generic, show_progress=True
+    )
     how = " (generic playout)" if args.generic else ""
+    broken = ""
+    if measured.broken:
+        total = measured.ended + measured.broken
+        broken = (
+            f"; {measured.broken:,} of {total:,} playouts broke and are not counted, the first "
+            f"with: {measured.fault}"
+        )
+    if not measured.ended:
+        print(f"{game.name}: no figure: every playout broke{broken}")
+        return 1
     print(
-        f"{game.name}: {playouts:,.0f} playouts/s, {states:,.0f} states/s{how} "
-        f"(median of {max(1, args.runs)} runs{which})"
+        f"{game.name}: {measured.playouts:,.0f} playouts/s, {measured.states:,.0f} states/s{how} "
+        f"(median of {max(1, args.runs)} runs{which}){broken}"
     )
     return 0

@@ -7,6 +7,8 @@ import random
 import textwrap
 import time
 
+from tqdm import tqdm
+
 from games.base import GameDefinitionError, GameError
 from games.registry import load_game
 from gdl.compiled.compiled_game import CompiledGame
@@ -14,6 +16,7 @@ from gdl.interpreter.game import GdlGame
 from gdl.syntax.strata import MOVE, STATE, STATIC
 from gdl.syntax.validator import arities
 from gdl.traces import ReplayReport, read_playouts, replay
+from ggp import progress
 from ggp.commands.bench import add_reasoner_option
 
 MAX_STEPS = 1000
@@ -23,7 +26,6 @@ MAX_STEPS = 1000
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "check",
-        help="validate a GDL game and check it against recorded playouts",
         description="Validate the GDL description GAME (a .kif file, or a built-in "
         "game's GDL twin) and print a summary: roles, relations, strata, static facts, "
         "and whether it is turn-taking. With --traces, replay recorded playouts step by "
@@ -49,13 +51,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
-    game = load_game(args.game, gdl=True, reasoner=args.reasoner)
+    with progress.status(f"loading {args.game}: validating, grounding and compiling its rules"):
+        game = load_game(args.game, gdl=True, reasoner=args.reasoner)
     if not isinstance(game, GdlGame):
         raise GameError(f"{args.game} is not a GDL game")
     summarise(game)
     print(reasoner_summary(game))
     if args.traces:
-        report = replay(game, read_playouts(args.traces))
+        recorded = tqdm(read_playouts(args.traces), desc="traces", unit="playout", disable=None)
+        with recorded:
+            report = replay(game, recorded)
         print(turn_taking(report.states, report.simultaneous_states, "recorded states"))
         print(replay_summary(report))
         if report.disagreements:
@@ -133,9 +138,11 @@ def replay_summary(report: ReplayReport) -> str:
 
 
 def explore(game: GdlGame, playouts: int, rng: random.Random) -> int:
-    """Play random playouts; report turn-taking and any broken state. 0 if none."""
-    states = simultaneous = steps = 0
-    for _ in range(playouts):
+    """Play random playouts; report turn-taking and the playouts in which the rules
+    broke (counted, the first fault shown).  0 if none broke."""
+    states = simultaneous = steps = ended = 0
+    faults: list[str] = []
+    for _ in tqdm(range(playouts), desc="random playouts", unit="playout", disable=None):
         state = game.initial_state()
         try:
             while not state.is_terminal():
@@ -148,10 +155,17 @@ def explore(game: GdlGame, playouts: int, rng: random.Random) -> int:
                 state = state.next([rng.choice(m) for m in moves])
                 steps += 1
             state.goals()
+            ended += 1
         except GameDefinitionError as error:
-            print(turn_taking(states, simultaneous, "states seen"))
-            print(f"random playouts: the rules are broken in a state reached: {error}")
-            return 1
-    print(turn_taking(states, simultaneous, f"states of {playouts} random playouts"))
-    print(f"random playouts: {playouts} played to the end, {steps} joint moves, no fault")
-    return 0
+            faults.append(str(error))
+    seen = f"states of {playouts} random playouts"
+    print(turn_taking(states, simultaneous, seen))
+    played = f"random playouts: {ended} of {playouts} played to the end, {steps} joint moves"
+    if not faults:
+        print(f"{played}, no fault")
+        return 0
+    print(
+        f"{played}; the rules broke in {len(faults)} (in a state reached), the first "
+        f"with: {faults[0]}"
+    )
+    return 1

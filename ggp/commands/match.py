@@ -21,7 +21,6 @@ RANKING_LINES = 8
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "match",
-        help="referee one match between agents and GGP players",
         description="Referee one match of GAME, the first PLAYER taking the first role, and "
         "so on in role order, and print the goals. A player is an agent played in this "
         "process (random, legal, human, mcts with options such as mcts:iterations=200,c=0.7 "

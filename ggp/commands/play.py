@@ -13,7 +13,6 @@ from server.match import MatchRecord, play_match
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "play",
-        help="play a game against the computer in the terminal",
         description="Play GAME against the computer. The board is shown after every "
         "move; type the number of a legal move or its text, or quit to leave.",
     )

@@ -15,7 +15,6 @@ from server.rules import game_from_rules
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "replay",
-        help="show a logged match step by step",
         description="Show the match logged in FILE (a match log of ggp match or ggp "
         "tournament, or any ggp.org match JSON) move by move: the board of a built-in game, "
         "the facts of the state otherwise, and the errors recorded (TO late, CE connection "

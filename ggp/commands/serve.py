@@ -13,22 +13,28 @@ from aiohttp import web
 
 from games.base import GameError
 from player.http_player import (
+    DEFAULT_IDLE_CLOCKS,
     DEFAULT_MARGIN,
     DEFAULT_MAX_BODY,
     DEFAULT_MAX_NODES,
+    DEFAULT_MAX_TABLES,
     PlayerConfig,
     create_app,
 )
+from player.logs import EscapingFormatter
+from player.session import DEFAULT_COPY_MEMORY, DEFAULT_WORKER_MEMORY, MIB, Limits
 
 log = logging.getLogger("ggp.serve")
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
+SHUTDOWN_GRACE = 1.0
+"""Seconds a message being answered may take to finish once the server stops."""
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "serve",
-        help="play matches for a GGP game manager over HTTP",
         description="Run the GGP player: answer a game manager's info, start, play, stop, "
         "abort and preview messages over HTTP, choosing moves by Monte Carlo tree search "
         "in one worker process per match, and reply before every clock runs out. "
@@ -38,7 +44,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--host", default="0.0.0.0", help="address to listen on (default: every interface)"
     )
     parser.add_argument(
-        "--port", type=int, default=9147, help="port to listen on; 0 picks a free one (9147)"
+        "--port",
+        type=port_number,
+        default=9147,
+        help="port to listen on; 0 picks a free one (9147)",
     )
     parser.add_argument(
         "--name", default="ggp-player", help="the name given in info replies (ggp-player)"
@@ -93,6 +102,37 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "machine's cores divided by --max-matches, at least 1)",
     )
     parser.add_argument(
+        "--max-tables",
+        type=int,
+        default=DEFAULT_MAX_TABLES,
+        metavar="N",
+        help="state tables kept in --table-dir; the oldest beyond are deleted "
+        f"({DEFAULT_MAX_TABLES})",
+    )
+    parser.add_argument(
+        "--idle-clocks",
+        type=float,
+        default=DEFAULT_IDLE_CLOCKS,
+        metavar="N",
+        help="end a match that has had no message for N play clocks since the last reply "
+        f"(its manager is gone) and free its slot ({DEFAULT_IDLE_CLOCKS:g})",
+    )
+    parser.add_argument(
+        "--copy-memory",
+        type=int,
+        default=DEFAULT_COPY_MEMORY // MIB,
+        metavar="MIB",
+        help="memory of the server's own copy of each game, a child process "
+        f"({DEFAULT_COPY_MEMORY // MIB})",
+    )
+    parser.add_argument(
+        "--worker-memory",
+        type=int,
+        default=DEFAULT_WORKER_MEMORY // MIB,
+        metavar="MIB",
+        help=f"memory of each search worker; 0: no limit ({DEFAULT_WORKER_MEMORY // MIB})",
+    )
+    parser.add_argument(
         "--log-level",
         default="INFO",
         type=str.upper,
@@ -102,9 +142,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
+def port_number(text: str) -> int:
+    """A TCP port, 0 to 65535 (argparse's type for ``--port``)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: ports go from 0 to 65535")
+    return port
+
+
 def run(args: argparse.Namespace) -> int:
     if args.max_nodes < 0:
         raise GameError(f"--max-nodes must be 0 (no limit) or more, got {args.max_nodes}")
+    if args.copy_memory < 1 or args.worker_memory < 0:
+        raise GameError("--copy-memory must be at least 1 MiB and --worker-memory 0 or more")
     try:
         config = PlayerConfig(
             name=args.name,
@@ -115,12 +168,15 @@ def run(args: argparse.Namespace) -> int:
             iterations=args.iterations,
             max_nodes=args.max_nodes or None,
             workers=default_workers(args.max_matches) if args.workers is None else args.workers,
+            idle_clocks=args.idle_clocks,
+            max_tables=args.max_tables,
+            limits=Limits(args.copy_memory * MIB, args.worker_memory * MIB or None),
         )
     except ValueError as error:
         raise GameError(str(error)) from None
-    logging.basicConfig(
-        level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    handler = logging.StreamHandler()
+    handler.setFormatter(EscapingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=args.log_level, handlers=[handler])
     try:
         asyncio.run(serve(config, args.host, args.port))
     except OSError as error:
@@ -135,7 +191,7 @@ def default_workers(max_matches: int) -> int:
 
 async def serve(config: PlayerConfig, host: str, port: int) -> None:
     """Serve `config`'s player on `host`:`port` until SIGINT or SIGTERM."""
-    runner = web.AppRunner(create_app(config), access_log=None)
+    runner = web.AppRunner(create_app(config), access_log=None, shutdown_timeout=SHUTDOWN_GRACE)
     await runner.setup()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

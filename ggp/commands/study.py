@@ -21,7 +21,6 @@ PLOT_STEM = "score"
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "study",
-        help="measure how an agent's score changes with one of its options, and plot it",
         description="A parameter sweep: for each GAME and each value of the option --vary, "
         "the agent (--agent, with that value) plays --games matches against --against. "
         "Writes to --out every match (matches.csv, results.json; the match logs in "
@@ -122,8 +121,7 @@ def run(args: argparse.Namespace) -> int:
                 done, jobs=args.jobs, cluster=cluster, on_match=lambda match: bar.update(1)
             )
     summary = study.summary(matches)
-    study.write_outputs(matches, summary)
-    print(format_summary(summary, parameter))
+    study.write_outputs(matches, summary)  # first: the printing may stop (ggp study | head)
     written = [args.out / name for name in ("matches.csv", "summary.csv", "results.json")]
     if plotting_available():
         title = (
@@ -131,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
             f"{study.points[0].specs[1]}, {plan.matches} matches a point"
         )
         written += plot_study(summary, parameter, title, args.out / PLOT_STEM)
+    print(format_summary(summary, parameter))
     print("Written: " + ", ".join(str(path) for path in written))
     return 0
 

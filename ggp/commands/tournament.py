@@ -27,12 +27,11 @@ from server.tournament import (
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "tournament",
-        help="play many matches between players and print the standings",
         description="Play GAMES matches of GAME between the players (one per role, in role "
         "order: agents played in this process or GGP players at http://HOST:PORT) and "
         "print, per player and per seat, wins, draws, losses, the mean goal and the score "
-        "(mean of goal/100) with a 95% confidence interval (normal approximation: mean "
-        "+- 1.96 standard errors), and the errors recorded (TO late, CE connection "
+        "(mean of goal/100) with its 95% confidence interval (Wilson score interval), "
+        "and the errors recorded (TO late, CE connection "
         "failure, IL illegal move). Every match is logged. With iteration budgets the same "
         "--seed gives the same results, whatever --jobs; time budgets (mcts:time=...) "
         "depend on the machine's speed and load, so they cannot be reproduced exactly. "
@@ -105,19 +104,27 @@ def run(args: argparse.Namespace) -> int:
             cluster=cluster,
         )
     swapped = ", seats rotated" if args.swap else ""
-    print(f"{game.name}: {len(results)} matches, seed {seed}{swapped}")
+    played = [result for result in results if not result.refused]
+    refused = len(results) - len(played)
+    counted = f"{len(played)} matches" + (f" played, {refused} refused" if refused else "")
+    print(f"{game.name}: {counted}, seed {seed}{swapped}")
+    if refused:
+        reasons = sorted({result.refused for result in results if result.refused})
+        print(f"Not counted: {refused} of {len(results)} matches: {'; '.join(reasons)}")
+        if not played:
+            return 1
     specs = player_specs(game, args.agents)
-    print(format_standings(standings(results, specs, game.roles)))
-    table = ratings(results, specs) if len(specs) > 2 else []
+    print(format_standings(standings(played, specs, game.roles)))
+    table = ratings(played, specs) if len(specs) > 2 else []
     if table:
         print(format_ratings(table))
     prefix = results[0].match_id.rpartition(".")[0]
     print(f"Match logs: {args.log_dir / prefix}.N.json, N from 0 to {len(results) - 1}")
     if args.out is not None:
-        write_results(args.out, game, specs, seed, args.swap, results, table)
+        write_results(args.out, game, specs, seed, args.swap, played, table)
         print(f"Matches written to {args.out}")
     if args.plot is not None:
-        title = f"{game.name}: {len(results)} matches, seed {seed}{swapped}"
+        title = f"{game.name}: {len(played)} matches, seed {seed}{swapped}"
         paths = plot_ratings(table, title, args.plot.with_suffix(""))
         print("Ratings plotted: " + ", ".join(map(str, paths)))
     return 0

@@ -1,0 +1,155 @@
+"""The server's own copy of a match's game, in a child process the server can kill.
+
+Rules and moves come from the network: reading, checking and building the
+rules, and computing each state, can take any time and memory.  So the server
+does none of it itself: each match has one of these processes
+(``python -m player.game_process --memory BYTES``), driven by JSON lines on
+stdin as the search worker is (`player.search_worker`), each answer one line
+on stdout echoing the command's ``id``:
+
+- ``{"cmd": "build", "rules": TEXT, "role": NAME, "cpu": S}``: read and check
+  the rules, build the game on the interpreter (ready at once, unlike the
+  compiled game the worker may build) and find the role (another case is
+  accepted if unambiguous); answers ``{"roles": [...], "role": I,
+  "legal": [...], "terminal": bool}``, the legal moves being the role's in
+  the initial state;
+- ``{"cmd": "advance", "moves": [M, ...], "cpu": S}``: play the joint move
+  (moves in another case are accepted if unambiguous); answers ``{"joint":
+  [...], "legal": [...], "terminal": bool}``: the joint move as the rules
+  spell it, and the role's legal moves in the state reached (none when it
+  is terminal);
+- ``{"cmd": "ready"}``: answers ``{}`` once the process has started (imports
+  done, parser built): a game process is started ahead of the match it serves;
+- ``{"cmd": "quit"}``: exit.
+
+Rules that are not valid GDL, an unknown role, a joint move that cannot be
+played: ``{"error": TEXT}``, and nothing changes.  Anything else that goes
+wrong (running out of memory, a bug) answers ``{"failed": TEXT}``: the copy
+can no longer be trusted.  Each command may use ``cpu`` more CPU seconds
+(`player.lifeline.limit_cpu`); the address space is limited to ``--memory``
+bytes for the life of the process, which ends when the server does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import traceback
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from games.base import Game, GameError, State
+from gdl.syntax.parser import parse_sexprs
+from player import lifeline
+from player.game_factory import game_from_text
+
+
+class GameCopy:
+    """The game and the state the match has reached."""
+
+    def __init__(self) -> None:
+        self.game: Game | None = None
+        self.state: State | None = None
+        self.role = 0
+
+    def handle(self, command: dict[str, Any]) -> dict[str, Any]:
+        """The answer to one command (without its id)."""
+        name = command.get("cmd")
+        if name == "build":
+            return self.build(command["rules"], command["role"])
+        if name == "advance":
+            return self.advance(command["moves"])
+        if name == "ready":
+            return {}
+        raise GameError(f"unknown command {name!r}")
+
+    def build(self, rules: str, role: str) -> dict[str, Any]:
+        game = game_from_text(rules, "the rules of this match", "interpreter")
+        self.role = find_role(game, role)
+        self.game, self.state = game, game.initial_state()
+        return {"roles": list(game.roles), "role": self.role, **self._where()}
+
+    def advance(self, moves: Sequence[str]) -> dict[str, Any]:
+        state = self.state
+        if state is None:
+            raise GameError("no game has been built")
+        roles = state.game.roles
+        if state.is_terminal():
+            raise GameError("the game is already over")
+        if len(moves) != len(roles):
+            raise GameError(
+                f"a joint move has one move per role ({len(roles)}: {', '.join(roles)}), "
+                f"got {len(moves)}: {' '.join(moves)}"
+            )
+        joint = [spelt(state, i, move) for i, move in enumerate(moves)]
+        self.state = state.next(joint)
+        return {"joint": joint, **self._where()}
+
+    def _where(self) -> dict[str, Any]:
+        state = self.state
+        assert state is not None
+        terminal = state.is_terminal()
+        return {
+            "legal": [] if terminal else list(state.legal_moves(self.role)),
+            "terminal": terminal,
+        }
+
+
+def find_role(game: Game, role: str) -> int:
+    """The index of `role`; a role spelt in another case is accepted if unambiguous."""
+    if role in game.roles:
+        return game.roles.index(role)
+    folded = [i for i, name in enumerate(game.roles) if name.lower() == role.lower()]
+    if len(folded) == 1:
+        return folded[0]
+    raise GameError(f"no role {role!r} in these rules; roles: {', '.join(game.roles)}")
+
+
+def spelt(state: State, role: int, move: str) -> str:
+    """The legal move `move` as the rules spell it (another case is accepted if unambiguous)."""
+    legal = state.legal_moves(role)
+    if move in legal:
+        return move
+    folded = [m for m in legal if m.lower() == move.lower()]
+    if len(folded) == 1:
+        return folded[0]
+    shown = ", ".join(legal[:20]) + (", ..." if len(legal) > 20 else "")
+    raise GameError(f"{move} is not a legal move of {state.game.roles[role]}; legal: {shown}")
+
+
+def serve(commands: TextIO, answers: TextIO) -> None:
+    """Answer the commands read from `commands` until ``quit`` or their end."""
+    copy = GameCopy()
+    for line in commands:
+        command = json.loads(line)
+        if command.get("cmd") == "quit":
+            break
+        if "cpu" in command:
+            lifeline.limit_cpu(command["cpu"])
+        try:
+            answer = copy.handle(command)
+        except GameError as error:
+            answer = {"error": str(error)}
+        except Exception as error:  # out of memory, a bug: the copy is not to be trusted
+            traceback.print_exc(file=sys.stderr)
+            answer = {"failed": f"{type(error).__name__}: {error}"}
+        answer["id"] = command.get("id")
+        answers.write(json.dumps(answer) + "\n")
+        answers.flush()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--memory", type=int, required=True, help="bytes of address space")
+    args = parser.parse_args()
+    lifeline.watch_parent()
+    lifeline.limit_memory(args.memory)
+    parse_sexprs("(role r)")  # builds the parser now, while waiting for a match
+    answers = sys.stdout
+    sys.stdout = sys.stderr  # a stray print must not corrupt the answers
+    serve(sys.stdin, answers)
+
+
+if __name__ == "__main__":
+    main()

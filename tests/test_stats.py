@@ -1,0 +1,51 @@
+"""The Wilson score interval shown with every score."""
+
+import math
+
+import pytest
+
+from server.stats import wilson_interval
+
+Z_95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
+
+
+@pytest.mark.parametrize(
+    ("successes", "trials"), [(0, 10), (5, 10), (2.5, 4), (17, 20), (20, 20), (1, 1), (300, 400)]
+)
+def test_each_bound_is_where_the_score_is_z_standard_errors_of_it_away(successes, trials) -> None:
+    # The definition: the bounds are the proportions pi with
+    # |score - pi| = z * sqrt(pi * (1 - pi) / trials), one on each side of the score.
+    score = successes / trials
+    low, high = wilson_interval(successes, trials)
+    assert 0 <= low <= score <= high <= 1
+    for bound in (low, high):
+        distance = abs(score - bound)
+        assert distance == pytest.approx(Z_95 * math.sqrt(bound * (1 - bound) / trials), abs=1e-9)
+
+
+def test_a_perfect_score_keeps_a_lower_bound_below_one() -> None:
+    low, high = wilson_interval(20, 20)
+    assert f"{low:.2f}-{high:.2f}" == "0.84-1.00"
+    assert wilson_interval(0, 20)[1] == pytest.approx(1 - low)
+
+
+def test_more_trials_give_a_narrower_interval_and_more_confidence_a_wider_one() -> None:
+    widths = [high - low for low, high in (wilson_interval(n / 2, n) for n in (10, 100, 1000))]
+    assert widths == sorted(widths, reverse=True)
+    low_90, high_90 = wilson_interval(5, 10, confidence=0.9)
+    low_99, high_99 = wilson_interval(5, 10, confidence=0.99)
+    assert low_99 < low_90 and high_90 < high_99
+
+
+@pytest.mark.parametrize(
+    ("successes", "trials", "confidence", "message"),
+    [
+        (0, 0, 0.95, "at least one trial"),
+        (11, 10, 0.95, "between 0 and 10"),
+        (-1, 10, 0.95, "between 0 and 10"),
+        (5, 10, 1.0, "confidence must be between 0 and 1"),
+    ],
+)
+def test_impossible_counts_are_refused(successes, trials, confidence, message) -> None:
+    with pytest.raises(ValueError, match=message):
+        wilson_interval(successes, trials, confidence)
