@@ -1,13 +1,14 @@
 """The compiled GDL reasoner against the interpreter, and how much of the corpus it covers.
 
     python benchmarks/gdl_compiled.py [GAME ...] [--seconds 5] [--runs 5]
-    python benchmarks/gdl_compiled.py --corpus [--replay]
+    python benchmarks/gdl_compiled.py --corpus [--replay] [--list FILE]
+    python benchmarks/gdl_compiled.py --calibrate [GAME ...]
 
 The first form measures, for each corpus game named (default: ticTacToe,
-connectFour, breakthrough, hex, nineBoardTicTacToe, reversi), random
-playouts per second with the interpreter and with the compiled reasoner in
-the same process (`ggp bench`'s measure, median of the runs), their ratio,
-and the time to ground and compile the rules (ready).  The compiled game is
+connectFour, breakthrough, hex, nineBoardTicTacToe, reversi, speedChess), random
+playouts per CPU-second with the interpreter and with the compiled reasoner
+in the same process (median of the runs), their ratio, and the CPU time to
+ground and compile the rules (ready).  The compiled game is
 warmed up first with a few playouts: a joint move's next-state function is
 written on its first use.  The last column is what ``--reasoner auto``
 (`gdl.load`) picks and how long it takes to be ready, trial included (see
@@ -15,8 +16,12 @@ written on its first use.  The last column is what ``--reasoner auto``
 
 The second form tries to compile every corpus game within the default
 budget and prints how many are compiled and, grouped, why the others are
-not; with ``--replay`` it also replays the recorded playouts of the
-compiled ones with the compiled reasoner.
+not, and the most CPU time spent before giving up; with ``--replay`` it also
+replays the recorded playouts of the compiled ones with the compiled
+reasoner; ``--list`` writes one line per game (to compare two runs).
+
+The third form prints the CPU time per unit of work of each step of
+grounding and compiling (`gdl.network.grounding.WORK_UNITS`), unbounded.
 """
 
 from __future__ import annotations
@@ -24,81 +29,115 @@ from __future__ import annotations
 import argparse
 import random
 import re
+import statistics
 import time
 from collections import Counter
 from pathlib import Path
 
+from games.base import Game
+from gdl.compiled.codegen import Generator, compile_source
 from gdl.compiled.compile import compile_rules
 from gdl.compiled.compiled_game import CompiledGame
 from gdl.interpreter.game import GdlGame
 from gdl.load import with_reasoner
-from gdl.network.grounding import GroundingError
+from gdl.network.formulas import build_network
+from gdl.network.grounding import WORK_UNITS, Budget, GroundingError, Work, ground
 from gdl.traces import read_playouts, replay
-from ggp.commands.bench import bench_game
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "gdl-corpus"
-GAMES = ["ticTacToe", "connectFour", "breakthrough", "hex", "nineBoardTicTacToe", "reversi"]
+GAMES = [
+    "ticTacToe",
+    "connectFour",
+    "breakthrough",
+    "hex",
+    "nineBoardTicTacToe",
+    "reversi",
+    "speedChess",
+]
 
 
 def auto(name: str) -> str:
     """What ``auto`` picks for the game, and in how long."""
     game = GdlGame.from_file(CORPUS / "games" / f"{name}.kif")
-    start = time.perf_counter()
+    start = time.process_time()
     chosen = with_reasoner(game, "auto")
-    ready = time.perf_counter() - start
+    ready = time.process_time() - start
     picked = "compiled" if isinstance(chosen, CompiledGame) else "interpreter"
-    return f"{picked}, ready in {ready:.2f} s"
+    return f"{picked}, ready in {ready:.2f} CPU-s"
+
+
+def per_cpu_second(game: Game, seconds: float, runs: int) -> tuple[float, float]:
+    """Median playouts and states per CPU-second of random playouts from the initial state."""
+    rng = random.Random(1)
+    state = game.initial_state()
+    results = []
+    for _ in range(runs):
+        playouts = steps = 0
+        start = time.process_time()
+        while (elapsed := time.process_time() - start) < seconds / runs:
+            steps += state.random_playout(rng)[1]
+            playouts += 1
+        results.append((playouts / elapsed, steps / elapsed))
+    return statistics.median(r[0] for r in results), statistics.median(r[1] for r in results)
 
 
 def compare(name: str, seconds: float, runs: int) -> str:
     game = GdlGame.from_file(CORPUS / "games" / f"{name}.kif")
-    interpreted = bench_game(game, seconds, runs, 1, generic=False)
-    start = time.perf_counter()
+    interpreted = per_cpu_second(game, seconds, runs)
+    start = time.process_time()
     try:
         compiled_rules = compile_rules(game.strata, game.role_terms)
     except GroundingError as error:
-        ready = time.perf_counter() - start
+        ready = time.process_time() - start
         return (
             f"| {name} | {interpreted[1]:,.0f} | - | - | {interpreted[0]:,.1f} | - | "
             f"not compiled after {ready:.2f} s: {error} | {auto(name)} |"
         )
-    ready = time.perf_counter() - start
+    ready = time.process_time() - start
     compiled = CompiledGame.from_game(game, compiled_rules)
-    warm = time.perf_counter()
+    warm = time.process_time()
     rng = random.Random(2)
-    while time.perf_counter() - warm < seconds / runs:
+    while time.process_time() - warm < seconds / runs:
         compiled.initial_state().random_playout(rng)
-    warmup = time.perf_counter() - warm
-    fast = bench_game(compiled, seconds, runs, 1, generic=False)
+    warmup = time.process_time() - warm
+    fast = per_cpu_second(compiled, seconds, runs)
     return (
         f"| {name} | {interpreted[1]:,.0f} | {fast[1]:,.0f} | {fast[1] / interpreted[1]:,.0f}x "
-        f"| {interpreted[0]:,.1f} | {fast[0]:,.0f} | {ready:.2f} s "
+        f"| {interpreted[0]:,.1f} | {fast[0]:,.0f} | {ready:.2f} CPU-s "
         f"({compiled_rules.network.rule_count():,} ground rules; "
         f"{len(compiled_rules.next_functions)} joint moves specialised in {warmup:.1f} s warm-up) "
         f"| {auto(name)} |"
     )
 
 
-def survey(with_replay: bool) -> None:
+def survey(with_replay: bool, listing: Path | None) -> None:
+    """Compile every corpus game within the default budget; why not, and the work it took."""
     compiled = 0
     reasons: Counter[str] = Counter()
     examples: dict[str, str] = {}
     agreeing = 0
+    slowest = (0.0, "")
+    lines = []
     names = sorted(path.stem for path in (CORPUS / "games").glob("*.kif"))
     for name in names:
         game = GdlGame.from_file(CORPUS / "games" / f"{name}.kif")
+        start = time.process_time()
         try:
             rules = compile_rules(game.strata, game.role_terms)
         except GroundingError as error:
+            seconds = time.process_time() - start
+            slowest = max(slowest, (seconds, name))
             kind = re.sub(r" \(.*", "", str(error))
-            kind = re.sub(
-                r"relaxed model of .* needs", "relaxed model of some relation needs", kind
-            )
+            kind = re.sub(r"relaxed model of .* (grows|needs)", r"relaxed model of R \1", kind)
+            kind = re.sub(r"(grows without bound):.*", r"\1", kind)
             kind = re.sub(r"[0-9][0-9,.]*", "N", kind)
             reasons[kind] += 1
             examples.setdefault(kind, f"{name}: {error}")
+            lines.append(f"{name}\tnot compiled\t{seconds:.2f}\t{error}")
             continue
+        seconds = time.process_time() - start
         compiled += 1
+        lines.append(f"{name}\tcompiled\t{seconds:.2f}\t{rules.work:,} units")
         if with_replay:
             report = replay(
                 CompiledGame.from_game(game, rules),
@@ -113,6 +152,39 @@ def survey(with_replay: bool) -> None:
         print(f"{agreeing} of {compiled} replay all their recorded playouts exactly")
     for kind, count in reasons.most_common():
         print(f"{count:4} not compiled: {kind}\n       e.g. {examples[kind][:160]}")
+    print(f"longest to give up: {slowest[1]}, {slowest[0]:.1f} s of CPU")
+    if listing is not None:
+        listing.write_text("\n".join(lines) + "\n")
+
+
+def calibrate(names: list[str]) -> None:
+    """CPU microseconds per unit of work of each step, to check `WORK_UNITS`."""
+    print("| game | units | grounding us/unit | network us/unit | code us/unit | compile us/unit |")
+    print("|---|---|---|---|---|---|")
+    clock = time.process_time
+    for name in names:
+        game = GdlGame.from_file(CORPUS / "games" / f"{name}.kif")
+        work = Work(Budget(work=10**12, ground_rules=10**8))
+        start = clock()
+        program = ground(game.strata, work=work)
+        grounded = clock()
+        literals = sum(1 + len(positive) + len(negative) for _, positive, negative in program.rules)
+        network = build_network(program, game.role_terms)
+        built = clock()
+        generator = Generator(network)
+        source = generator.state_source()
+        written = clock()
+        compile_source(source, generator.constants)
+        done = clock()
+        units = (
+            work.spent,
+            literals * WORK_UNITS["ground rule literal"],
+            network.literal_count() * WORK_UNITS["network literal"],
+            len(source) * WORK_UNITS["source byte"],
+        )
+        times = (grounded - start, built - grounded, written - built, done - written)
+        cells = " | ".join(f"{1e6 * t / max(u, 1):.2f}" for t, u in zip(times, units, strict=True))
+        print(f"| {name} | {sum(units):,.0f} | {cells} |", flush=True)
 
 
 def main() -> None:
@@ -122,9 +194,18 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="runs per measure (median)")
     parser.add_argument("--corpus", action="store_true", help="survey the whole corpus")
     parser.add_argument("--replay", action="store_true", help="with --corpus: replay traces")
+    parser.add_argument(
+        "--list", type=Path, help="with --corpus: write each game's outcome to this file"
+    )
+    parser.add_argument(
+        "--calibrate", action="store_true", help="CPU time per unit of work of each step"
+    )
     args = parser.parse_args()
     if args.corpus:
-        survey(args.replay)
+        survey(args.replay, args.list)
+        return
+    if args.calibrate:
+        calibrate(args.games or GAMES)
         return
     print(
         "| game | interpreter states/s | compiled states/s | ratio | interpreter playouts/s "

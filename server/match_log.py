@@ -157,6 +157,8 @@ class LoggedMatch:
     failure: str | None
     start_clock: float | None
     play_clock: float | None
+    start_time: int | None = None
+    """Milliseconds since the epoch, when the log says."""
 
 
 def _optional_clock(value: Any) -> float | None:
@@ -191,6 +193,7 @@ def read_log(path: Path) -> LoggedMatch:
             failure=data.get("x-failure"),
             start_clock=_optional_clock(data.get("startClock")),
             play_clock=_optional_clock(data.get("playClock")),
+            start_time=data.get("startTime") if isinstance(data.get("startTime"), int) else None,
         )
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise GameError(f"{path} is not a match log: bad or missing field ({error})") from None

@@ -215,6 +215,7 @@ async def test_a_restart_lists_old_matches_and_finds_logs(arena, config) -> None
     found = rows[record.match_id]
     assert found["source"] == "log" and found["status"] == "finished"
     assert found["players"] == ["random", "random"]
+    assert found["started"] == record.start_time / 1000
     replay = await (await client.get(f"/api/matches/{record.match_id}")).json()
     assert len(replay["steps"]) == len(record.states)
     assert replay["board"] == {"kind": "tictactoe"}
@@ -266,3 +267,23 @@ async def test_a_tournament_that_cannot_be_played_is_refused(arena, body) -> Non
     client = await arena()
     refused = await client.post("/api/tournaments", json=body)
     assert refused.status == 400 and (await refused.json())["error"]
+
+
+async def test_a_stopped_tournament_aborts_and_keeps_its_finished_matches(arena) -> None:
+    client = await arena()
+    started = await client.post(
+        "/api/tournaments",
+        json={"game": {"builtin": "tictactoe"}, "players": ["random", "random"], "matches": 1000},
+    )
+    tournament_id = (await started.json())["id"]
+    async with asyncio.timeout(120):
+        while not (await (await client.get(f"/api/tournaments/{tournament_id}")).json())["done"]:
+            await asyncio.sleep(0.1)
+        stopped = await client.post(f"/api/tournaments/{tournament_id}/stop", json={})
+        assert stopped.status == 200
+        while (view := await (await client.get(f"/api/tournaments/{tournament_id}")).json())[
+            "status"
+        ] == "running":
+            await asyncio.sleep(0.1)
+    assert view["status"] == "aborted" and "stopped" in view["failure"]
+    assert 1 <= view["done"] < 1000 and len(view["matches"]) == view["done"]

@@ -11,6 +11,7 @@ from games.base import GameDefinitionError, IllegalMoveError
 from games.registry import GDL_DIR
 from gdl.compiled import codegen
 from gdl.compiled.codegen import compile_source
+from gdl.compiled.compile import SPECIALISE_AFTER
 from gdl.compiled.compiled_game import CompiledGame, CompiledState
 from gdl.interpreter.game import GdlGame
 from gdl.load import with_reasoner
@@ -64,8 +65,14 @@ def test_grounding_over_its_budget_says_why() -> None:
     counting = (
         RACE + "(<= (next (big ?x)) (true (count ?x)))\n(<= (next (big (s ?x))) (true (big ?x)))"
     )
-    with pytest.raises(GroundingError, match="relaxed model of .* more than 1,000 join bindings"):
-        ground(GdlGame.from_text(counting).strata, Budget(bindings=1000))
+    with pytest.raises(
+        GroundingError, match="relaxed model of .* grows without bound: a fact of next"
+    ):
+        ground(GdlGame.from_text(counting).strata)
+    with pytest.raises(
+        GroundingError, match="work budget of 100 units exceeded while instantiating"
+    ):
+        ground(GdlGame.from_text(RACE).strata, Budget(work=100))
 
 
 def test_compiled_race_plays_as_the_interpreter() -> None:
@@ -169,6 +176,26 @@ def test_the_general_next_function_agrees_too() -> None:
     compiled.compiled.specialise = False
     assert_same_random_playouts(interpreted, compiled, playouts=10)
     assert "next" in compiled.compiled.functions
+
+
+def test_a_joint_move_gets_its_own_function_only_after_a_few_uses() -> None:
+    interpreted, compiled = both()
+    rules = compiled.compiled
+    state = compiled.initial_state()
+    joint = tuple(ids[0] for ids in state._legal_ids())
+    for use in range(1, SPECIALISE_AFTER):
+        assert state.next(["(Add 1)", "noop"]) == interpreted_next(interpreted, compiled)
+        assert joint not in rules.next_functions and rules.uses[joint] == use
+    assert "next" in rules.functions  # the general function served meanwhile
+    state.next(["(Add 1)", "noop"])
+    assert joint in rules.next_functions
+    source = rules.generator.general_next_source()
+    assert "def next(S, m0, m1):" in source and "m0 == " in source
+
+
+def interpreted_next(interpreted: GdlGame, compiled: CompiledGame) -> CompiledState:
+    facts = interpreted.initial_state().next(["(Add 1)", "noop"]).facts()
+    return compiled.state_from_facts(facts)
 
 
 def test_static_legal_moves_goals_and_terminal() -> None:

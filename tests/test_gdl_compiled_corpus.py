@@ -18,7 +18,7 @@ from gdl.interpreter.game import GdlGame
 from gdl.network.grounding import Budget, GroundingError
 from gdl.traces import read_playouts, replay
 
-TEST_BUDGET = Budget(seconds=3600.0, bindings=150_000, ground_rules=20_000)
+TEST_BUDGET = Budget(work=1_000_000, ground_rules=20_000)
 """About 160 games compile within it; loading, compiling and replaying all take about
 60 s of CPU (the interpreter corpus test loads every game too)."""
 

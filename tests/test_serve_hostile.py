@@ -74,7 +74,11 @@ async def test_1_rules_needing_unbounded_memory_cost_a_child_not_the_server() ->
         assert await server.send("(abort big.1)") == "aborted"
         assert server.peak_kib() < SERVER_KIB
         await stopped_cleanly(server)
-    assert b"the server's copy of the game is stopped" in server.log
+    # Either the copy hit its memory limit, or the loader's bounded trial refused the rules.
+    assert (
+        b"the server's copy of the game is stopped" in server.log
+        or b"the rules are too expensive to play" in server.log
+    )
 
 
 async def test_2_aborted_builds_are_killed_and_later_matches_play() -> None:

@@ -10,8 +10,11 @@ the nodes its result needs, each into a local variable ``v<node>``:
   entries (`Network.goals`) that hold;
 - ``next(S)`` for one joint move, with its ``does`` literals folded away
   (`Generator.next_source`), so that base propositions carried over
-  unchanged cost one mask for all; and ``next(S, D)`` for any joint move
-  whose input bits are ``D``, used when there are too many joint moves.
+  unchanged cost one mask for all; and ``next(S, m0, m1, ...)`` for any
+  joint move, given as the input index each role plays (``m<role>``): an
+  input literal is ``m0 == 12``, and several inputs of a role that each make
+  a body hold are one test ``m0 in K3`` (a frozenset), since a role plays
+  exactly one move.
 
 A cyclic component (recursive ground rules) is computed by `fixpoint`, a
 propagation over its rules that are enabled by the literals from outside it.
@@ -28,16 +31,16 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
-from gdl.network.formulas import BASE, NODE, Folded, MoveFolder, Network, cone, fold
+from gdl.network.formulas import BASE, INPUT, NODE, Folded, MoveFolder, Network, cone, fold
 
 _NAMES = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ALLOWED = frozenset(
-    {"S", "D", "N", "C", "o", "fixpoint", "legal", "step", "terminal", "goals", "next"}
+    {"S", "N", "C", "o", "in", "fixpoint", "legal", "step", "terminal", "goals", "next"}
     | {"append", "sort", "def", "return", "if", "and", "or", "not", "None", "True", "False", "bool"}
     | {"B", "A", "to_bytes", "from_bytes", "bytearray", "int", "little"}
 )
 """Every name generated code may contain, besides `_GENERATED` ones."""
-_GENERATED = re.compile(r"[vlKg][0-9]+")
+_GENERATED = re.compile(r"[vlKgm][0-9]+")
 
 FixpointSpec = tuple[int, tuple[int, ...], tuple[tuple[int, ...], ...], tuple, tuple[int, ...]]
 
@@ -109,9 +112,28 @@ class _Code:
     ``B[k] & m``, in constant time.
     """
 
-    def __init__(self, base_count: int) -> None:
+    def __init__(
+        self, base_count: int, input_role: Sequence[int | None], constants: dict[str, object]
+    ) -> None:
         self.wide = base_count > WIDE
         self.size = (base_count + 7) // 8
+        self.input_role = input_role
+        """Per input: the index of the role that plays it (None: no role does)."""
+        self.constants = constants
+
+    def _input(self, index: int, positive: bool) -> str:
+        role = self.input_role[index]
+        if role is None:  # never played
+            return "False" if positive else "True"
+        return f"m{role} {'==' if positive else '!='} {index}"
+
+    def _inputs_in(self, role: int, indexes: list[int]) -> str:
+        """Whether role `role` plays one of `indexes`."""
+        if len(indexes) == 1:
+            return f"m{role} == {indexes[0]}"
+        name = f"K{len(self.constants)}"
+        self.constants[name] = frozenset(indexes)
+        return f"m{role} in {name}"
 
     def prologue(self) -> list[str]:
         """The lines each function of ``S`` starts with."""
@@ -119,26 +141,31 @@ class _Code:
 
     def literal(self, literal: tuple[int, int, bool]) -> str:
         kind, index, positive = literal
+        if kind == INPUT:
+            return self._input(index, positive)
         if kind == NODE:
             text = f"v{index}"
-        elif kind == BASE and self.wide:
+        elif self.wide:
             text = f"B[{index >> 3}] & {1 << (index & 7)}"
         else:
-            text = f"{'S' if kind == BASE else 'D'} & {1 << index}"
+            text = f"S & {1 << index}"
         return text if positive else f"not {text}"
 
     def conjunction(self, literals: Iterable[tuple[int, int, bool]]) -> str:
-        """Literals as one Python condition; base and input literals in one mask test each."""
+        """Literals as one Python condition; base literals in one mask test."""
         parts = []
         masks: dict[str, list[int]] = {}
         for kind, index, positive in sorted(literals):
             if kind == NODE:
                 parts.append(f"v{index}" if positive else f"not v{index}")
                 continue
-            if kind == BASE and self.wide:
+            if kind == INPUT:
+                parts.append(self._input(index, positive))
+                continue
+            if self.wide:
                 variable, bit = f"B[{index >> 3}]", 1 << (index & 7)
             else:
-                variable, bit = ("S" if kind == BASE else "D"), 1 << index
+                variable, bit = "S", 1 << index
             masks.setdefault(variable, [0, 0])[0 if positive else 1] |= bit
         for variable, (on, off) in masks.items():
             if on and off:
@@ -166,7 +193,16 @@ class _Code:
                 inner = self.expression([m for m, _ in members], depth + 1)
                 test = self.literal(literal)
                 parts.append(test if inner == "True" else f"{test} and ({inner})")
-        parts += [self.conjunction(body) for body, _ in rest]
+        played: dict[int, list[int]] = {}  # bodies that are one move of a role
+        for body, _ in rest:
+            if len(body) == 1:
+                ((kind, index, positive),) = body
+                role = self.input_role[index] if kind == INPUT else None
+                if positive and role is not None:
+                    played.setdefault(role, []).append(index)
+                    continue
+            parts.append(self.conjunction(body))
+        parts += [self._inputs_in(role, sorted(indexes)) for role, indexes in played.items()]
         return " or ".join(parts)
 
     def statements(
@@ -197,7 +233,7 @@ class _Writer:
         self.network = network
         self.folded = folded
         self.constants = constants
-        self.code = _Code(len(network.base))
+        self.code = _Code(len(network.base), input_roles(network), constants)
         live = _live(network, folded, {t for t in targets if type(folded[t]) is not bool})
         self.live = live
         read: set[int] = set()
@@ -346,6 +382,15 @@ def _live(network: Network, folded: dict[int, Folded], roots: set[int]) -> list[
     return sorted({network.component_of[node] for node in seen})
 
 
+def input_roles(network: Network) -> list[int | None]:
+    """Per input: the index of the role that may play it (None if no role may)."""
+    roles: list[int | None] = [None] * len(network.inputs)
+    for role, moves in enumerate(network.legal):
+        for _, index in moves:
+            roles[index] = role
+    return roles
+
+
 class Generator:
     """Writes the functions of one network."""
 
@@ -442,9 +487,10 @@ class Generator:
         lines.append(f"    return S & {keep} | N" if keep else "    return N")
 
     def general_next_source(self) -> str:
-        """The source of ``next(S, D)``, for any joint move (its input bits ``D``)."""
+        """The source of ``next(S, m0, m1, ...)``: any joint move, one input index per role."""
         lines: list[str] = []
-        self._next("next(S, D)", fold(self.network, self.next_cone), lines)
+        moves = ", ".join(f"m{role}" for role in range(len(self.network.legal)))
+        self._next(f"next(S, {moves})", fold(self.network, self.next_cone), lines)
         return "\n".join(lines) + "\n"
 
     def next_source(self, does: frozenset[int]) -> str:

@@ -3,7 +3,8 @@
 `compile_rules` runs the three steps within a `Budget` and gives
 `CompiledRules`, or raises `GroundingError` saying why the game stays on the
 interpreter.  The next-state function of a joint move is specialised for it
-on first use (`CompiledRules.next_function`) and kept.
+once it has been used a few times (`CompiledRules.next_function`) and kept;
+the general next-state function serves the others.
 """
 
 from __future__ import annotations
@@ -13,13 +14,18 @@ from dataclasses import dataclass, field
 
 from gdl.compiled.codegen import Generator, compile_source
 from gdl.network.formulas import Network, build_network
-from gdl.network.grounding import Budget, Deadline, GroundingError, ground
+from gdl.network.grounding import WORK_UNITS, Budget, GroundingError, Work, ground
 from gdl.syntax.strata import Strata
 from gdl.syntax.terms import Term, to_kif
 
 MAX_SPECIALISED = 2_000
-"""Joint moves that get a function of their own (written in a few milliseconds each,
-on first use); any others use the general next-state function."""
+"""Joint moves that get a function of their own (written in a few milliseconds each);
+any others use the general next-state function."""
+SPECIALISE_AFTER = 50
+"""Uses of a joint move before it gets a function of its own: writing one costs about
+100 calls of the general function (speedChess: 4 ms against 46 us, then 6 us a call),
+so games with thousands of rare joint moves do not write one function per move played
+(speedChess over its first 8 s: 3,353 states per CPU-second, against 1,386 with 3)."""
 MAX_SPECIALISED_LINES = 3_000
 """A joint move's function longer than this means that moves change too much of the
 state for functions of their own to pay: all use the general one."""
@@ -40,8 +46,15 @@ class CompiledRules:
     """Per role and goal entry: its value, or None if it is not an integer 0..100."""
     ground_seconds: float = 0.0
     compile_seconds: float = 0.0
+    """CPU seconds of each part (shown; the budget counts work)."""
+    work: int = 0
+    """Units of work spent (`gdl.network.grounding.Budget`)."""
+    goals_left: str = ""
+    """Why the goals are left to the interpreter, if they are (`ground`)."""
     specialise: bool = True
     next_functions: dict[tuple[int, ...], Callable[[int], int]] = field(default_factory=dict)
+    uses: dict[tuple[int, ...], int] = field(default_factory=dict)
+    """Per joint move not specialised yet: how often its next state was asked for."""
     native_next: Callable[[int, int], int] | None = None
     """Native code's next state (state bits, input bits), once attached."""
 
@@ -51,7 +64,12 @@ class CompiledRules:
         self.next_functions = {}
 
     def next_function(self, joint: tuple[int, ...]) -> Callable[[int], int]:
-        """The next-state function of the joint move with these input indexes."""
+        """The next-state function of the joint move with these input indexes.
+
+        A joint move gets a function of its own on its `SPECIALISE_AFTER`-th use
+        (at most `MAX_SPECIALISED` of them); until then, and for every joint move
+        once specialising stops, the general function serves.
+        """
         found = self.next_functions.get(joint)
         if found is not None:
             return found
@@ -59,41 +77,55 @@ class CompiledRules:
         if native_next is not None:
             does = sum(1 << index for index in set(joint))
 
-            def found(state: int) -> int:
+            def native(state: int) -> int:
                 return native_next(state, does)
 
-            self.next_functions[joint] = found
-            return found
-        source = None
+            self.next_functions[joint] = native
+            return native
         if self.specialise and len(self.next_functions) < MAX_SPECIALISED:
-            source = self.generator.next_source(frozenset(joint))
-            if source.count("\n") > MAX_SPECIALISED_LINES:
-                self.specialise = False  # the move changes most of the state: no gain
-                source = None
-        if source is not None:
-            found = compile_source(source, self.generator.constants)["next"]
-        else:
-            general = self.functions.get("next")
-            if general is None:
-                source = self.generator.general_next_source()
-                general = compile_source(source, self.generator.constants)["next"]
-                self.functions["next"] = general
-            does = 0
-            for index in joint:
-                does |= 1 << index
-
-            def found(state: int) -> int:
-                return general(state, does)
-
+            uses = self.uses[joint] = self.uses.get(joint, 0) + 1
+            if uses < SPECIALISE_AFTER:
+                return self.general(joint)  # not kept: its own function may come later
+            found = self.specialised(joint)
+        if found is None:
+            found = self.general(joint)
         self.next_functions[joint] = found
+        return found
+
+    def specialised(self, joint: tuple[int, ...]) -> Callable[[int], int] | None:
+        """The joint move's own next-state function, now (kept), or None if it is too long.
+
+        A function over `MAX_SPECIALISED_LINES` stops all specialising.
+        """
+        source = self.generator.next_source(frozenset(joint))
+        if source.count("\n") > MAX_SPECIALISED_LINES:
+            self.specialise = False  # the move changes most of the state: no gain
+            return None
+        found = compile_source(source, self.generator.constants)["next"]
+        self.next_functions[joint] = found
+        return found
+
+    def general(self, joint: tuple[int, ...]) -> Callable[[int], int]:
+        """The general next-state function applied to this joint move."""
+        function = self.functions.get("next")
+        if function is None:
+            source = self.generator.general_next_source()
+            function = compile_source(source, self.generator.constants)["next"]
+            self.functions["next"] = function
+
+        def found(state: int) -> int:
+            return function(state, *joint)
+
         return found
 
     def summary(self) -> str:
         network = self.network
         return (
             f"{len(network.base)} base propositions, {len(network.inputs)} moves, "
-            f"{network.node_count()} nodes, {network.rule_count()} ground rules; grounded in "
-            f"{self.ground_seconds:.2f} s, compiled in {self.compile_seconds:.2f} s"
+            f"{network.node_count()} nodes, {network.rule_count()} ground rules; "
+            f"{self.work:,} units of work: grounded in {self.ground_seconds:.2f} s, "
+            f"compiled in {self.compile_seconds:.2f} s of CPU"
+            + (f"; goals by the interpreter ({self.goals_left})" if self.goals_left else "")
         )
 
 
@@ -106,21 +138,34 @@ def _goal_value(value: Term) -> int | None:
 def compile_rules(
     strata: Strata, roles: Sequence[Term], budget: Budget | None = None
 ) -> CompiledRules:
-    """Ground and compile validated rules; `GroundingError` says why not."""
-    budget = budget or Budget()
-    deadline = Deadline(budget)
-    program = ground(strata, budget, deadline)
-    ground_seconds = deadline.elapsed()
+    """Ground and compile validated rules; `GroundingError` says why not.
+
+    Each step's work is known from the size of its input before it starts and
+    is counted against the budget first (`Work.afford`).  Should memory or
+    Python's stack run out all the same, that is a `GroundingError` too.
+    """
+    try:
+        return _compile_rules(strata, roles, Work(budget or Budget()))
+    except MemoryError:
+        raise GroundingError("out of memory while grounding and compiling the rules") from None
+    except RecursionError:
+        raise GroundingError("terms or rules nested too deeply to compile") from None
+
+
+def _compile_rules(strata: Strata, roles: Sequence[Term], work: Work) -> CompiledRules:
+    program = ground(strata, work=work)
+    ground_seconds = work.seconds()
+    literals = sum(1 + len(positive) + len(negative) for _, positive, negative in program.rules)
+    work.afford(int(literals * WORK_UNITS["ground rule literal"]), "building the network")
     network = build_network(program, roles)
-    deadline.check("building the network")
+    work.afford(int(network.literal_count() * WORK_UNITS["network literal"]), "writing the code")
     generator = Generator(network)
     source = generator.state_source()
-    deadline.check("writing the code")
+    work.afford(int(len(source) * WORK_UNITS["source byte"]), "compiling the code")
     try:
         functions = compile_source(source, generator.constants)
-    except (RecursionError, MemoryError, SyntaxError) as error:
+    except SyntaxError as error:
         raise GroundingError(f"the generated code cannot be compiled: {error}") from None
-    deadline.check("compiling the code")
     rules = CompiledRules(
         network,
         generator,
@@ -130,5 +175,7 @@ def compile_rules(
         [[_goal_value(value) for _, value in entries] for entries in network.goals],
         ground_seconds,
     )
-    rules.compile_seconds = deadline.elapsed() - ground_seconds
+    rules.compile_seconds = work.seconds() - ground_seconds
+    rules.work = work.spent
+    rules.goals_left = program.goals_left
     return rules

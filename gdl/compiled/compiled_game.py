@@ -122,7 +122,9 @@ class CompiledGame(GdlGame):
         legal = state._legal_ids()
         if not all(legal):  # a role without legal moves: no play to speak of
             return False
-        self.compiled.next_function(tuple(ids[0] for ids in legal))
+        joint = tuple(ids[0] for ids in legal)
+        if self.compiled.specialised(joint) is None:
+            self.compiled.general(joint)
         return not self.compiled.specialise
 
     def interpreted(self, bits: int) -> GdlState:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from operator import itemgetter
 
 from gdl.interpreter.facts import (
@@ -36,7 +37,7 @@ from gdl.interpreter.facts import (
     tuple_getter,
 )
 from gdl.syntax.strata import Clause
-from gdl.syntax.terms import Term, arguments, is_ground, is_variable, relation, variables
+from gdl.syntax.terms import Term, arguments, is_ground, is_variable, relation, to_kif, variables
 
 Binding = tuple
 Step = Callable[[list[Binding], Sequence[Layer], dict[str, list[Args]] | None], list[Binding]]
@@ -93,6 +94,8 @@ class ClausePlan:
     initial: Binding
     steps: list[Step]
     build: Callable[[Binding], Args]
+    grows: bool = False
+    """Whether the head nests variables in compound terms (see `run_counted`)."""
 
     def run(self, layers: Sequence[Layer], delta: dict[str, list[Args]] | None = None) -> set[Args]:
         bindings = [self.initial]
@@ -109,20 +112,75 @@ class ClausePlan:
         work: list[int],
         limit: int,
     ) -> set[Args]:
-        """`run`, adding the bindings made to ``work[0]``; `WorkLimit` past `limit`."""
+        """`run`, adding the bindings made to ``work[0]``; `WorkLimit` past `limit`.
+
+        A step that could make more bindings than the limit leaves is refused
+        before it makes any (a step that extends bindings counts them with its
+        ``fanout`` attribute; any other keeps at most its input), so the limit
+        is never passed and no join holds more than it in memory; and a head that nests terms
+        (`grows`) is checked against `MAX_TERM_SIZE`, so a relation whose terms
+        grow without bound stops.
+        """
         bindings = [self.initial]
         for step in self.steps:
+            fanout = getattr(step, "fanout", None)  # else it keeps at most its input
+            expected = len(bindings) if fanout is None else fanout(bindings, layers, delta)
+            if work[0] + expected > limit:
+                raise WorkLimit
             bindings = step(bindings, layers, delta)
             work[0] += len(bindings)
             if work[0] > limit:
                 raise WorkLimit
             if not bindings:
                 return set()
-        return set(map(self.build, bindings))
+        if not self.grows:
+            return set(map(self.build, bindings))
+        heads = list(map(self.build, bindings))
+        for head in heads:
+            if term_size(head, MAX_TERM_SIZE) > MAX_TERM_SIZE:
+                raise TermTooLarge(self.relation, head)
+        return set(heads)
 
 
 class WorkLimit(Exception):
     """A join made more bindings than it was allowed to."""
+
+
+MAX_TERM_SIZE = 200
+"""Symbols a fact derived under a work limit may hold: a relation whose terms grow
+at each derivation (``(succ ?x (s ?x))`` without end) stops there, before its terms
+are too deep for the recursive functions on terms."""
+
+
+class TermTooLarge(WorkLimit):
+    """A derived fact holds more than `MAX_TERM_SIZE` symbols."""
+
+    def __init__(self, relation: str, fact: Args) -> None:
+        text = to_kif((relation, *fact))
+        shown = text if len(text) <= 60 else text[:57] + "..."
+        super().__init__(f"a fact of {relation} holds more than {MAX_TERM_SIZE} symbols: {shown}")
+        self.relation = relation
+        self.fact = fact
+
+
+def term_size(term: Term, cap: int) -> int:
+    """The symbols in `term` (subterms counted each time they occur), or a number over `cap`."""
+    size = 0
+    stack = [term]
+    while stack:
+        item = stack.pop()
+        if type(item) is tuple:
+            stack.extend(item)
+            continue
+        size += 1
+        if size > cap:
+            break
+    return size
+
+
+def _nests(term: Term) -> bool:
+    """Whether a head puts a variable inside a compound term (so may build bigger terms)."""
+    return any(type(arg) is tuple and not is_ground(arg) for arg in arguments(term))
 
 
 class _Compiler:
@@ -213,6 +271,11 @@ def _positive_step(phase: int, spec: IndexSpec, key_slots: tuple[int, ...]) -> S
                 get = layers[phase].index(spec).get
                 return [b + p for b in bs for p in get(key(b), ())]
 
+            def join_fanout(bs, layers, delta):
+                get = layers[phase].index(spec).get
+                return sum(map(len, map(get, map(key, bs), repeat((), len(bs)))))
+
+            join.fanout = join_fanout  # type: ignore[attr-defined]
             return join
 
         def check(bs, layers, delta):
@@ -226,6 +289,10 @@ def _positive_step(phase: int, spec: IndexSpec, key_slots: tuple[int, ...]) -> S
             rows = layers[phase].index(spec)
             return [b + p for b in bs for p in rows]
 
+        def product_fanout(bs, layers, delta):
+            return len(bs) * len(layers[phase].index(spec))
+
+        product.fanout = product_fanout  # type: ignore[attr-defined]
         return product
     return lambda bs, layers, delta: bs if layers[phase].index(spec) else []
 
@@ -246,6 +313,9 @@ def _delta_step(spec: IndexSpec, key_slots: tuple[int, ...]) -> Step:
     """The first step of a semi-naive variant: read the new facts only."""
     key = getter(key_slots) if key_slots else None
 
+    def scan_fanout(bs, layers, delta):  # at most every new fact for each binding
+        return len(bs) * len(delta.get(spec.relation, ()))
+
     def scan(bs, layers, delta):
         facts = delta.get(spec.relation, ())
         rows = facts if is_flat(spec.skeleton) else flatten_all(facts, spec.skeleton)
@@ -258,6 +328,7 @@ def _delta_step(spec: IndexSpec, key_slots: tuple[int, ...]) -> Step:
             return [b + p for b in bs for p in index.get(key(b), ())]
         return [b for b in bs if key(b) in index]
 
+    scan.fanout = scan_fanout  # type: ignore[attr-defined]
     return scan
 
 
@@ -292,7 +363,12 @@ def compile_clause(
         steps.append(compiler.step(chosen[1]))
         remaining.remove(chosen)
     return ClausePlan(
-        clause, relation(clause.head), compiler.initial, steps, compiler.head_builder()
+        clause,
+        relation(clause.head),
+        compiler.initial,
+        steps,
+        compiler.head_builder(),
+        _nests(clause.head),
     )
 
 

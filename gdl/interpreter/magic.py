@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from gdl.interpreter.reasoner import Reasoner, WorkLimitExceeded
+from gdl.syntax.errors import GdlError
 from gdl.syntax.strata import STATE, STATIC, Clause, Strata
 from gdl.syntax.terms import Term, arguments, is_ground, relation, to_kif, variables
 
@@ -270,6 +271,9 @@ STATIC_WORK_LIMIT = 1_000_000
 """Join bindings a static stratum may make before it is computed on demand instead."""
 STATE_WORK_LIMIT = 20_000
 """The same for a stratum computed in every state or for every joint move."""
+CEILING = 5_000_000
+"""Join bindings a stratum may make in the trial even once accepted over its limit
+(several seconds of work for one state): past it the game is refused."""
 
 GDL_RELATIONS = frozenset(
     {"role", "init", "true", "next", "legal", "does", "goal", "terminal", "base", "input"}
@@ -286,8 +290,10 @@ def demand_reasoner(strata: Strata) -> Reasoner:
     with a limit on the join bindings each stratum may make, the relations of
     a stratum over its limit (and those that depend on them, through which
     the demand comes) become demand-driven too, and the trial starts again.
-    A stratum that stays over its limit is accepted as it is.  The limits
-    count bindings, not time, so the choice is the same on every machine.
+    A stratum that stays over its limit is accepted as it is, up to
+    `CEILING`: past that, the rules are too expensive to play and `GdlError`
+    says so.  The limits count bindings, not time, so the choice is the same
+    on every machine.
     """
     candidates = {
         name
@@ -299,9 +305,12 @@ def demand_reasoner(strata: Strata) -> Reasoner:
     while True:
         reasoner = Reasoner(program, (STATIC_WORK_LIMIT, STATE_WORK_LIMIT, STATE_WORK_LIMIT))
         reasoner.unlimited = unlimited
+        reasoner.ceiling = CEILING
         try:
             _trial(reasoner)
         except WorkLimitExceeded as exceeded:
+            if exceeded.stratum.index in unlimited:
+                raise GdlError(_too_expensive(exceeded)) from None
             expensive = {
                 name.removeprefix(DEMAND_PREFIX) for name in exceeded.stratum.relations
             } - GDL_RELATIONS
@@ -320,6 +329,17 @@ def demand_reasoner(strata: Strata) -> Reasoner:
             continue
         reasoner.limits = None
         return reasoner
+
+
+def _too_expensive(exceeded: WorkLimitExceeded) -> str:
+    names = ", ".join(sorted({n.removeprefix(DEMAND_PREFIX) for n in exceeded.stratum.relations}))
+    large = exceeded.term_too_large
+    if large is not None:
+        return f"the rules are too expensive to play: {large} ({names})"
+    return (
+        f"the rules are too expensive to play: computing {names} for the initial state "
+        f"or its first joint move needs more than {CEILING:,} join bindings"
+    )
 
 
 def _trial(reasoner: Reasoner) -> None:

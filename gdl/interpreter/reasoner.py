@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from gdl.interpreter.facts import Args, Layer
-from gdl.interpreter.joins import ClausePlan, WorkLimit, compile_clause, estimator
+from gdl.interpreter.joins import ClausePlan, TermTooLarge, WorkLimit, compile_clause, estimator
 from gdl.syntax.strata import Strata, Stratum
 from gdl.syntax.terms import Term, relation
 
@@ -35,9 +35,15 @@ class _StratumPlan:
 class WorkLimitExceeded(Exception):
     """A stratum made more join bindings than `Reasoner.limits` allows."""
 
-    def __init__(self, stratum: Stratum) -> None:
+    def __init__(self, stratum: Stratum, cause: WorkLimit | None = None) -> None:
         super().__init__(f"stratum {stratum.index} exceeded its work limit")
         self.stratum = stratum
+        self.cause = cause
+        """A `TermTooLarge` when that is why; else the bindings were too many."""
+
+    @property
+    def term_too_large(self) -> TermTooLarge | None:
+        return self.cause if isinstance(self.cause, TermTooLarge) else None
 
 
 class Reasoner:
@@ -45,8 +51,9 @@ class Reasoner:
 
     With `limits` (join bindings allowed per stratum evaluation, per phase),
     an evaluation that would exceed them raises `WorkLimitExceeded` instead;
-    strata in `unlimited` are exempt.  `gdl.interpreter.magic` uses this to find the
-    relations too expensive to compute in full.
+    strata in `unlimited` are exempt, but held to `ceiling` if it is set.
+    `gdl.interpreter.magic` uses this to find the relations too expensive to
+    compute in full.
     """
 
     def __init__(self, strata: Strata, limits: tuple[int, ...] | None = None) -> None:
@@ -54,6 +61,10 @@ class Reasoner:
         self.static = Layer()
         self.limits = limits
         self.unlimited: set[int] = set()
+        self.ceiling: int | None = None
+        self.counter: list[int] | None = None
+        """When set, every counted stratum adds its bindings to this one counter and the
+        limits apply to its total (a budget for the whole evaluation)."""
         self._plans: dict[int, _StratumPlan] = {}
         self._needed: dict[str, list[Stratum]] = {}
 
@@ -117,16 +128,21 @@ class Reasoner:
 
     def _runner(self, stratum: Stratum):
         """How to run a clause: plainly, or counting work against the limit."""
-        if self.limits is None or stratum.index in self.unlimited:
+        if self.limits is None:
             return ClausePlan.run
-        limit = self.limits[stratum.phase]
-        work = [0]
+        if stratum.index in self.unlimited:
+            if self.ceiling is None:
+                return ClausePlan.run
+            limit = self.ceiling
+        else:
+            limit = self.limits[stratum.phase]
+        work = self.counter if self.counter is not None else [0]
 
         def counted(clause: ClausePlan, layers, delta):
             try:
                 return clause.run_counted(layers, delta, work, limit)
-            except WorkLimit:
-                raise WorkLimitExceeded(stratum) from None
+            except WorkLimit as cause:
+                raise WorkLimitExceeded(stratum, cause) from None
 
         return counted
 

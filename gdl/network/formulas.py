@@ -63,6 +63,10 @@ class Network:
     def rule_count(self) -> int:
         return sum(len(bodies) for bodies in self.bodies)
 
+    def literal_count(self) -> int:
+        """Literals in all bodies, plus one per body and per node: the size of the network."""
+        return len(self.bodies) + sum(len(body) + 1 for bodies in self.bodies for body in bodies)
+
 
 def build_network(program: GroundProgram, roles: Sequence[Term]) -> Network:
     """The network of a ground program, for the roles in their order."""

@@ -19,14 +19,18 @@ whose body keeps only the literals that depend on the state or the moves.
 A negative literal on an atom outside the relaxed model is always true and
 is dropped too.
 
-Both steps are bounded (`Budget`): join bindings, ground rules and time.
-Past a bound, `GroundingError` says which and the game stays on the
-interpreter.
+Only what ``legal``, ``next``, ``init``, ``goal`` and ``terminal`` need is
+computed.  Both steps are bounded (`Budget`): units of work (mostly join
+bindings, each counted before it is made), ground rules, and the size of a
+term of the relaxed model (`gdl.interpreter.joins.MAX_TERM_SIZE`), which
+stops relations whose terms grow without bound.  Past a bound,
+`GroundingError` says which and the game stays on the interpreter.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from gdl.interpreter.facts import Layer
@@ -44,37 +48,65 @@ _BINDING = "binding"
 
 @dataclass(frozen=True)
 class Budget:
-    """How much grounding and compiling may cost before the game stays interpreted."""
+    """How much grounding and compiling may cost before the game stays interpreted.
 
-    seconds: float = 5.0
-    """Wall-clock time for grounding and compiling together."""
-    bindings: int = 2_000_000
-    """Join bindings made by the relaxed fixpoint (per stratum) and by instantiation."""
+    Counted in units of work, not time, so that the same game is compiled or
+    not on a quiet and on a loaded machine.  A unit is about the cost of one
+    join binding (`WORK_UNITS` says what the other steps are charged); the
+    default is about 5 s of one core of a quiet machine.
+    """
+
+    work: int = 4_000_000
+    """Units of work for grounding and compiling together."""
     ground_rules: int = 300_000
     """Ground rules."""
+
+
+WORK_UNITS = {"ground rule literal": 1.0, "network literal": 2.0, "source byte": 0.4}
+"""What a step costs, in units of about one join binding (measured on corpus games
+with `benchmarks/gdl_compiled.py --calibrate`: 1.2 to 2.5 us of CPU per unit, the
+more the busier the machine): turning a ground rule's literal into the network's,
+folding one literal of the network and writing it into code, and compiling one
+byte of generated source."""
 
 
 class GroundingError(Exception):
     """The game cannot be grounded (or compiled) within its budget; says why."""
 
 
-class Deadline:
-    """The time left for one grounding and compilation."""
+class Work:
+    """The work spent on grounding and compiling one game, against its `Budget`.
+
+    Every step counts its work before or while doing it, in small enough
+    pieces that the budget is never exceeded: a step known to cost more than
+    what is left is refused before it starts (`afford`).
+    """
 
     def __init__(self, budget: Budget) -> None:
         self.budget = budget
-        self.start = time.perf_counter()
+        self.counter = [0]
+        """Units spent so far (a list, so that joins can count into it)."""
+        self.start = time.process_time()
 
-    def elapsed(self) -> float:
-        return time.perf_counter() - self.start
+    @property
+    def spent(self) -> int:
+        return self.counter[0]
 
-    def check(self, what: str) -> None:
-        """Raise `GroundingError` if the budget's time has run out during `what`."""
-        if self.elapsed() > self.budget.seconds:
-            raise GroundingError(
-                f"time limit of {self.budget.seconds:g} s exceeded while {what} "
-                f"({self.elapsed():.1f} s)"
-            )
+    def seconds(self) -> float:
+        """CPU time since the start (shown, never used to decide)."""
+        return time.process_time() - self.start
+
+    def exceeded(self, what: str) -> GroundingError:
+        return GroundingError(
+            f"work budget of {self.budget.work:,} units exceeded while {what} "
+            f"({self.spent:,} spent)"
+        )
+
+    def afford(self, units: int, what: str) -> None:
+        """Spend `units` on `what`, or raise `GroundingError` first if they are not left."""
+        if self.counter[0] + units > self.budget.work:
+            raise self.exceeded(what)
+        self.counter[0] += units
 
 
 GroundRule = tuple[Term, tuple[Term, ...], tuple[Term, ...]]
@@ -94,6 +126,8 @@ class GroundProgram:
     static: dict[str, set[tuple]] = field(default_factory=dict)
     """The facts of the static relations (argument tuples), exactly."""
     seconds: float = 0.0
+    goals_left: str = ""
+    """Why the goals are not grounded (then there are no goal rules), if they are not."""
 
 
 def project_local_variables(clauses: list[Clause], phase: dict[str, int]) -> list[Clause]:
@@ -201,43 +235,100 @@ def _relaxed_program(strata: Strata) -> list[Clause]:
     return relaxed
 
 
-def relaxed_model(strata: Strata, budget: Budget, deadline: Deadline) -> Reasoner:
-    """A reasoner whose static layer holds the relaxed model of every relation."""
-    program = Strata.of(strata.rules, _relaxed_program(strata))
-    limit = budget.bindings
-    reasoner = Reasoner(program, (limit, limit, limit))
-    try:
-        for stratum in program.order:
-            reasoner.facts(next(iter(stratum.relations)))
-            deadline.check("computing the relaxed model")
-    except WorkLimitExceeded as exceeded:
-        names = ", ".join(sorted(n for n in exceeded.stratum.relations if " " not in n))
-        raise GroundingError(
-            f"the relaxed model of {names} needs more than {limit:,} join bindings"
-        ) from None
-    return reasoner
+PLAY = ("init", "legal", "next", "terminal")
+"""The relations that must be grounded for a game to be compiled, with every relation
+they depend on (through negation too: instantiation asks which negated atoms are in
+the relaxed model)."""
+GOAL_SHARE = 4
+"""Goals, grounded last, may use at most 1/GOAL_SHARE of the budget: past it (games
+that count or sum for their goals) the interpreter computes the goals, once a playout."""
 
 
-def ground(
-    strata: Strata, budget: Budget | None = None, deadline: Deadline | None = None
-) -> GroundProgram:
-    """The ground program of validated `strata` (`GroundingError` past the budget)."""
-    budget = budget or Budget()
-    deadline = deadline or Deadline(budget)
+def needed_relations(strata: Strata, names: Iterable[str]) -> set[str]:
+    """The relations `names` depend on, directly or not (themselves included)."""
+    return set().union(*(strata.reachable(name) for name in names))
+
+
+class _Relaxed:
+    """The relaxed model, computed a group of relations at a time, within the budget."""
+
+    def __init__(self, strata: Strata, work: Work) -> None:
+        self.work = work
+        limit = work.budget.work
+        self.reasoner = Reasoner(Strata.of(strata.rules, _relaxed_program(strata)))
+        self.reasoner.limits = (limit, limit, limit)
+        self.reasoner.counter = work.counter
+
+    def compute(self, names: Iterable[str], limit: int) -> None:
+        """The relaxed model of `names`; `GroundingError` past `limit` units in all."""
+        self.reasoner.limits = (limit, limit, limit)
+        try:
+            for name in names:
+                if name not in ("true", "does"):  # relaxed as RELAXED_TRUE, RELAXED_DOES
+                    self.reasoner.facts(name)
+        except WorkLimitExceeded as exceeded:
+            names = ", ".join(sorted(n for n in exceeded.stratum.relations if " " not in n))
+            large = exceeded.term_too_large
+            if large is not None:
+                raise GroundingError(
+                    f"the relaxed model of {names} grows without bound: {large}"
+                ) from None
+            raise self.work.exceeded(f"computing the relaxed model of {names}") from None
+
+
+def ground(strata: Strata, budget: Budget | None = None, work: Work | None = None) -> GroundProgram:
+    """The ground program of validated `strata` (`GroundingError` past the budget).
+
+    What ``goal`` alone needs is grounded last, within `GOAL_SHARE` of the
+    budget; past that the program has no goal rules (`GroundProgram.goals_left`
+    says why) and the interpreter computes the goals.
+    """
+    work = work or Work(budget or Budget())
+    budget = work.budget
     strata = Strata.of(strata.rules, project_local_variables(strata.clauses, strata.phase))
-    reasoner = relaxed_model(strata, budget, deadline)
-    layer = reasoner.static
-    layers = (layer,)
+    play = needed_relations(strata, PLAY)
+    goal = needed_relations(strata, ("goal",)) - play
+    relaxed = _Relaxed(strata, work)
+    relaxed.compute((RELAXED_TRUE, RELAXED_DOES, *sorted(play)), budget.work)
+    layer = relaxed.reasoner.static
+    rules = _instances(strata, layer, play, work, budget.work, [])
+    goals_left = ""
+    try:
+        limit = min(budget.work, work.spent + budget.work // GOAL_SHARE)
+        relaxed.compute(sorted(goal), limit)
+        rules = _instances(strata, layer, goal, work, limit, rules)
+    except GroundingError as error:
+        goals_left = str(error)
+        rules = [rule for rule in rules if relation(rule[0]) not in goal]
+    base = sorted((args[0] for args in layer.facts.get(RELAXED_TRUE, ())), key=to_kif)
+    inputs = sorted(
+        (tuple(args) for args in layer.facts.get(RELAXED_DOES, ())),
+        key=lambda move: (to_kif(move[0]), to_kif(move[1])),
+    )
     phase = strata.phase
+    static = {
+        name: layer.facts.get(name, set())
+        for name, p in phase.items()
+        if p == STATIC and not (goals_left and name in goal)
+    }
+    return GroundProgram(base, inputs, rules, static, work.seconds(), goals_left)
+
+
+def _instances(
+    strata: Strata, layer: Layer, names: set[str], work: Work, limit: int, rules: list[GroundRule]
+) -> list[GroundRule]:
+    """`rules` and the ground rules of the state relations in `names`, within `limit` units."""
+    budget = work.budget
+    phase = strata.phase
+    layers = (layer,)
 
     def phase_of(name: str) -> int:
         return 0
 
     estimate = estimator(layers, phase_of, frozenset())
-    work = [0]
-    rules: list[GroundRule] = []
     for clause in strata.clauses:
-        if phase.get(relation(clause.head), STATIC) == STATIC:
+        name = relation(clause.head)
+        if phase.get(name, STATIC) == STATIC or name not in names:
             continue
         positive, negative = _state_literals(clause, phase)
         body = tuple(
@@ -246,13 +337,11 @@ def ground(
         # The join builds the ground head and state literals of each instance directly.
         binder = Clause((_BINDING, clause.head, *positive, *negative), body, clause.rule)
         plan = compile_clause(binder, phase_of, estimate)
+        plan.grows = False  # rows are rules made of relaxed facts, already bounded in size
         try:
-            instances = plan.run_counted(layers, None, work, budget.bindings)
+            instances = plan.run_counted(layers, None, work.counter, limit)
         except WorkLimit:
-            raise GroundingError(
-                f"instantiating the rules needs more than {budget.bindings:,} join bindings "
-                f"(at {clause.rule.located()})"
-            ) from None
+            raise work.exceeded(f"instantiating the rules (at {clause.rule.located()})") from None
         if len(rules) + len(instances) > budget.ground_rules:
             raise GroundingError(
                 f"more than {budget.ground_rules:,} ground rules "
@@ -262,14 +351,7 @@ def ground(
         for row in instances:
             negated = tuple(atom for atom in row[split:] if _relaxed_holds(atom, layer))
             rules.append((row[0], row[1:split], negated))
-        deadline.check("instantiating the rules")
-    base = sorted((args[0] for args in layer.facts.get(RELAXED_TRUE, ())), key=to_kif)
-    inputs = sorted(
-        (tuple(args) for args in layer.facts.get(RELAXED_DOES, ())),
-        key=lambda move: (to_kif(move[0]), to_kif(move[1])),
-    )
-    static = {name: layer.facts.get(name, set()) for name, p in phase.items() if p == STATIC}
-    return GroundProgram(base, inputs, rules, static, deadline.elapsed())
+    return rules
 
 
 def _relaxed_holds(sentence: Term, layer: Layer) -> bool:

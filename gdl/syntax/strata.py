@@ -56,6 +56,13 @@ def _alternatives(literal: Term) -> Iterator[tuple[Term, ...]]:
         yield (literal,)
 
 
+def alternative_count(literal: Term) -> int:
+    """How many alternatives `literal` has (`_alternatives`), counted without listing them."""
+    if type(literal) is tuple and literal[0] == "or":
+        return sum(alternative_count(disjunct) for disjunct in literal[1:])
+    return 1
+
+
 def clauses(rule: Rule) -> list[Clause]:
     """The clauses of a rule: the body's ``or`` literals multiplied out."""
     choices = [list(_alternatives(literal)) for literal in rule.body]

@@ -26,7 +26,7 @@ of which must be safe and follow the recursion restriction.
 from __future__ import annotations
 
 from gdl.syntax.errors import GdlValidationError
-from gdl.syntax.strata import Strata, body_sentences, clauses
+from gdl.syntax.strata import Strata, alternative_count, body_sentences, clauses
 from gdl.syntax.terms import Rule, Term, arguments, is_ground, relation, to_kif, variables
 
 KEYWORD_ARITIES = {
@@ -57,6 +57,9 @@ def check(rules: list[Rule], source: str = "") -> Strata:
 
 def validate(rules: list[Rule]) -> tuple[list[str], Strata | None]:
     """Every fault of `rules` (empty if none), and their strata when arities agree."""
+    faults = _size_faults(rules)
+    if faults:  # multiplying the rules out would already be too much work
+        return faults, None
     faults = _arity_faults(rules)
     faults += _head_faults(rules)
     heads = {relation(rule.head) for rule in rules}
@@ -73,6 +76,34 @@ def validate(rules: list[Rule]) -> tuple[list[str], Strata | None]:
     faults += _recursion_faults(strata)
     faults += _dependency_faults(strata)
     return faults, strata
+
+
+MAX_ALTERNATIVES = 256
+"""Clauses one rule's ``(or ...)`` literals may multiply out to (the corpus needs 12)."""
+MAX_CLAUSES = 20_000
+"""Clauses a whole description may multiply out to (the corpus needs 640)."""
+
+
+def _size_faults(rules: list[Rule]) -> list[str]:
+    """Rules whose ``(or ...)`` literals multiply out to too many clauses, counted first."""
+    faults = []
+    total = 0
+    for rule in rules:
+        count = 1
+        for literal in rule.body:
+            count *= alternative_count(literal)
+        total += count
+        if count > MAX_ALTERNATIVES:
+            faults.append(
+                f"{rule.located()}: its (or ...) literals multiply out to {count:,} "
+                f"alternatives; at most {MAX_ALTERNATIVES:,} are accepted"
+            )
+    if total > MAX_CLAUSES and not faults:
+        faults.append(
+            f"the rules multiply out to {total:,} clauses through their (or ...) literals; "
+            f"at most {MAX_CLAUSES:,} are accepted"
+        )
+    return faults
 
 
 def arities(rules: list[Rule]) -> dict[str, int]:

@@ -107,7 +107,7 @@ def log_row(path: Path) -> MatchRow:
         steps=len(logged.moves),
         failure=logged.failure or (None if logged.completed else "not finished"),
         log_path=str(path),
-        started=path.stat().st_mtime,
+        started=logged.start_time / 1000 if logged.start_time else path.stat().st_mtime,
         source="log",
     )
 
@@ -238,14 +238,10 @@ class Arena:
         )
         tournament = ArenaTournament(setup)
         self.tournaments[tournament.id] = tournament
-        tournament.task = asyncio.create_task(self._run_tournament(tournament))
+        tournament.task = asyncio.create_task(
+            tournament.run(self.store, lambda: asyncio.to_thread(self.import_logs))
+        )
         return tournament
-
-    async def _run_tournament(self, tournament: ArenaTournament) -> None:
-        try:
-            await tournament.run(self.store)
-        finally:
-            await asyncio.to_thread(self.import_logs)  # its matches join the history
 
     def tournament_view(self, tournament_id: str) -> dict[str, Any] | None:
         if (running := self.tournaments.get(tournament_id)) is not None:

@@ -11,6 +11,7 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
@@ -122,8 +123,11 @@ class ArenaTournament:
             self.id, self.setup, self.status, self.results, self.failure, self.started
         )
 
-    async def run(self, store: ArenaStore) -> None:
-        """Run the tournament's process, reading each match's result as it comes."""
+    async def run(
+        self, store: ArenaStore, index_logs: Callable[[], Awaitable[object]]
+    ) -> None:
+        """Run the tournament's process, reading each match's result as it comes;
+        `index_logs` (its matches join the history) is awaited before it is said over."""
         self.save(store)
         try:
             self.process = await asyncio.create_subprocess_exec(
@@ -141,6 +145,7 @@ class ArenaTournament:
                 elif "error" in data:
                     self.failure = data["error"]
             await self.process.wait()
+            await index_logs()
             self.status = FINISHED if self.failure is None else ABORTED
         except asyncio.CancelledError:
             await self.stop()

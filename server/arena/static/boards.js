@@ -61,6 +61,7 @@ function tictactoe(board, state, play) {
 
 function ultimate(board, state, play) {
   const root = svg(468, 468, "ultimate tic-tac-toe board");
+  root.setAttribute("viewBox", "-3 -3 474 474");
   const cell = 50;
   const at = (big, small) => (big - 1) * 158 + (small - 1) * cell + 5;
   for (let b = 0; b < 9; b++) {

@@ -1,0 +1,131 @@
+"""The loader is bounded: hostile descriptions stop within budgets counted in work.
+
+Small versions of the hostile files of issue 17: a join of many variables over
+many constants, a rule of many ``(or ...)`` literals, and a state term that
+grows at every step.  Each ends with a clear error (or the interpreter) and
+the work counted never passes its budget.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+
+import pytest
+from gdl_texts import TICTACTOE
+
+from gdl.compiled.compile import compile_rules
+from gdl.compiled.compiled_game import CompiledGame
+from gdl.interpreter import joins, magic
+from gdl.interpreter.game import GdlGame
+from gdl.load import game_from_text
+from gdl.network import grounding
+from gdl.network.grounding import Budget, GroundingError, Work, ground
+from gdl.syntax.errors import GdlError, GdlValidationError
+from gdl.syntax.parser import parse_rules
+from gdl.syntax.validator import MAX_ALTERNATIVES, validate
+
+CONSTANTS = "".join(f"(k c{i})\n" for i in range(12))
+JOIN = "(<= (big ?a ?b ?c ?d) (k ?a) (k ?b) (k ?c) (k ?d))\n"
+"""12^4 = 20,736 facts: small enough for a test, big against small budgets."""
+
+GROWING = """
+(role r) (init (n z)) (legal r go)
+(<= (next (n (s ?x))) (true (n ?x)))
+(<= terminal (true (n (s (s (s z))))))
+(goal r 100)
+"""
+
+
+def test_a_join_over_its_budget_stops_before_making_its_bindings() -> None:
+    text = TICTACTOE + CONSTANTS + JOIN + "(<= (next (hit ?a)) (big ?a ?b ?c ?d))\n"
+    strata = GdlGame.from_text(text).strata
+    work = Work(Budget(work=5_000))
+    with pytest.raises(GroundingError, match="work budget of 5,000 units exceeded while"):
+        ground(strata, work=work)
+    assert work.spent <= 5_000  # refused before the 20,736 bindings were made
+
+
+def test_relations_nothing_needs_are_not_grounded() -> None:
+    unused = "(<= (bigger ?a ?b ?c ?d ?e) (k ?a) (k ?b) (k ?c) (k ?d) (k ?e))\n"  # 12^5 facts
+    game = GdlGame.from_text(TICTACTOE + CONSTANTS + unused)
+    rules = compile_rules(game.strata, game.role_terms, Budget(work=100_000))
+    assert rules.work <= 100_000
+
+
+def test_the_interpreter_refuses_rules_too_expensive_for_one_state(monkeypatch) -> None:
+    monkeypatch.setattr(magic, "STATIC_WORK_LIMIT", 1_000)
+    monkeypatch.setattr(magic, "CEILING", 5_000)
+    text = TICTACTOE.replace("(<= terminal", "(<= terminal (big ?a ?b ?c ?d))\n(<= terminal", 1)
+    with pytest.raises(GdlError, match="too expensive to play: computing big .* 5,000 join"):
+        GdlGame.from_text(text + CONSTANTS + JOIN)
+
+
+def test_or_literals_multiplying_out_too_far_are_a_validation_fault() -> None:
+    alternatives = " ".join("(or (true (cell 1 1 x)) (true (cell 1 1 o)))" for _ in range(9))
+    faults, strata = validate(parse_rules(TICTACTOE + f"(<= (goal xplayer 10) {alternatives})"))
+    assert strata is None
+    assert faults == [
+        faults[0].split(": its")[0]
+        + f": its (or ...) literals multiply out to 512 alternatives; at most "
+        f"{MAX_ALTERNATIVES} are accepted"
+    ]
+    with pytest.raises(GdlValidationError, match="512 alternatives"):
+        GdlGame.from_text(TICTACTOE + f"(<= (goal xplayer 10) {alternatives})")
+
+
+def test_a_term_growing_at_every_step_stops_grounding_and_plays_interpreted() -> None:
+    game = GdlGame.from_text(GROWING)
+    grows = "relaxed model of next grows without bound: a fact of next holds more than 200 sym"
+    with pytest.raises(GroundingError, match=grows):
+        compile_rules(game.strata, game.role_terms)
+    loaded = game_from_text(GROWING)
+    assert "grows without bound" in loaded.not_compiled
+    assert loaded.initial_state().next(["go"]).facts() == ("(n (s z))",)
+
+
+def test_term_size_counts_repeated_subterms_and_stops_at_its_cap() -> None:
+    term: tuple | str = "z"
+    for _ in range(40):
+        term = ("n", term, term)  # 2^41 symbols unfolded, 41 tuples shared
+    assert joins.term_size(("n", "a", ("s", "b")), 100) == 4
+    assert joins.term_size(term, 100) == 101
+
+
+COUNTING = """
+(role p) (init (n 0)) (init (c 0))
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)
+(<= (legal p (add ?k)) (true (n ?m)) (succ ?m ?k))
+(legal p stay)
+(<= (next (n ?k)) (does p (add ?k)))
+(<= (next (n ?m)) (does p stay) (true (n ?m)))
+(<= (next (c ?k)) (true (c ?m)) (succ ?m ?k))
+(<= terminal (true (c 4)))
+(<= (score ?m) (true (n ?m)))
+(<= (score ?k) (score ?m) (succ ?m ?k) (true (c ?k)))
+(<= (goal p 100) (score 4))
+(<= (goal p 0) (not (score 4)))
+"""
+
+
+def test_goals_too_expensive_to_ground_are_left_to_the_interpreter(monkeypatch) -> None:
+    interpreted = GdlGame.from_text(COUNTING)
+    full = compile_rules(interpreted.strata, interpreted.role_terms)
+    assert not full.goals_left
+    monkeypatch.setattr(grounding, "GOAL_SHARE", 10**9)  # no work left for goals
+    rules = compile_rules(interpreted.strata, interpreted.role_terms)
+    assert "work budget" in rules.goals_left and "goals by the interpreter" in rules.summary()
+    assert rules.network.goals == [[]]
+    compiled = CompiledGame.from_game(GdlGame.from_text(COUNTING), rules)
+    for seed in range(5):
+        expected = interpreted.initial_state().random_playout(random.Random(seed))
+        assert compiled.initial_state().random_playout(random.Random(seed)) == expected
+
+
+def test_the_work_counted_never_passes_the_budget() -> None:
+    strata = GdlGame.from_text(TICTACTOE).strata
+    for limit in range(500, 8_000, 500):
+        work = Work(Budget(work=limit))
+        with contextlib.suppress(GroundingError):
+            ground(strata, work=work)
+        assert work.spent <= limit
