@@ -10,8 +10,9 @@ states/s and playouts/s per CPU-second of this process (`time.process_time`,
 as the machine may be shared), the median of the runs.  Native playouts are
 measured one a call (`State.random_playout`, what a search does with one
 playout per leaf) and `BATCH` a call (`State.random_playouts`).  Ready times:
-grounding and generated Python (`compile_rules`, with the budget's time limit
-raised to `--budget-seconds` so that large games are measured at all), and
+grounding and generated Python (`compile_rules`, with the work budget raised
+to `--budget-work`, ten times the default, so that large games are measured at
+all), and
 the native build from an empty cache (wall-clock, and CPU including the C
 compiler's).
 """
@@ -129,10 +130,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="runs per measure (median)")
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="the GDL corpus folder")
     parser.add_argument(
-        "--budget-seconds", type=float, default=60.0, help="time limit for grounding"
+        "--budget-work", type=int, default=40_000_000, help="work budget for grounding"
     )
     args = parser.parse_args()
-    budget = Budget(seconds=args.budget_seconds)
+    budget = Budget(work=args.budget_work)
     print(
         "| game | interpreter states/s | compiled states/s | native states/s "
         f"| native x{BATCH} states/s | native / compiled | native x{BATCH} / compiled "

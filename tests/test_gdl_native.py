@@ -24,7 +24,6 @@ from gdl.native import build
 from gdl.native.attach import attach_in_background, attach_native
 from gdl.native.build import NativeUnavailable
 from gdl.native.csource import CGenerator, check_source
-from gdl.network.grounding import Budget
 from player.mcts import MCTS, RandomPlayout
 
 try:
@@ -44,13 +43,9 @@ def library_cache(tmp_path_factory: pytest.TempPathFactory):
         yield
 
 
-WORK_ONLY = Budget(seconds=float("inf"))
-"""The default budget without its time limit: the same games compile on a loaded machine."""
-
-
 def native_game(text: str, name: str = "race") -> tuple[GdlGame, CompiledGame]:
     """The interpreted game and the same game compiled with native code attached."""
-    compiled = with_reasoner(GdlGame.from_text(text, name=name), "compiled", WORK_ONLY)
+    compiled = with_reasoner(GdlGame.from_text(text, name=name), "compiled")
     assert isinstance(compiled, CompiledGame)
     attach_native(compiled)
     assert compiled.native is not None
