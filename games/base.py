@@ -54,6 +54,11 @@ class Game(ABC):
 
     name: str
     roles: tuple[str, ...]
+    playout_batch: int = 1
+    """How many playouts a search should run at once from a leaf
+    (`State.random_playouts`): more than one where a game's playouts cost
+    little beside the search's own bookkeeping (native code), so that the
+    search does not spend most of its time outside them."""
 
     @property
     def rules_id(self) -> str:
@@ -141,6 +146,14 @@ class State(ABC):
             state = state.next(joint)
             steps += 1
         return state.goals(), steps
+
+    def random_playouts(self, rng: random.Random, count: int) -> list[PlayoutResult]:
+        """`count` random playouts from this state (as many calls of `random_playout`).
+
+        Games whose playouts run in native code override it to run them all
+        in one call.
+        """
+        return [self.random_playout(rng) for _ in range(count)]
 
     def render(self) -> str:
         """A human-readable picture of the state (the facts unless overridden)."""

@@ -6,6 +6,9 @@ why; ``"compiled"`` insists (an error if the rules cannot be compiled) and
 ``"interpreter"`` never compiles.  When ``auto`` compiles a game whose joint
 moves all go through the general next-state function, which can be slower
 than the interpreter, a short measured trial (`gdl.compiled.trial`) keeps the faster.
+``"native"`` is ``auto`` and then native code (`gdl.native`), built in the
+background and attached when ready (the generated Python serves meanwhile);
+without cffi or a C compiler it is ``auto``, logged.
 Either way the game is a `GdlGame`: same roles, moves, facts and keys.
 """
 
@@ -19,9 +22,11 @@ from gdl.compiled.compile import compile_rules
 from gdl.compiled.compiled_game import CompiledGame
 from gdl.compiled.trial import Measure, states_per_second, trial
 from gdl.interpreter.game import GdlGame
+from gdl.native.attach import attach_in_background
+from gdl.native.build import NativeUnavailable, check_available
 from gdl.network.grounding import Budget, GroundingError
 
-REASONERS = ("auto", "compiled", "interpreter")
+REASONERS = ("auto", "compiled", "interpreter", "native")
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +67,12 @@ def with_reasoner(
     _check_reasoner(reasoner)
     if reasoner == "interpreter":
         return game
+    if reasoner == "native":
+        try:
+            check_available()
+        except NativeUnavailable as error:
+            log.info("%s: no native code (%s): as auto", game.name, error)
+            reasoner = "auto"
     try:
         compiled = compile_rules(game.strata, game.role_terms, budget)
     except GroundingError as error:
@@ -79,6 +90,8 @@ def with_reasoner(
             if not verdict.keep_compiled:
                 game.not_compiled = verdict.describe()
                 return game
+    if reasoner == "native":
+        compiled_game.native_build = attach_in_background(compiled_game)
     return compiled_game
 
 

@@ -1,8 +1,9 @@
 """The one place where rules text received from a game manager becomes a `Game`.
 
-The rules are compiled (`gdl.load`, reasoner ``auto``) when that is done
+The rules are compiled (`gdl.load`, reasoner ``native``) when that is done
 within the default budget, and interpreted by `gdl.interpreter.game.GdlGame` otherwise;
-both play identically.
+a compiled game gets native code, built in the background, where cffi and a
+C compiler are there.  All play identically.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ GAME_NAME = "gdl"
 tables are found by the hash of the rules, see `player.state_table`)."""
 
 
-def game_from_text(text: str, source: str, reasoner: str = "auto") -> Game:
+def game_from_text(text: str, source: str, reasoner: str = "native") -> Game:
     """The game described by the GDL `text`; `source` names it in error messages.
 
-    `reasoner` is as in `gdl.load` (``auto``, ``compiled``, ``interpreter``).
+    `reasoner` is as in `gdl.load` (``native``, ``auto``, ``compiled``, ``interpreter``).
     Raises `games.base.GameError` (a syntax error, or rules that are not valid
     GDL, with every fault listed).
     """

@@ -57,11 +57,25 @@ class MoveStats:
 
 
 class RandomPlayout:
-    """Evaluates a state by one uniformly random playout to the end."""
+    """Evaluates a state by uniformly random playouts to the end.
+
+    One playout, or the mean of `Game.playout_batch` of them where the game
+    asks for more (its playouts cost little beside the tree's bookkeeping),
+    run in one call (`State.random_playouts`).  `playouts` counts them all.
+    """
+
+    playouts = 0
 
     def evaluate(self, state: State, rng: random.Random) -> Rewards:
-        goals, _ = state.random_playout(rng)
-        return [goal * 0.01 for goal in goals]
+        count = state.game.playout_batch
+        self.playouts += count
+        if count == 1:
+            goals, _ = state.random_playout(rng)
+            return [goal * 0.01 for goal in goals]
+        results = state.random_playouts(rng, count)
+        scale = 0.01 / count
+        columns = zip(*(goals for goals, _ in results), strict=True)
+        return [sum(column) * scale for column in columns]
 
 
 class Node:

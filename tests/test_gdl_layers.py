@@ -7,7 +7,7 @@ from pathlib import Path
 
 import gdl
 
-LAYERS = ("syntax", "interpreter", "network", "compiled")
+LAYERS = ("syntax", "interpreter", "network", "compiled", "native")
 """In pipeline order; `gdl.load` and `gdl.traces` above them may import any."""
 
 GDL_DIR = Path(gdl.__file__).parent

@@ -55,6 +55,13 @@ class CompiledRules:
     next_functions: dict[tuple[int, ...], Callable[[int], int]] = field(default_factory=dict)
     uses: dict[tuple[int, ...], int] = field(default_factory=dict)
     """Per joint move not specialised yet: how often its next state was asked for."""
+    native_next: Callable[[int, int], int] | None = None
+    """Native code's next state (state bits, input bits), once attached."""
+
+    def use_native_next(self, native_next: Callable[[int, int], int]) -> None:
+        """Compute next states with `native_next` from now on."""
+        self.native_next = native_next
+        self.next_functions = {}
 
     def next_function(self, joint: tuple[int, ...]) -> Callable[[int], int]:
         """The next-state function of the joint move with these input indexes.
@@ -66,6 +73,15 @@ class CompiledRules:
         found = self.next_functions.get(joint)
         if found is not None:
             return found
+        native_next = self.native_next
+        if native_next is not None:
+            does = sum(1 << index for index in set(joint))
+
+            def native(state: int) -> int:
+                return native_next(state, does)
+
+            self.next_functions[joint] = native
+            return native
         if self.specialise and len(self.next_functions) < MAX_SPECIALISED:
             uses = self.uses[joint] = self.uses.get(joint, 0) + 1
             if uses < SPECIALISE_AFTER:

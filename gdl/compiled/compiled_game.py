@@ -10,13 +10,41 @@ the state asks the interpreter, so that the error is the interpreter's own.
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Sequence
+from typing import Protocol
 
-from games.base import Goals, PlayoutResult, State, canonical_move, check_joint
+from games.base import GameError, Goals, PlayoutResult, State, canonical_move, check_joint
 from gdl.compiled.compile import CompiledRules, compile_rules
 from gdl.interpreter.game import GdlGame, GdlState
 from gdl.network.grounding import Budget
 from gdl.syntax.terms import Rule, Term
+
+
+class NativeCode(Protocol):
+    """The rules as native code (`gdl.native`), answering in the compiled functions' terms."""
+
+    def legal(self, bits: int) -> tuple[list[int], ...]: ...
+
+    def step(self, bits: int) -> tuple[list[int], ...] | None: ...
+
+    def terminal(self, bits: int) -> bool: ...
+
+    def goals(self, bits: int) -> tuple[list[int], ...]: ...
+
+    def next(self, bits: int, does: int) -> int: ...
+
+    def playouts(self, bits: int, rng: random.Random, count: int) -> list[PlayoutResult]:
+        """Random playouts; `PlayoutBroke` if one reaches a state where the rules break."""
+        ...
+
+
+class PlayoutBroke(Exception):
+    """A native playout reached the state `bits`, where the rules break."""
+
+    def __init__(self, bits: int) -> None:
+        super().__init__("a playout reached a state where the rules break")
+        self.bits = bits
 
 
 class CompiledGame(GdlGame):
@@ -40,10 +68,31 @@ class CompiledGame(GdlGame):
         self._attach(compiled)
         return self
 
+    native: NativeCode | None = None
+    """The native code answering instead of the generated Python, once attached."""
+    native_build: threading.Thread | None = None
+    """The thread building the native code, when it is built in the background."""
+
     def _attach(self, compiled: CompiledRules) -> None:
         self.compiled = compiled
         self._functions = compiled.functions
         self._base_index = {term: i for i, term in enumerate(compiled.network.base)}
+
+    def use_native(self, native: NativeCode, playout_batch: int = 1) -> None:
+        """Answer through `native` from now on: the same answers, faster.
+
+        May be called from another thread while this game is played: each
+        question is answered whole by one side or the other.
+        `playout_batch` becomes `Game.playout_batch`.
+        """
+        functions = dict(self._functions)
+        functions.update(
+            legal=native.legal, step=native.step, terminal=native.terminal, goals=native.goals
+        )
+        self.compiled.use_native_next(native.next)
+        self._functions = functions
+        self.playout_batch = playout_batch
+        self.native = native
 
     def initial_state(self) -> CompiledState:
         return CompiledState(self, self.compiled.network.init)
@@ -154,7 +203,14 @@ class CompiledState(State):
         return CompiledState(self._game, self._game.compiled.next_function(ids)(self.bits))
 
     def random_playout(self, rng: random.Random) -> PlayoutResult:
-        """As the interpreter's playout: the same moves for the same seed."""
+        """As the interpreter's playout: the same moves for the same seed.
+
+        With native code attached, the moves are those of the Python playout
+        with ``random.Random(rng.getrandbits(32))`` (`gdl.native.rules`).
+        """
+        native = self._game.native
+        if native is not None:
+            return self._native_playouts(native, rng, 1)[0]
         game = self._game
         step = game._functions["step"]
         compiled = game.compiled
@@ -175,6 +231,26 @@ class CompiledState(State):
             CompiledState(game, bits).all_legal_moves()
             raise
         return CompiledState(game, bits).goals(), steps
+
+    def random_playouts(self, rng: random.Random, count: int) -> list[PlayoutResult]:
+        """In one call of native code when attached (one 32-bit draw from `rng`)."""
+        native = self._game.native
+        if native is None:
+            return State.random_playouts(self, rng, count)
+        return self._native_playouts(native, rng, count)
+
+    def _native_playouts(
+        self, native: NativeCode, rng: random.Random, count: int
+    ) -> list[PlayoutResult]:
+        try:
+            return native.playouts(self.bits, rng, count)
+        except PlayoutBroke as broke:  # the interpreter explains, as on the Python path
+            state = CompiledState(self._game, broke.bits)
+            if state.is_terminal():
+                state.goals()
+            else:
+                state.all_legal_moves()
+            raise GameError("a native playout reached a state where the rules break") from None
 
     def is_terminal(self) -> bool:
         if self._terminal is None:

@@ -66,13 +66,15 @@ def add_reasoner_option(parser: argparse.ArgumentParser) -> None:
         "--reasoner",
         choices=REASONERS,
         default="auto",
-        help="for a GDL game: compiled rules, the interpreter, or compiled when that is "
-        "ready within its budget (default: %(default)s)",
+        help="for a GDL game: compiled rules, the interpreter, compiled when that is "
+        "ready within its budget, or that and then native code (default: %(default)s)",
     )
 
 
 def describe_reasoner(game: Game, seconds: float) -> str:
     """Which reasoner plays a GDL game and how long loading took; empty for a native game."""
+    if isinstance(game, CompiledGame) and game.native is not None:
+        return f"; compiled reasoner on native code, ready in {seconds:.2f} s"
     if isinstance(game, CompiledGame):
         return f"; compiled reasoner, ready in {seconds:.2f} s"
     if isinstance(game, GdlGame):
@@ -170,41 +172,52 @@ class GenericPlayout(RandomPlayout):
     """A playout through the interface, one legal-move list and next state at a time."""
 
     def evaluate(self, state: State, rng: random.Random) -> list[float]:
+        self.playouts += 1
         goals, _ = State.random_playout(state, rng)
         return [goal * 0.01 for goal in goals]
 
 
 def bench_mcts(
     game: Game, seconds: float, runs: int, seed: int, generic: bool, c: float
-) -> tuple[float, float]:
-    """The median MCTS simulations/s from the initial state (a fresh tree each run)
-    and, measured in turns with it as a baseline, the median playouts/s."""
+) -> tuple[float, float, float]:
+    """The median MCTS simulations (playouts)/s and iterations/s from the initial
+    state (a fresh tree each run) and, measured in turns with it as a baseline,
+    the median bare playouts/s."""
     rng = random.Random(seed)
     state = game.initial_state()
-    evaluator = GenericPlayout() if generic else RandomPlayout()
-    simulations, playouts = [], []
+    simulations, iterations, playouts = [], [], []
     for _ in range(runs):
+        evaluator = GenericPlayout() if generic else RandomPlayout()
         search = MCTS(state, c=c, rng=rng, evaluator=evaluator)
         start = time.perf_counter()
         done = search.search(deadline=time.monotonic() + seconds / runs / 2)
-        simulations.append(done / (time.perf_counter() - start))
+        elapsed = time.perf_counter() - start
+        simulations.append(evaluator.playouts / elapsed)
+        iterations.append(done / elapsed)
         playouts.append(measure(state, seconds / runs / 2, rng, generic).playouts)
-    return statistics.median(simulations), statistics.median(playouts)
+    return (
+        statistics.median(simulations),
+        statistics.median(iterations),
+        statistics.median(playouts),
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     with status(f"loading {args.game}"):
         game = load_game(args.game, gdl=args.gdl, reasoner=args.reasoner)
+        if isinstance(game, CompiledGame) and game.native_build is not None:
+            game.native_build.join()  # measure the native code, not the Python before it
     which = describe_reasoner(game, time.perf_counter() - start)
     if args.mcts:
-        simulations, playouts = bench_mcts(
+        simulations, iterations, playouts = bench_mcts(
             game, args.seconds, max(1, args.runs), args.seed, args.generic, args.c
         )
         how = ", generic playout" if args.generic else ""
         print(
             f"{game.name}: {simulations:,.0f} simulations/s (MCTS from the initial state, "
-            f"c={args.c}{how}), {simulations / playouts:.2f} x the {playouts:,.0f} bare "
+            f"c={args.c}{how}; {iterations:,.0f} iterations/s, {game.playout_batch} "
+            f"playouts per leaf), {simulations / playouts:.2f} x the {playouts:,.0f} bare "
             f"playouts/s measured in turn (median of {max(1, args.runs)} runs{which})"
         )
         return 0

@@ -1,0 +1,80 @@
+"""Native code for a compiled game: built (or found in the cache) and attached.
+
+`attach_native` builds the library of a `CompiledGame`'s network and makes
+the game answer through it; `attach_in_background` does that in a thread,
+so that the generated Python serves until the library is ready (seconds for
+most games, a minute or more for the largest ones on a loaded machine).
+Either way the answers are the same.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+import threading
+import time
+
+from gdl.compiled.compiled_game import CompiledGame, PlayoutBroke
+from gdl.native.build import NativeUnavailable
+from gdl.native.rules import NativeRules
+
+log = logging.getLogger(__name__)
+
+TREE_SECONDS = 40e-6
+"""What one MCTS iteration costs besides its playout (select, expand, back up), in
+CPU seconds: about 32 us on the corpus Connect Four, from ``ggp bench --mcts``
+(iterations/s and bare playouts/s, scaled from wall-clock to CPU time)."""
+MAX_BATCH = 64
+MEASURE_SECONDS = 0.02
+
+
+def playout_batch(game: CompiledGame, native: NativeRules) -> int:
+    """Playouts per search leaf so that playouts take about as long as the tree.
+
+    Measured on playouts from the initial state for `MEASURE_SECONDS` of
+    this thread's CPU time.
+    """
+    rng = random.Random(0)
+    bits = game.compiled.network.init
+    playouts = 0
+    start = time.thread_time()
+    try:
+        while time.thread_time() - start < MEASURE_SECONDS:
+            native.playouts(bits, rng, 1)
+            playouts += 1
+    except PlayoutBroke:
+        return 1
+    each = (time.thread_time() - start) / playouts
+    return max(1, min(MAX_BATCH, math.ceil(TREE_SECONDS / max(each, 1e-9))))
+
+
+def attach_native(game: CompiledGame) -> None:
+    """Build the game's native code and attach it; `NativeUnavailable` says why not."""
+    native = NativeRules(game.compiled.network, game.compiled.goal_values)
+    game.use_native(native, playout_batch(game, native))
+
+
+def attach_in_background(game: CompiledGame) -> threading.Thread:
+    """Start `attach_native` in a daemon thread; failures are logged, never raised."""
+
+    def run() -> None:
+        start = time.perf_counter()
+        try:
+            attach_native(game)
+        except NativeUnavailable as error:
+            log.info("%s: no native code, the generated Python serves: %s", game.name, error)
+            return
+        except Exception:  # the game plays on, on the generated Python
+            log.exception("%s: native code failed; the generated Python serves", game.name)
+            return
+        log.info(
+            "%s: native code attached after %.1f s (%d playouts per search leaf)",
+            game.name,
+            time.perf_counter() - start,
+            game.playout_batch,
+        )
+
+    thread = threading.Thread(target=run, name=f"native {game.name}", daemon=True)
+    thread.start()
+    return thread

@@ -1,0 +1,687 @@
+"""C source generated from a ground `Network`: the game as native code.
+
+The source defines, over a state held as 64-bit words (bit ``b`` of the
+state is bit ``b % 64`` of word ``b // 64``, as in the integer states of the
+compiled reasoner):
+
+- ``gdl_legal(S, counts, moves)``: per role, how many legal moves and their
+  input indexes, in increasing order (the order of the move texts);
+- ``gdl_terminal(S)``; ``gdl_goals(S, counts, entries)``: per role, the
+  positions of the goal entries (`Network.goals`) that hold;
+- ``gdl_next(S, D, out)``: the next state for the joint move whose input bits
+  are ``D``;
+- ``gdl_playouts(S, count, seed, ...)``: `count` random playouts, choosing
+  each role's move as ``random.Random(seed).choice`` does (Python's Mersenne
+  Twister, seeded as Python seeds it), so that they are exactly the playouts
+  the Python reasoners play with ``random.Random(seed)``.
+
+Each node is a byte of an array ``v`` on the C stack of the call (a
+thread-local one costs a function call per access in a shared library),
+computed in the order of the network's components; a cyclic component is iterated until nothing
+changes (its rules are positive inside it, so that is its least model).  The
+statements are cut into functions of at most `CHUNK` characters, so that the C
+compiler's time grows with the size of the network, not faster.  In the
+next-state function, bodies that read a move are run only when that move is
+played (`CGenerator._dispatch`), as the compiled reasoner's functions
+specialised for a joint move do.
+
+**Safety**: the source is made of fixed text and integers only (indexes,
+masks, counts); no symbol of the game description enters it.  `check_source`
+verifies that before the source is compiled.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from gdl.network.formulas import BASE, INPUT, NODE, Folded, Network, cone, fold
+
+TABLE_BODIES = 32
+"""Nodes with this many bodies or more, of three literals at most, are read from a
+table (`_ROWS`) rather than written as code: the C compiler's time is what counts
+there (hex: groups that touch both edges, 6,561 bodies each)."""
+BODIES = 64
+"""Bodies per C expression (`_Expressions.disjunction`)."""
+CHUNK = 20_000
+"""Characters of statements per generated C function (the compiler's time grows
+faster than the size of a function)."""
+
+_WORDS = re.compile(r"(?<![0-9A-Za-z_])[A-Za-z_][A-Za-z0-9_]*")
+_ALLOWED = frozenset(
+    {"include", "stdint", "h", "string", "typedef", "uint64_t", "uint32_t", "u64", "u32"}
+    | {"static", "void", "int", "const", "unsigned", "char", "if", "for", "while", "define"}
+    | {"S", "D", "o", "v", "c", "k", "i", "w", "x", "ch", "counts", "moves", "do", "ULL"}
+    | {"NR", "NW", "NWI", "NN", "MOVES_MAX", "NGE", "TERMINAL", "GOAL_OF", "GOAL_NODE"}
+    | {"GOAL_POS", "GOAL_VALUE", "BODY_A", "BODY_B", "BODY_C", "ROW_START", "ROW_NODE"}
+    | {"ROW_A", "ROW_B", "PRESET", "INPUT_FN", "nop", "dispatch", "__builtin_ctzll"}
+    | {"eval_step", "eval_goals", "eval_next", "eval_early", "eval_goal_entries", "legal_lists"}
+    | {"next_state", "any_body"}
+)
+"""Every word the generated part of the source may contain, besides `_GENERATED` ones."""
+_GENERATED = re.compile(r"(step|goals|next|early|in)_[0-9]+")
+
+DECLARATIONS = """
+int gdl_sizes(int *sizes);
+void gdl_legal(const uint64_t *S, int *counts, int *moves);
+int gdl_terminal(const uint64_t *S);
+void gdl_goals(const uint64_t *S, int *counts, int *entries);
+void gdl_next(const uint64_t *S, const uint64_t *D, uint64_t *o);
+int gdl_playouts(const char *S, int count, uint32_t seed, int *goals, int *steps,
+                 uint64_t *fail);
+"""
+"""What the library exports (cffi's ``cdef``)."""
+
+_ROWS = """
+static int literal(const u64 *S, const u64 *D, const unsigned char *v, int code) {
+    int index = code >> 3, x;
+    switch ((code >> 1) & 3) {
+    case 0: x = (int)((S[index >> 6] >> (index & 63)) & 1); break;
+    case 1: x = (int)((D[index >> 6] >> (index & 63)) & 1); break;
+    default: x = v[index];
+    }
+    return x ^ (code & 1);
+}
+
+static int any_body(const u64 *S, const u64 *D, const unsigned char *v, int start, int end) {
+    int k;
+    for (k = start; k < end; k++)
+        if (literal(S, D, v, BODY_A[k]) & literal(S, D, v, BODY_B[k]) & literal(S, D, v, BODY_C[k]))
+            return 1;
+    return 0;
+}
+"""
+"""Bodies as rows: a literal is its index, kind (base, input, node) and sign in one int."""
+
+_RUNTIME = """
+static void mt_seed(u32 *mt, u32 seed) {
+    int i, j, k;
+    mt[0] = 19650218u;
+    for (i = 1; i < 624; i++)
+        mt[i] = 1812433253u * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (u32)i;
+    i = 1;
+    j = 0;
+    for (k = 624; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525u)) + seed + (u32)j;
+        i++;
+        j = 0;
+        if (i >= 624) { mt[0] = mt[623]; i = 1; }
+    }
+    for (k = 623; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941u)) - (u32)i;
+        i++;
+        if (i >= 624) { mt[0] = mt[623]; i = 1; }
+    }
+    mt[0] = 0x80000000u;
+    mt[624] = 624;
+}
+
+static u32 mt_next(u32 *mt) {
+    u32 y;
+    int i;
+    if (mt[624] >= 624) {
+        for (i = 0; i < 624; i++) {
+            y = (mt[i] & 0x80000000u) | (mt[(i + 1) % 624] & 0x7fffffffu);
+            mt[i] = mt[(i + 397) % 624] ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
+        }
+        mt[624] = 0;
+    }
+    y = mt[mt[624]++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    y ^= y >> 18;
+    return y;
+}
+
+static int choose(u32 *mt, int n) {
+    int k = 0;
+    u32 r;
+    while ((n >> k) != 0) k++;
+    do r = mt_next(mt) >> (32 - k); while (r >= (u32)n);
+    return (int)r;
+}
+
+static int check_goals(int *goals, const unsigned char *v) {
+    int role, j, c, value;
+    for (role = 0; role < NR; role++) {
+        c = 0;
+        value = -1;
+        for (j = 0; j < NGE; j++) {
+            if (GOAL_OF[j] == role && v[GOAL_NODE[j]]) {
+                c++;
+                value = GOAL_VALUE[j];
+            }
+        }
+        if (c != 1 || value < 0) return 0;
+        goals[role] = value;
+    }
+    return 1;
+}
+
+int gdl_playouts(const char *S, int count, u32 seed, int *goals, int *steps, u64 *fail) {
+    u64 T[NW], o[NW], D[NWI];
+    u32 mt[625];
+    int moves[MOVES_MAX + 1], counts[NR];
+    unsigned char v[NN];
+    int done, n, role, start, pick;
+    mt_seed(mt, seed);
+    for (done = 0; done < count; done++) {
+        memcpy(T, S, sizeof(T));
+        n = 0;
+        for (;;) {
+            eval_step(T, v);
+            if (TERMINAL) break;
+            legal_lists(counts, moves, v);
+            memset(D, 0, sizeof(D));
+            start = 0;
+            for (role = 0; role < NR; role++) {
+                if (counts[role] == 0) {
+                    memcpy(fail, T, sizeof(T));
+                    return -1 - done;
+                }
+                pick = moves[start + choose(mt, counts[role])];
+                D[pick >> 6] |= 1ULL << (pick & 63);
+                start += counts[role];
+            }
+            next_state(T, D, o, v);
+            memcpy(T, o, sizeof(T));
+            n++;
+        }
+        eval_goal_entries(T, v);
+        if (!check_goals(goals + done * NR, v)) {
+            memcpy(fail, T, sizeof(T));
+            return -1 - done;
+        }
+        steps[done] = n;
+    }
+    return count;
+}
+
+void gdl_legal(const u64 *S, int *counts, int *moves) {
+    unsigned char v[NN];
+    eval_step(S, v);
+    legal_lists(counts, moves, v);
+}
+
+int gdl_terminal(const u64 *S) {
+    unsigned char v[NN];
+    eval_step(S, v);
+    return TERMINAL;
+}
+
+void gdl_goals(const u64 *S, int *counts, int *entries) {
+    int role, j, c, start = 0;
+    unsigned char v[NN];
+    eval_goal_entries(S, v);
+    for (role = 0; role < NR; role++) {
+        c = 0;
+        for (j = 0; j < NGE; j++)
+            if (GOAL_OF[j] == role && v[GOAL_NODE[j]]) entries[start + c++] = GOAL_POS[j];
+        counts[role] = c;
+        start += c;
+    }
+}
+
+void gdl_next(const u64 *S, const u64 *D, u64 *o) {
+    unsigned char v[NN];
+    next_state(S, D, o, v);
+}
+
+int gdl_sizes(int *sizes) {
+    sizes[0] = NW;
+    sizes[1] = NWI;
+    sizes[2] = NR;
+    sizes[3] = MOVES_MAX;
+    sizes[4] = NGE;
+    return 5;
+}
+"""
+
+
+class _Expressions:
+    """C expressions for literals and bodies: base and input literals as word masks."""
+
+    @staticmethod
+    def conjunction(body: Iterable[tuple[int, int, bool]]) -> str:
+        """A body as a C expression worth 0 or 1: mask tests first (cheap), then nodes."""
+        parts = []
+        nodes = []
+        masks: dict[tuple[str, int], list[int]] = {}
+        for kind, index, positive in sorted(body):
+            if kind == NODE:
+                nodes.append(f"v[{index}]" if positive else f"!v[{index}]")
+                continue
+            word = ("S" if kind == BASE else "D", index >> 6)
+            masks.setdefault(word, [0, 0])[0 if positive else 1] |= 1 << (index & 63)
+        for (array, word), (on, off) in sorted(masks.items()):
+            if on and off:
+                parts.append(f"({array}[{word}] & {on | off:#x}ULL) == {on:#x}ULL")
+            elif on and on & (on - 1) == 0:  # one bit: 0 or 1, as the other tests give
+                parts.append(f"({array}[{word}] >> {on.bit_length() - 1} & 1)")
+            elif on:
+                parts.append(f"({array}[{word}] & {on:#x}ULL) == {on:#x}ULL")
+            else:
+                parts.append(f"!({array}[{word}] & {off:#x}ULL)")
+        parts += nodes
+        return " & ".join(parts) if parts else "1"
+
+    def disjunction(self, bodies: Sequence[Sequence[tuple[int, int, bool]]]) -> list[str]:
+        """Bodies as C expressions worth 0 or 1 whose or is the node's value.
+
+        Bodies of one positive base literal are tested together, one mask
+        per word of the state (a board line, a set of winning cells).  Each
+        expression has at most `BODIES` bodies: a node of thousands of bodies
+        (hex: a group that touches both edges) becomes that many statements,
+        which the C compiler handles in time, where one expression of them
+        all takes it minutes.
+        """
+        if not bodies:
+            return ["0"]
+        if any(not body for body in bodies):
+            return ["1"]
+        singles: dict[int, int] = {}
+        parts = []
+        for body in bodies:
+            if len(body) == 1 and body[0][0] == BASE and body[0][2]:
+                index = body[0][1]
+                singles[index >> 6] = singles.get(index >> 6, 0) | 1 << (index & 63)
+            else:
+                parts.append(f"({self.conjunction(body)})")
+        merged = [f"!!(S[{word}] & {mask:#x}ULL)" for word, mask in sorted(singles.items())]
+        parts = merged + parts
+        return [" | ".join(parts[i : i + BODIES]) for i in range(0, len(parts), BODIES)]
+
+
+class CGenerator:
+    """Writes the C source of one network (see the module docstring)."""
+
+    def __init__(self, network: Network, goal_values: Sequence[Sequence[int | None]]) -> None:
+        self.network = network
+        self.goal_values = goal_values
+        self.expressions = _Expressions()
+
+    def source(self) -> str:
+        network = self.network
+        legal_nodes = [node for moves in network.legal for node, _ in moves]
+        goal_nodes = [node for entries in network.goals for node, _ in entries]
+        terminal = [] if network.terminal is None else [network.terminal]
+        next_nodes = [node for node in network.next if node is not None]
+        lines = [
+            "#include <stdint.h>",
+            "#include <string.h>",
+            "typedef uint64_t u64;",
+            "typedef uint32_t u32;",
+        ]
+        roles = len(network.legal)
+        lines += [
+            f"#define NR {roles}",
+            f"#define NW {max(1, (len(network.base) + 63) // 64)}",
+            f"#define NWI {max(1, (len(network.inputs) + 63) // 64)}",
+            f"#define NN {max(1, len(network.nodes))}",
+            f"#define MOVES_MAX {sum(len(moves) for moves in network.legal)}",
+        ]
+        self.rows = []
+        code = []
+        step_folded = fold(network, cone(network, legal_nodes + terminal))
+        state_only = "const u64 *S, unsigned char *v"
+        code += self._evaluator("step", state_only, step_folded, legal_nodes + terminal)
+        code.append(f"#define TERMINAL ({self._value(step_folded, network.terminal)})")
+        code += self._legal_lists(step_folded)
+        goals_folded = fold(network, cone(network, goal_nodes))
+        code += self._evaluator("goals", state_only, goals_folded, goal_nodes)
+        code += self._goal_tables(goals_folded)
+        next_folded = fold(network, cone(network, next_nodes))
+        early = self._early(next_folded)
+        dispatch, preset = self._dispatch(next_folded, early)
+        code += dispatch
+        with_moves = "const u64 *S, const u64 *D, unsigned char *v"
+        code += self._evaluator("early", with_moves, next_folded, next_nodes, only=early)
+        late = frozenset(next_folded) - early
+        code += self._evaluator("next", with_moves, next_folded, next_nodes, preset, late)
+        code += self._next_state(next_folded, preset)
+        for name, position in (("BODY_A", 0), ("BODY_B", 1), ("BODY_C", 2)):
+            lines.append(_array(name, [row[position] for row in self.rows]))
+        lines.append(_ROWS)
+        return "\n".join(lines + code + [_RUNTIME]) + "\n"
+
+    def _value(self, folded: dict[int, Folded], node: int | None) -> str:
+        """A C expression for whether `node` holds, once its evaluator has run."""
+        if node is None:
+            return "0"
+        value = folded[node]
+        if type(value) is bool:
+            return "1" if value else "0"
+        return f"v[{node}]"
+
+    def _evaluator(
+        self,
+        name: str,
+        parameters: str,
+        folded: dict[int, Folded],
+        targets: list[int],
+        preset: frozenset[int] = frozenset(),
+        only: frozenset[int] | None = None,
+    ) -> list[str]:
+        """``eval_<name>``: the nodes of the targets' cone (those in `only` if given),
+        in chunks of statements.
+
+        Nodes in `preset` already hold what their dispatched bodies gave
+        (`_dispatch`): their other bodies are or-ed in.
+        """
+        network = self.network
+        statements: list[list[str]] = []
+        for component in cone(network, targets):
+            members = network.components[component]
+            if only is not None and members[0] not in only:
+                continue
+            if network.cyclic[component]:
+                statements.append(self._cyclic(members, folded))
+                continue
+            (node,) = members
+            value = folded[node]
+            if type(value) is bool or (node in preset and not value):
+                continue
+            if len(value) >= TABLE_BODIES and all(len(body) <= 3 for body in value):
+                arguments = "S, D, v" if "*D" in parameters else "S, 0, v"
+                statements += self._table_node(node, value, arguments, node in preset)
+                continue
+            for i, expression in enumerate(self.expressions.disjunction(value)):
+                assign = "|=" if i or node in preset else "="
+                statements.append([f"    v[{node}] {assign} {expression};"])
+        return self._chunked(name, parameters, statements)
+
+    @staticmethod
+    def _chunked(name: str, parameters: str, statements: list[list[str]]) -> list[str]:
+        """``eval_<name>`` calling functions of at most `CHUNK` characters of statements."""
+        lines: list[str] = []
+        chunks: list[str] = []
+        current: list[str] = []
+        size = 0
+        for block in statements + [[]]:
+            block_size = sum(len(line) for line in block)
+            if current and (not block or size + block_size > CHUNK):
+                chunks.append(f"{name}_{len(chunks)}")
+                lines.append(f"static void {chunks[-1]}({parameters}) {{")
+                lines += current
+                lines.append("}")
+                current = []
+                size = 0
+            current += block
+            size += block_size
+        arguments = "S, D, v" if "*D" in parameters else "S, v"
+        lines.append(f"static void eval_{name}({parameters}) {{")
+        lines += [f"    {chunk}({arguments});" for chunk in chunks]
+        unused = "(void)S; (void)D; (void)v;" if "*D" in parameters else "(void)S; (void)v;"
+        lines.append(f"    {unused}")
+        lines.append("}")
+        return lines
+
+    def _table_node(self, node: int, bodies: list, arguments: str, preset: bool) -> list[list[str]]:
+        """A node of many short bodies, grouped by their most common literal.
+
+        Each group is one test of that literal and, when it holds, a scan of
+        the group's rows (`any_body`): hex's 6,561 ways for a group to touch
+        both edges are 81 tests and a few short scans.
+        """
+        counts = Counter(literal for body in bodies for literal in body)
+        groups: dict[tuple[int, int, bool], list[tuple]] = {}
+        for body in bodies:
+            key = max(body, key=lambda literal: (counts[literal], literal))
+            groups.setdefault(key, []).append(tuple(lit for lit in body if lit != key))
+        statements = [] if preset else [[f"    v[{node}] = 0;"]]
+        for key, rests in sorted(groups.items()):
+            test = self.expressions.conjunction([key])
+            if not all(rests):
+                statements.append([f"    v[{node}] |= {test};"])
+                continue
+            start = len(self.rows)
+            self.rows += [self._row(rest) for rest in rests]
+            call = f"any_body({arguments}, {start}, {len(self.rows)})"
+            statements.append([f"    if (!v[{node}] && {test}) v[{node}] = {call};"])
+        return statements
+
+    @staticmethod
+    def _row(body: Sequence[tuple[int, int, bool]]) -> tuple[int, int, int]:
+        """A body of one to three literals as a row of `BODY_A`.. (see `_ROWS`)."""
+        codes = [index << 3 | kind << 1 | (not positive) for kind, index, positive in body]
+        codes += [codes[0]] * (3 - len(codes))
+        return codes[0], codes[1], codes[2]
+
+    def _early(self, folded: dict[int, Folded]) -> frozenset[int]:
+        """The nodes of the next state's cone computed before the dispatch (`_dispatch`).
+
+        A body reading a move can be dispatched if the nodes it reads are
+        known by then: these are the nodes that depend on no dispatched
+        body.  Found by iterating from none (only bodies without node
+        literals dispatched); if that does not settle, none.
+        """
+        network = self.network
+        readers: dict[int, set[int]] = {}
+        for node, value in folded.items():
+            if type(value) is not bool:
+                for body in value:
+                    for kind, index, _ in body:
+                        if kind == NODE:
+                            readers.setdefault(index, set()).add(node)
+
+        def late_nodes(early: frozenset[int]) -> set[int]:
+            late = {
+                node
+                for node, value in folded.items()
+                if type(value) is not bool
+                and not network.cyclic[network.component_of[node]]
+                and any(_movable(body, early) for body in value)
+            }
+            stack = list(late)
+            while stack:
+                for reader in readers.get(stack.pop(), ()):
+                    if reader not in late:
+                        late.add(reader)
+                        stack.append(reader)
+            return late
+
+        early: frozenset[int] = frozenset()
+        for _ in range(8):
+            found = frozenset(folded) - late_nodes(early)
+            if found == early:
+                return early
+            early = found
+        return frozenset()
+
+    def _dispatch(
+        self, folded: dict[int, Folded], early: frozenset[int]
+    ) -> tuple[list[str], frozenset[int]]:
+        """Bodies reading a move, run only when that move is played.
+
+        A body with a positive ``does`` literal whose node literals are all
+        `early` (a move's effect, or a frame rule for the cells a move does
+        not touch) is run by ``dispatch`` for that input only, and ors its
+        value into its node; ``dispatch`` zeroes those nodes first, and runs
+        after ``eval_early`` and before ``eval_next``.  Bodies whose other literals are one or two
+        positive base literals (hex: 68,000 of them, the frame of its groups)
+        are rows of a table read by one loop, which compiles in no time where
+        code for them takes minutes; the others are code, in ``in_<i>``.
+        Returns the source and the nodes so preset; the bodies left in
+        `folded` are the others.
+        """
+        network = self.network
+        per_input: dict[int, list[str]] = {}
+        rows: dict[int, list[tuple[int, int, int]]] = {}
+        preset: set[int] = set()
+        for node, value in folded.items():
+            if type(value) is bool or network.cyclic[network.component_of[node]]:
+                continue
+            kept = []
+            for body in value:
+                if not _movable(body, early):
+                    kept.append(body)
+                    continue
+                first = next(i for kind, i, positive in body if kind == INPUT and positive)
+                preset.add(node)
+                rest = sorted(literal for literal in body if literal != (INPUT, first, True))
+                if rest and len(rest) <= 2 and all(k == BASE and p for k, _, p in rest):
+                    rows.setdefault(first, []).append((node, rest[0][1], rest[-1][1]))
+                    continue
+                statement = (
+                    f"    v[{node}] |= {self.expressions.conjunction(rest)};"
+                    if rest
+                    else f"    v[{node}] = 1;"
+                )
+                per_input.setdefault(first, []).append(statement)
+            folded[node] = kept
+        lines = []
+        for index in sorted(per_input):
+            lines.append(f"static void in_{index}(const u64 *S, const u64 *D, unsigned char *v) {{")
+            lines += per_input[index]
+            lines.append("    (void)S; (void)D; (void)v;")
+            lines.append("}")
+        lines.append(
+            "static void nop(const u64 *S, const u64 *D, unsigned char *v) "
+            "{ (void)S; (void)D; (void)v; }"
+        )
+        inputs = len(network.inputs)
+        functions = ", ".join(f"in_{i}" if i in per_input else "nop" for i in range(inputs))
+        lines.append(
+            f"static void (*const INPUT_FN[{max(1, inputs)}])"
+            f"(const u64 *S, const u64 *D, unsigned char *v) = {{{functions or 'nop'}}};"
+        )
+        starts = [0]
+        table: list[tuple[int, int, int]] = []
+        for index in range(inputs):
+            table += rows.get(index, [])
+            starts.append(len(table))
+        lines += [
+            _array("ROW_START", starts),
+            _array("ROW_NODE", [row[0] for row in table]),
+            _array("ROW_A", [row[1] for row in table]),
+            _array("ROW_B", [row[2] for row in table]),
+            _array("PRESET", sorted(preset)),
+        ]
+        lines += [
+            "static void dispatch(const u64 *S, const u64 *D, unsigned char *v) {",
+            "    int w, i, k;",
+            f"    for (k = 0; k < {len(preset)}; k++) v[PRESET[k]] = 0;",
+            "    for (w = 0; w < NWI; w++) {",
+            "        u64 x = D[w];",
+            "        while (x) {",
+            "            i = w * 64 + __builtin_ctzll(x);",
+            "            INPUT_FN[i](S, D, v);",
+            "            for (k = ROW_START[i]; k < ROW_START[i + 1]; k++)",
+            "                v[ROW_NODE[k]] |= "
+            "(S[ROW_A[k] >> 6] >> (ROW_A[k] & 63)) & (S[ROW_B[k] >> 6] >> (ROW_B[k] & 63)) & 1;",
+            "            x &= x - 1;",
+            "        }",
+            "    }",
+            "}",
+        ]
+        return lines, frozenset(preset)
+
+    def _cyclic(self, members: list[int], folded: dict[int, Folded]) -> list[str]:
+        """A cyclic component: all false, then its rules applied until nothing changes."""
+        lines = [f"    v[{member}] = {1 if folded[member] is True else 0};" for member in members]
+        lines.append("    { int ch; do { ch = 0;")
+        for member in members:
+            value = folded[member]
+            if type(value) is bool or not value:
+                continue
+            for expression in self.expressions.disjunction(value):
+                lines.append(
+                    f"        if (!v[{member}] && ({expression})) {{ v[{member}] = 1; ch = 1; }}"
+                )
+        lines.append("    } while (ch); }")
+        return lines
+
+    def _legal_lists(self, folded: dict[int, Folded]) -> list[str]:
+        lines = [
+            "static void legal_lists(int *counts, int *moves, const unsigned char *v) {",
+            "    int c, k = 0;",
+        ]
+        for role, entries in enumerate(self.network.legal):
+            lines.append("    c = 0;")
+            for node, move in sorted(entries, key=lambda entry: entry[1]):
+                value = self._value(folded, node)
+                if value == "0":
+                    continue
+                test = "" if value == "1" else f"if ({value}) "
+                lines.append(f"    {test}moves[k + c++] = {move};")
+            lines.append(f"    counts[{role}] = c; k += c;")
+        lines += ["    (void)moves;", "}"]
+        return lines
+
+    def _goal_tables(self, folded: dict[int, Folded]) -> list[str]:
+        """The goal entries that can hold: role, node, position and value (-1: not 0..100)."""
+        of, nodes, positions, values = [], [], [], []
+        for role, entries in enumerate(self.network.goals):
+            for position, (node, _) in enumerate(entries):
+                value = folded[node]
+                if value is False or (type(value) is not bool and not value):
+                    continue
+                of.append(role)
+                nodes.append(node)
+                positions.append(position)
+                known = self.goal_values[role][position]
+                values.append(-1 if known is None else known)
+        lines = []
+        count = len(of)
+        lines.append(f"#define NGE {count}")
+        for name, table in (
+            ("GOAL_OF", of),
+            ("GOAL_NODE", nodes),
+            ("GOAL_POS", positions),
+            ("GOAL_VALUE", values),
+        ):
+            items = ", ".join(map(str, table)) or "0"
+            lines.append(f"static const int {name}[{max(1, count)}] = {{{items}}};")
+        lines.append("static void eval_goal_entries(const u64 *S, unsigned char *v) {")
+        lines.append("    eval_goals(S, v);")
+        # a goal that always holds is a constant, not computed by eval_goals
+        lines += [f"    v[{node}] = 1;" for node in nodes if folded[node] is True]
+        lines.append("}")
+        return lines
+
+    def _next_state(self, folded: dict[int, Folded], preset: frozenset[int]) -> list[str]:
+        network = self.network
+        words = max(1, (len(network.base) + 63) // 64)
+        fixed = [0] * words
+        lines = ["static void next_state(const u64 *S, const u64 *D, u64 *o, unsigned char *v) {"]
+        lines.append("    eval_early(S, D, v);")
+        lines.append("    dispatch(S, D, v);")
+        lines.append("    eval_next(S, D, v);")
+        variable: list[tuple[int, int]] = []
+        for bit, node in enumerate(network.next):
+            if node is None:
+                continue
+            value = folded[node]
+            if value is True:
+                fixed[bit >> 6] |= 1 << (bit & 63)
+            elif node in preset or (type(value) is not bool and value):
+                variable.append((bit, node))
+        for word in range(words):
+            lines.append(f"    o[{word}] = {fixed[word]:#x}ULL;")
+        for bit, node in variable:
+            lines.append(f"    o[{bit >> 6}] |= (u64)v[{node}] << {bit & 63};")
+        lines.append("}")
+        return lines
+
+
+def _movable(body: Sequence[tuple[int, int, bool]], early: frozenset[int]) -> bool:
+    """Whether `body` can be dispatched: it reads a move, and only `early` nodes."""
+    return any(kind == INPUT and positive for kind, _, positive in body) and all(
+        index in early for kind, index, _ in body if kind == NODE
+    )
+
+
+def _array(name: str, values: Sequence[int]) -> str:
+    """A constant C array of ints (one element at least: C has no empty arrays)."""
+    items = ", ".join(map(str, values)) or "0"
+    return f"static const int {name}[{max(1, len(values))}] = {{{items}}};"
+
+
+def check_source(source: str) -> None:
+    """Raise `ValueError` unless every word of `source` is one generated code may contain."""
+    generated = source.replace(_ROWS, "").replace(_RUNTIME, "")  # fixed text: trusted
+    for word in _WORDS.findall(generated):
+        if word not in _ALLOWED and not _GENERATED.fullmatch(word):
+            raise ValueError(f"generated C names {word[:40]!r}, which it must not")

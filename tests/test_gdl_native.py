@@ -1,0 +1,195 @@
+"""Native code for the ground network: the same answers as the generated Python.
+
+Skipped without the ``native`` extra (cffi) or a C compiler; the fallback
+tests run everywhere.  Libraries are built into a folder of this test
+session, so that each game is compiled once per run.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import shutil
+
+import pytest
+from test_gdl_compiled import HOSTILE
+from test_gdl_game import RACE
+
+from games.base import GameDefinitionError
+from games.registry import GDL_DIR
+from gdl.compiled.compiled_game import CompiledGame, CompiledState
+from gdl.interpreter.game import GdlGame
+from gdl.load import with_reasoner
+from gdl.native import build
+from gdl.native.attach import attach_in_background, attach_native
+from gdl.native.build import NativeUnavailable
+from gdl.native.csource import CGenerator, check_source
+from player.mcts import MCTS, RandomPlayout
+
+try:
+    import cffi  # noqa: F401
+
+    MISSING = None if shutil.which("cc") else "no C compiler (cc)"
+except ImportError:
+    MISSING = "the native extra (cffi) is not installed"
+
+needs_native = pytest.mark.skipif(MISSING is not None, reason=str(MISSING))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def library_cache(tmp_path_factory: pytest.TempPathFactory):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(build.CACHE_ENV, str(tmp_path_factory.mktemp("native")))
+        yield
+
+
+def native_game(text: str, name: str = "race") -> tuple[GdlGame, CompiledGame]:
+    """The interpreted game and the same game compiled with native code attached."""
+    compiled = with_reasoner(GdlGame.from_text(text, name=name), "compiled")
+    assert isinstance(compiled, CompiledGame)
+    attach_native(compiled)
+    assert compiled.native is not None
+    return GdlGame.from_text(text, name=name), compiled
+
+
+def assert_same_play(interpreted: GdlGame, native: CompiledGame, playouts: int) -> None:
+    """Random games agree step by step; native playouts are the Python ones for their seed."""
+    rng = random.Random(0)
+    for _ in range(playouts):
+        a, b = interpreted.initial_state(), native.initial_state()
+        assert isinstance(b, CompiledState)
+        while True:
+            assert a.facts() == b.facts()
+            assert a.is_terminal() == b.is_terminal()
+            if a.is_terminal():
+                assert a.goals() == b.goals()
+                break
+            assert a.all_legal_moves() == b.all_legal_moves()
+            joint = [rng.choice(moves) for moves in a.all_legal_moves()]
+            a, b = a.next(joint), b.next(joint)
+    start = native.initial_state()
+    for seed in range(3):
+        seeded = random.Random(seed).getrandbits(32)
+        python = random.Random(seeded)
+        expected = [interpreted.initial_state().random_playout(python) for _ in range(4)]
+        assert start.random_playouts(random.Random(seed), 4) == expected
+        assert start.random_playout(random.Random(seed)) == expected[0]
+
+
+@needs_native
+@pytest.mark.parametrize("name", ["tictactoe", "connect_four", "ultimate_tictactoe"])
+def test_twins_play_the_same_on_native_code(name: str) -> None:
+    text = (GDL_DIR / f"{name}.kif").read_text()
+    assert_same_play(*native_game(text, name), playouts=5)
+
+
+@needs_native
+@pytest.mark.parametrize("name", ["ticTacToe", "connectFour", "blocker", "sheepAndWolf"])
+def test_corpus_games_play_the_same_on_native_code(shared_dir, name: str) -> None:
+    path = shared_dir / "gdl-corpus" / "games" / f"{name}.kif"
+    if not path.exists():
+        pytest.skip(f"{name} is not in the corpus")
+    assert_same_play(*native_game(path.read_text(), name), playouts=5)
+
+
+@needs_native
+def test_recursive_rules_and_simultaneous_moves_on_native_code() -> None:
+    path = """
+    (role r) (role s)
+    (init (edge a b)) (init (edge b c)) (init (edge c d)) (init (edge d b))
+    (<= (reach ?x ?y) (true (edge ?x ?y)))
+    (<= (reach ?x ?z) (true (edge ?x ?y)) (node ?y) (reach ?y ?z))
+    (node a) (node b) (node c) (node d)
+    (<= (legal r (cut ?x ?y)) (true (edge ?x ?y)))
+    (<= (legal r wait) (reach a a))
+    (<= (legal s wait))
+    (<= (legal s (cut ?x ?y)) (true (edge ?x ?y)))
+    (<= (next (edge ?x ?y)) (true (edge ?x ?y)) (not (does r (cut ?x ?y)))
+        (not (does s (cut ?x ?y))))
+    (<= terminal (not (reach a d)))
+    (<= (goal r 100) (reach b b))
+    (<= (goal r 0) (not (reach b b)))
+    (<= (goal s 50) (role s))
+    """
+    interpreted, native = native_game(path, "path")
+    assert any(native.compiled.network.cyclic)
+    assert_same_play(interpreted, native, playouts=10)
+
+
+@needs_native
+def test_broken_rules_give_the_interpreters_errors_on_native_code() -> None:
+    no_noop = RACE.replace("(<= (legal ?p noop) (role ?p) (not (true (control ?p))))", "")
+    _, native = native_game(no_noop)
+    with pytest.raises(GameDefinitionError, match="role Right has no legal move"):
+        native.initial_state().legal_moves(1)
+    with pytest.raises(GameDefinitionError, match="role Right has no legal move"):
+        native.initial_state().random_playout(random.Random(1))
+    no_goal = RACE.replace("(<= (goal ?p 100) (true (control ?p)) terminal)", "")
+    _, native = native_game(no_goal)
+    message = r"race: role \w+ has no goal value in the terminal state: \(control"
+    with pytest.raises(GameDefinitionError, match=message):
+        native.initial_state().random_playouts(random.Random(1), 3)
+
+
+def test_the_c_source_holds_no_text_of_the_game() -> None:
+    names = iter(HOSTILE)
+    text = RACE
+    for symbol in ("left", "Right", "Add", "count", "control", "noop", "succ"):
+        text = text.replace(symbol, next(names))
+    compiled = CompiledGame.from_text(text)
+    rules = compiled.compiled
+    source = CGenerator(rules.network, rules.goal_values).source()
+    check_source(source)
+    assert not any(HOSTILE[i] in source for i in (0, 1, 2, 5, 6, 9))  # the others are C words
+    with pytest.raises(ValueError, match="names 'system'"):
+        check_source(source.replace("v[0]", 'system("rm")', 1))
+
+
+def test_without_the_native_extra_the_generated_python_serves(monkeypatch, caplog) -> None:
+    def missing() -> None:
+        raise NativeUnavailable("cffi is not installed")
+
+    monkeypatch.setattr(build, "new_ffi", missing)
+    with caplog.at_level(logging.INFO, logger="gdl.load"):
+        game = with_reasoner(GdlGame.from_text(RACE, name="race"), "native")
+    assert isinstance(game, CompiledGame) and game.native is None
+    assert "no native code (cffi is not installed)" in caplog.text
+    assert game.initial_state().random_playouts(random.Random(1), 2)
+
+
+def test_a_failed_build_leaves_the_game_on_python(monkeypatch, caplog) -> None:
+    monkeypatch.setenv(build.COMPILER_ENV, "no-such-compiler-here")
+    compiled = CompiledGame.from_text(RACE, name="race")
+    with caplog.at_level(logging.INFO, logger="gdl.native.attach"):
+        attach_in_background(compiled).join()
+    assert compiled.native is None
+    assert "the generated Python serves" in caplog.text
+    goals, steps = compiled.initial_state().random_playout(random.Random(3))
+    assert steps > 0 and sorted(goals) == [0, 100]
+
+
+@needs_native
+def test_native_reasoner_attaches_in_the_background_and_search_batches_playouts() -> None:
+    text = (GDL_DIR / "tictactoe.kif").read_text()
+    game = with_reasoner(GdlGame.from_text(text, name="tictactoe"), "native")
+    assert isinstance(game, CompiledGame) and game.native_build is not None
+    game.native_build.join()
+    assert game.native is not None
+    game.playout_batch = 4
+    evaluator = RandomPlayout()
+    search = MCTS(game.initial_state(), rng=random.Random(1), evaluator=evaluator)
+    done = search.search(iterations=20)
+    assert evaluator.playouts == 4 * done  # no terminal state within 20 iterations
+    assert search.best_move(0) in game.initial_state().legal_moves(0)
+
+
+@needs_native
+def test_libraries_are_cached_by_their_source(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv(build.CACHE_ENV, str(tmp_path))
+    compiled = CompiledGame.from_text(RACE, name="race")
+    source = CGenerator(compiled.compiled.network, compiled.compiled.goal_values).source()
+    first = build.build_library(source)
+    monkeypatch.setenv(build.COMPILER_ENV, "no-such-compiler-here")
+    assert build.build_library(source) == first  # found, not compiled again
+    with pytest.raises(NativeUnavailable, match="no C compiler"):
+        build.build_library(source + "\n")
