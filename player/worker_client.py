@@ -20,6 +20,9 @@ log = logging.getLogger(__name__)
 ANSWER_LIMIT = 1 << 20
 """Longest answer line read from a worker, in bytes (answers are short)."""
 
+EXIT_WAIT = 2.0
+"""Seconds to wait for a worker's exit status once its answers' pipe has closed."""
+
 
 class WorkerError(Exception):
     """The worker answered with an error, or cannot answer."""
@@ -57,7 +60,7 @@ class WorkerClient:
 
     @property
     def alive(self) -> bool:
-        return not self._reader.done()
+        return not self._reader.done() and self.process.returncode is None
 
     async def request(self, command: dict[str, Any], timeout: float | None) -> dict[str, Any]:
         """Send `command` and wait up to `timeout` seconds for its answer."""
@@ -97,6 +100,10 @@ class WorkerClient:
                     future.set_exception(WorkerError(answer["error"]))
                 else:
                     future.set_result(answer)
+            # The pipe closes as the process ends: wait (briefly) for its exit status,
+            # which says why it ended (e.g. its CPU limit), before failing the requests.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.process.wait(), EXIT_WAIT)
         except (ValueError, asyncio.LimitOverrunError) as error:
             log.error("search worker %s: unreadable answer: %s", self.process.pid, error)
         finally:
