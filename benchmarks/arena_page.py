@@ -64,11 +64,21 @@ def startup(runs: int) -> tuple[list[float], list[float], dict[str, bytes]]:
 def screenshots(folder: Path) -> None:
     from playwright.sync_api import sync_playwright
 
-    args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run"]
+    args = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+    ]
     folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as work, arena_process(Path(work)) as (address, _), \
-            sync_playwright() as playwright:
+    with (
+        tempfile.TemporaryDirectory() as work,
+        arena_process(Path(work)) as (address, _),
+        sync_playwright() as playwright,
+    ):
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=args)
         page = browser.new_page(base_url=address, viewport={"width": 1100, "height": 760})
         page.set_default_timeout(120_000)
@@ -130,8 +140,10 @@ def main() -> None:
     for path, body in files.items():
         print(f"  {path:<28} {len(body):>7,} bytes")
     total = b"".join(files.values())
-    print(f"page weight: {len(total):,} bytes in {len(files)} requests, "
-          f"{len(gzip.compress(total)):,} gzipped")
+    print(
+        f"page weight: {len(total):,} bytes in {len(files)} requests, "
+        f"{len(gzip.compress(total)):,} gzipped"
+    )
     if args.screenshots:
         screenshots(args.screenshots)
         print(f"screenshots in {args.screenshots}")

@@ -240,9 +240,7 @@ class Study:
             self.study_id = saved["study_id"]
             if before.matches != self.plan.matches:  # more (or fewer) matches a point
                 write_json_atomically(plan_path, {**asdict(self.plan), "study_id": self.study_id})
-            return [
-                match for match in self._journal() if match.result.index < self.plan.matches
-            ]
+            return [match for match in self._journal() if match.result.index < self.plan.matches]
         if self.folder.exists() and any(self.folder.iterdir()):
             raise GameError(f"{self.folder} is not empty and holds no study")
         self.study_id = new_match_id("study")

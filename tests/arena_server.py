@@ -20,8 +20,17 @@ def arena_process(
     """Run ``ggp arena`` keeping its files in `folder`; once it listens, yield its
     address and its process."""
     command = [
-        sys.executable, "-m", "ggp", "arena", "--port", "0",
-        "--db", str(folder / "arena.sqlite"), "--log-dir", str(folder / "logs"), *options,
+        sys.executable,
+        "-m",
+        "ggp",
+        "arena",
+        "--port",
+        "0",
+        "--db",
+        str(folder / "arena.sqlite"),
+        "--log-dir",
+        str(folder / "logs"),
+        *options,
     ]
     process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
     try:

@@ -75,7 +75,12 @@ async def test_the_games_offered(arena) -> None:
     listing = await (await client.get("/api/games")).json()
     names = [game["name"] for game in listing["builtin"]]
     assert names == [
-        "tictactoe", "connect_four", "othello", "ultimate_tictactoe", "hex", "breakthrough"
+        "tictactoe",
+        "connect_four",
+        "othello",
+        "ultimate_tictactoe",
+        "hex",
+        "breakthrough",
     ]
     four = listing["builtin"][1]
     assert four["board"] == {"kind": "connect_four", "width": 7, "height": 6}
@@ -145,9 +150,7 @@ async def test_a_game_file_and_pasted_rules_are_checked(arena) -> None:
     client = await arena()
     good = await (await client.post("/api/check", json={"game": {"file": "ttt.kif"}})).json()
     assert good == {"ok": True, "name": good["name"], "roles": ["xplayer", "oplayer"], "faults": []}
-    bad = await (
-        await client.post("/api/check", json={"game": {"rules": BROKEN_AT_LINE_3}})
-    ).json()
+    bad = await (await client.post("/api/check", json={"game": {"rules": BROKEN_AT_LINE_3}})).json()
     assert not bad["ok"] and bad["faults"][0]["line"] == 3
     assert "unsafe variable ?y" in bad["faults"][0]["message"]
     syntax = await (
@@ -201,8 +204,20 @@ async def test_a_move_for_a_seat_that_is_no_persons_is_refused(arena) -> None:
 async def test_a_restart_lists_old_matches_and_finds_logs(arena, config) -> None:
     store = ArenaStore(config.db)
     store.save_match(
-        MatchRow("old.1", "tictactoe", ("xplayer", "oplayer"), ("a", "b"), "running", None,
-                 0, 2, None, None, 1.0, "arena")
+        MatchRow(
+            "old.1",
+            "tictactoe",
+            ("xplayer", "oplayer"),
+            ("a", "b"),
+            "running",
+            None,
+            0,
+            2,
+            None,
+            None,
+            1.0,
+            "arena",
+        )
     )
     game = load_game("tictactoe")
     record = await asyncio.to_thread(

@@ -16,8 +16,13 @@ from gdl_texts import PENNIES
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
 ]
 WAIT = 120_000
 """Milliseconds a page may take to show what a test waits for (a loaded machine)."""
@@ -26,8 +31,9 @@ sync_api = pytest.importorskip(
     "playwright.sync_api", reason="playwright is not installed (pip install -e '.[web-test]')"
 )
 if not CHROMIUM.is_file():
-    pytest.skip(f"no browser: {CHROMIUM} is absent (apt-get install chromium)",
-                allow_module_level=True)
+    pytest.skip(
+        f"no browser: {CHROMIUM} is absent (apt-get install chromium)", allow_module_level=True
+    )
 
 BROKEN_AT_LINE_3 = """(role x)
 (init (p 1))

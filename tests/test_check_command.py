@@ -188,4 +188,3 @@ def test_a_game_whose_every_playout_breaks_has_no_figure(tmp_path: Path, capsys)
     game, _ = write(tmp_path, HALF_BROKEN.replace("(<= (legal a good) (true (start)))", ""))
     assert main(["bench", game, "--seconds", "0.2", "--runs", "1"]) == 1
     assert "no figure: every playout broke; " in capsys.readouterr().out
-

@@ -1,6 +1,6 @@
 """Native code for the ground network: the same answers as the generated Python.
 
-Skipped without the ``native`` extra (cffi) or a C compiler; the fallback
+Skipped without cffi or a C compiler; the fallback
 tests run everywhere.  Libraries are built into a folder of this test
 session, so that each game is compiled once per run.
 """
@@ -31,7 +31,7 @@ try:
 
     MISSING = None if shutil.which("cc") else "no C compiler (cc)"
 except ImportError:
-    MISSING = "the native extra (cffi) is not installed"
+    MISSING = "cffi is not installed"
 
 needs_native = pytest.mark.skipif(MISSING is not None, reason=str(MISSING))
 

@@ -64,7 +64,7 @@ def new_ffi() -> Any:
     try:
         import cffi
     except ImportError:
-        raise NativeUnavailable("cffi is not installed (the extra 'native')") from None
+        raise NativeUnavailable("cffi is not installed (pip install cffi)") from None
     ffi = cffi.FFI()
     ffi.cdef(DECLARATIONS)
     return ffi

@@ -154,8 +154,9 @@ class Arena:
         if not isinstance(specs, list) or not all(isinstance(s, str) for s in specs):
             raise GameError("players: expected a list of player specs, one per role")
         specs = seat_specs(game.game, [spec.strip() for spec in specs])
-        clocks = Clocks(_clock(body.get("startclock"), "startclock"),
-                        _clock(body.get("playclock"), "playclock"))
+        clocks = Clocks(
+            _clock(body.get("startclock"), "startclock"), _clock(body.get("playclock"), "playclock")
+        )
         seed = body.get("seed")
         if seed is not None and not isinstance(seed, int):
             raise GameError("seed: expected an integer")
@@ -174,9 +175,7 @@ class Arena:
 
     def _row(self, match: LiveMatch) -> MatchRow:
         record = match.record
-        errors = (
-            sum(map(sum, error_counts(record.errors, len(match.roles)))) if record else 0
-        )
+        errors = sum(map(sum, error_counts(record.errors, len(match.roles)))) if record else 0
         return MatchRow(
             id=match.id,
             game=match.game.spec,
@@ -278,4 +277,3 @@ def hint(state: State, role: int, seconds: float = HINT_SECONDS) -> list[dict]:
     tree = MCTS(state, rng=random.Random())
     tree.search(HINT_ITERATIONS, time.monotonic() + seconds)
     return ranking_json(tree.statistics(role), length=len(state.legal_moves(role)))
-

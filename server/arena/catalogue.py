@@ -89,7 +89,7 @@ def faults_of(error: GameError) -> list[dict[str, Any]]:
             {
                 "line": int(match.group(1)) if match else None,
                 "column": int(match.group(2)) if match and match.group(2) else None,
-                "message": fault[match.end():] if match else fault,
+                "message": fault[match.end() :] if match else fault,
             }
         )
     return found

@@ -28,6 +28,7 @@ from server.rules import RefereeGame
 
 log = logging.getLogger(__name__)
 
+
 class LiveMatch:
     """One match the arena referees, and the queues of those watching it."""
 
@@ -75,9 +76,7 @@ class LiveMatch:
     def current_state(self) -> State | None:
         return self.record.states[-1] if self.record and self.record.states else None
 
-    def start(
-        self, log_dir: str, on_end: Callable[[LiveMatch], None]
-    ) -> asyncio.Task:
+    def start(self, log_dir: str, on_end: Callable[[LiveMatch], None]) -> asyncio.Task:
         """Start the match as a task; `on_end` is called when it is over, however it ends."""
         self.task = asyncio.create_task(self._run(log_dir, on_end), name=f"match {self.id}")
         return self.task

@@ -49,8 +49,12 @@ class ProcessAgentPlayer(Player):
 
     async def _spawn(self) -> None:
         self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "server.arena.agent_process",
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=STREAM_LIMIT,
+            sys.executable,
+            "-m",
+            "server.arena.agent_process",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            limit=STREAM_LIMIT,
         )
         self.reader = asyncio.create_task(self._read())
 
@@ -100,8 +104,12 @@ class ProcessAgentPlayer(Player):
             self.broken = True
             return Reply(None, "CE")
         command = {
-            "cmd": "start", "game": self.game, "agent": self.name, "seed": self.seed,
-            "role": role, "clocks": [setup.clocks.start, setup.clocks.play],
+            "cmd": "start",
+            "game": self.game,
+            "agent": self.name,
+            "seed": self.seed,
+            "role": role,
+            "clocks": [setup.clocks.start, setup.clocks.play],
         }
         answer = await self._ask(command, setup.timeout(setup.clocks.start))
         return answer if isinstance(answer, Reply) else Reply("ready")

@@ -183,8 +183,21 @@ class ArenaStore:
 
 
 def _match_row(found: Sequence[Any]) -> MatchRow:
-    (id_, game, roles, players, status, goals, errors, steps, failure, path, started, source,
-     tournament) = found
+    (
+        id_,
+        game,
+        roles,
+        players,
+        status,
+        goals,
+        errors,
+        steps,
+        failure,
+        path,
+        started,
+        source,
+        tournament,
+    ) = found
     return MatchRow(
         id_,
         game,

@@ -123,16 +123,17 @@ class ArenaTournament:
             self.id, self.setup, self.status, self.results, self.failure, self.started
         )
 
-    async def run(
-        self, store: ArenaStore, index_logs: Callable[[], Awaitable[object]]
-    ) -> None:
+    async def run(self, store: ArenaStore, index_logs: Callable[[], Awaitable[object]]) -> None:
         """Run the tournament's process, reading each match's result as it comes;
         `index_logs` (its matches join the history) is awaited before it is said over."""
         self.save(store)
         try:
             self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "server.arena.tournament_job",
-                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                sys.executable,
+                "-m",
+                "server.arena.tournament_job",
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
             )
             assert self.process.stdin is not None and self.process.stdout is not None
             self.process.stdin.write(json.dumps(self.setup).encode())
