@@ -12,6 +12,7 @@ import pytest
 from gdl_texts import BROKEN, PENNIES, TICTACTOE
 from ggp_client import GGP_BASE_HEADERS, play_match
 
+from player import session
 from player.http_player import CORS_HEADERS, PLAYER, PlayerConfig, create_app
 from player.worker_client import WorkerClient, WorkerTimeout
 from player.worker_pool import WorkerPool
@@ -75,13 +76,16 @@ async def test_a_whole_turn_taking_match(player, role: str) -> None:
 
 
 async def test_a_match_searched_by_two_pondering_workers_to_each_deadline_has_no_fallback(
-    player, caplog
+    player, caplog, monkeypatch
 ) -> None:
     """Searches until the deadlines (no --iterations), pondering between them:
-    every move is the search's.  The clocks are generous for a loaded machine."""
+    every move is the search's.  The clocks are generous for a loaded machine, and
+    the searches end a second before each deadline (not 0.05 s) so that a worker
+    the machine's load keeps waiting for the CPU still answers in time."""
+    monkeypatch.setattr(session, "REPLY_ALLOWANCE", 1.0)
     _, send = await player(iterations=None, workers=2)
     with caplog.at_level(logging.INFO):
-        history, _ = await play_match(send, "ttt.9", TICTACTOE, "xplayer", clocks=(3, 2))
+        history, _ = await play_match(send, "ttt.9", TICTACTOE, "xplayer", clocks=(3, 3))
     plays = [r.getMessage() for r in caplog.records if r.getMessage().startswith("play ttt.9:")]
     searched = [line for line in plays if "the only legal move" not in line]
     assert len(plays) == len(history) and len(searched) == (len(history) + 1) // 2
