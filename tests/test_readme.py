@@ -280,16 +280,15 @@ def _(command: str, output: list[str], tmp_path: Path) -> None:
     (tmp_path / "game.kif").write_text((ROOT / "games" / "gdl" / "tictactoe.kif").read_text())
     players = [create_app(PlayerConfig(iterations=50, max_matches=4)) for _ in range(2)]
     with served_apps(*players) as (first, second):
-        # 4 matches rather than 20: each starts a search process in each player.  Each
-        # match also starts a copy of the game in each player: 16 processes loading at
-        # once took over the default 10 s start clock on a loaded machine (then the
-        # first move is nil), so the clocks are generous; the players answer before them.
+        # 4 matches rather than 20: each starts a search process in each player.
+        # A start clock of 60 s: four matches start child processes in two players at
+        # once, which under a heavy load takes more than the default 10 s (then `nil`).
         command = replaced(
             command,
             ("http://127.0.0.1:9147", first),
             ("http://127.0.0.1:9148", second),
             ("--games 20", "--games 4"),
-            ("--playclock 2", "--startclock 120 --playclock 30"),
+            ("--playclock 2", "--playclock 2 --startclock 60"),
         )
         out = shell(command, tmp_path).stdout
     assert "game: 4 matches" in out
