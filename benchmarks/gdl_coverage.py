@@ -84,9 +84,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="games at a time")
     args = parser.parse_args()
     names = args.games or sorted(path.stem for path in (CORPUS / "games").glob("*.kif"))
-    busy = [
-        subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy)
-    ]
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy)]
     outcomes: dict[str, str] = {}
     reasons: Counter[str] = Counter()
     examples: dict[str, str] = {}
@@ -98,7 +96,9 @@ def main() -> None:
             for future in futures:
                 name, result, work, seconds, detail = future.result()
                 outcomes[name] = result
-                print(f"{name}\t{result}\t{work:,} units\t{seconds:.2f} CPU-s\t{detail}", flush=True)
+                print(
+                    f"{name}\t{result}\t{work:,} units\t{seconds:.2f} CPU-s\t{detail}", flush=True
+                )
                 if result != FAST:
                     kind = f"{result}: {kind_of(detail)}"
                     reasons[kind] += 1
@@ -122,9 +122,7 @@ def main() -> None:
     if args.list:
         args.list.write_text("".join(f"{name}\t{outcomes[name]}\n" for name in names))
     if args.compare:
-        other = dict(
-            line.split("\t")[:2] for line in args.compare.read_text().splitlines() if line
-        )
+        other = dict(line.split("\t")[:2] for line in args.compare.read_text().splitlines() if line)
         differ = [name for name in names if other.get(name, outcomes[name]) != outcomes[name]]
         print(
             f"against {args.compare}: {len(differ)} games differ"
