@@ -83,7 +83,11 @@ def main() -> None:
     parser.add_argument("--native", action="store_true", help="replay on native code too")
     parser.add_argument("--workers", type=int, default=1, help="games at a time")
     args = parser.parse_args()
-    names = args.games or sorted(path.stem for path in (CORPUS / "games").glob("*.kif"))
+    corpus = sorted(path.stem for path in (CORPUS / "games").glob("*.kif"))
+    unknown = sorted(set(args.games) - set(corpus))
+    if unknown:
+        parser.error(f"not in the corpus ({CORPUS}): {' '.join(unknown)}")
+    names = args.games or corpus
     busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy)]
     outcomes: dict[str, str] = {}
     reasons: Counter[str] = Counter()
