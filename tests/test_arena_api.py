@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from pathlib import Path
 
 import pytest
+from fake_players import FakePlayer, served
 from gdl_texts import TICTACTOE
 
 from games.registry import load_game
@@ -273,7 +275,8 @@ async def test_a_tournament_runs_in_its_own_process_to_its_standings(arena) -> N
     "body",
     [
         {"game": {"builtin": "tictactoe"}, "players": ["person", "random"]},
-        {"game": {"rules": TICTACTOE}, "players": ["random", "random"]},
+        {"game": {"file": "../ttt.kif"}, "players": ["random", "random"]},
+        {"game": {"builtin": "tictactoe"}, "players": ["random", "random"], "jobs": 64},
         {"game": {"builtin": "tictactoe"}, "players": ["random", "random"], "matches": 0},
         {"game": {"builtin": "tictactoe"}, "players": ["random"]},
     ],
@@ -284,11 +287,93 @@ async def test_a_tournament_that_cannot_be_played_is_refused(arena, body) -> Non
     assert refused.status == 400 and (await refused.json())["error"]
 
 
-async def test_a_stopped_tournament_aborts_and_keeps_its_finished_matches(arena) -> None:
+async def wait_for_tournament(client, tournament_id: str) -> dict:
+    async with asyncio.timeout(120):
+        while (view := await (await client.get(f"/api/tournaments/{tournament_id}")).json())[
+            "status"
+        ] == "running":
+            await asyncio.sleep(0.2)
+    return view
+
+
+async def test_a_tournament_plays_pasted_rules_and_refuses_broken_ones(arena, config) -> None:
+    client = await arena()
+    broken = await client.post(
+        "/api/tournaments",
+        json={"game": {"rules": BROKEN_AT_LINE_3}, "players": ["random"], "matches": 2},
+    )
+    assert broken.status == 400
+    assert (await broken.json())["faults"][0]["line"] == 3
+    pasted = {"rules": TICTACTOE, "name": "../my ttt"}
+    started = await client.post(
+        "/api/tournaments",
+        json={"game": pasted, "players": ["mcts:iterations=10", "random"], "matches": 2},
+    )
+    assert started.status == 201, await started.text()
+    view = await wait_for_tournament(client, (await started.json())["id"])
+    assert view["status"] == "finished" and view["done"] == 2
+    assert view["setup"]["name"] == "my-ttt" and view["setup"]["roles"] == ["xplayer", "oplayer"]
+    # The rules went to a file named by their content, inside the log folder.
+    (written,) = (config.log_dir / "arena-games").glob("*.kif")
+    assert written.name.startswith("rules-")
+    history = (await (await client.get("/api/matches")).json())["matches"]
+    assert {row["id"] for row in history} == {m["match_id"] for m in view["matches"]}
+
+
+async def test_a_tournament_plays_its_matches_at_once(arena) -> None:
+    """With two at once, the second match starts before the first one ends: the GGP
+    player holds its answer to the first start until it hears the second (or 60 s)."""
+    player = FakePlayer(silent_start=True)
+    with served(player) as (url,):
+        client = await arena()
+        started = await client.post(
+            "/api/tournaments",
+            json={
+                "game": {"builtin": "tictactoe"},
+                "players": [url, "random"],
+                "matches": 4,
+                "jobs": 2,
+                "startclock": 120,
+                "playclock": 120,
+            },
+        )
+        assert started.status == 201, await started.text()
+        view = await wait_for_tournament(client, (await started.json())["id"])
+    assert view["status"] == "finished" and view["done"] == 4 and view["setup"]["jobs"] == 2
+    assert sorted(m["index"] for m in view["matches"]) == [0, 1, 2, 3]
+    assert [row["games"] for row in view["standings"] if row["seat"] == "all"] == [4, 4]
+    assert not any(any(row) for m in view["matches"] for row in m["errors"])
+    assert most_matches_at_once(player.messages) == 2
+
+
+def most_matches_at_once(messages: list[str]) -> int:
+    """The most matches a player was in at the same time, from the messages it received."""
+    under_way: set[str] = set()
+    most = 0
+    for text in messages:
+        kind, match_id = text.strip("() ").split()[:2]
+        if kind.lower() == "start":
+            under_way.add(match_id)
+        elif kind.lower() in ("stop", "abort"):
+            under_way.discard(match_id)
+        most = max(most, len(under_way))
+    return most
+
+
+ONE_CORE = pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: one match at once")
+
+
+@pytest.mark.parametrize("jobs", [1, pytest.param(2, marks=ONE_CORE)])
+async def test_a_stopped_tournament_aborts_and_keeps_its_finished_matches(arena, jobs) -> None:
     client = await arena()
     started = await client.post(
         "/api/tournaments",
-        json={"game": {"builtin": "tictactoe"}, "players": ["random", "random"], "matches": 1000},
+        json={
+            "game": {"builtin": "tictactoe"},
+            "players": ["random", "random"],
+            "matches": 1000,
+            "jobs": jobs,
+        },
     )
     tournament_id = (await started.json())["id"]
     async with asyncio.timeout(120):

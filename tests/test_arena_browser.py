@@ -7,6 +7,7 @@ No browser is ever downloaded.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -169,3 +170,24 @@ def test_a_finished_match_is_replayed_from_the_history(page) -> None:
     page.locator("input[name=step]").fill("2")
     assert page.locator("svg.board .piece").count() == 2
     assert page.locator(".moves li.current").inner_text().startswith("oplayer")
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: one match at once")
+def test_a_tournament_of_pasted_gdl_runs_two_matches_at_once(page) -> None:
+    page.goto("/#/tournaments")
+    page.select_option("select[name=game]", "gdl")
+    page.fill("textarea[name=rules]", PENNIES)
+    page.click("button[name=check]")
+    assert "roles left, right" in page.locator(".ok").inner_text()
+    choose_player(page, 0, "random")
+    choose_player(page, 1, "legal")
+    page.fill("input[name=matches]", "4")
+    page.fill("input[name=jobs]", "2")
+    page.click("button[name=start]")
+    page.wait_for_function(
+        "() => /finished: 4 of 4 matches, seats swapped, 2 at once/"
+        ".test(document.querySelector('.tournament p')?.textContent)"
+    )
+    overall = page.locator("table.standings tr", has_text="all")
+    assert overall.count() == 2
+    assert page.locator(".tournament svg.plot rect.bar").count() == 2

@@ -228,7 +228,11 @@ async def import_logs(request: web.Request) -> web.Response:
 
 
 async def start_tournament(request: web.Request) -> web.Response:
-    tournament = await _arena(request).start_tournament(await _body(request))
+    body = await _body(request)
+    try:
+        tournament = await _arena(request).start_tournament(body)
+    except GameError as error:
+        return _error(400, str(error), faults=faults_of(error))
     return web.json_response({"id": tournament.id}, status=201)
 
 
