@@ -191,3 +191,23 @@ def test_a_tournament_of_pasted_gdl_runs_two_matches_at_once(page) -> None:
     overall = page.locator("table.standings tr", has_text="all")
     assert overall.count() == 2
     assert page.locator(".tournament svg.plot rect.bar").count() == 2
+
+
+def test_the_hex_board_colours_the_sides_each_player_joins(page) -> None:
+    page.goto("/")
+    edges = page.evaluate(
+        """async () => {
+          const { drawBoard } = await import('/static/boards.js');
+          const board = drawBoard({ kind: 'hex', size: 5 }, ['(cell a 1 red)'], null);
+          return [...board.querySelectorAll('polyline.hexedge')]
+            .map((line) => [line.classList[1], line.getAttribute('stroke'),
+                            line.getAttribute('points').split(' ').length]);
+        }"""
+    )
+    red = [edge for edge in edges if edge[0] == "red"]
+    blue = [edge for edge in edges if edge[0] == "blue"]
+    # Each of the 5 cells of the top and bottom rows (red), and of the first and last
+    # columns (blue), has its two outer sides drawn in its player's colour.
+    assert len(red) == len(blue) == 10
+    assert {edge[1] for edge in red} != {edge[1] for edge in blue}
+    assert all(edge[2] == 3 for edge in edges)
