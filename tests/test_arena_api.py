@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from gdl_texts import TICTACTOE
 
 from games.registry import load_game
 from player.agents import RandomAgent
-from server.arena.app import create_app
+from server.arena.app import ARENA, create_app
 from server.arena.arena import ArenaConfig
 from server.arena.store import ArenaStore, MatchRow
 from server.match import play_match
@@ -201,6 +202,55 @@ async def test_a_move_for_a_seat_that_is_no_persons_is_refused(arena) -> None:
     assert stopped.status == 200
     messages = await follow(client, match_id)
     assert messages[-1]["status"] == "aborted"
+
+
+async def wait_for_the_person(client, match_id: str):
+    """A page that opens the match's live updates and returns once the person is asked
+    to move; the caller closes it (or keeps it open: the match is watched)."""
+    socket = await client.ws_connect(f"/api/matches/{match_id}/live")
+    async with asyncio.timeout(120):
+        async for message in socket:
+            if json.loads(message.data).get("waiting") == [0]:
+                return socket
+    raise AssertionError("the person was never asked to move")
+
+
+async def test_matches_left_by_their_person_do_not_stop_others(arena, config) -> None:
+    client = await arena(replace(config, max_matches=1, max_waiting=1))
+    ttt = {"builtin": "tictactoe"}
+    left = await start(client, ttt, ["person", "mcts"])
+    await (await wait_for_the_person(client, left)).close()
+    # While the person thinks, the agent's process, once it has answered its forced
+    # noop, is asked nothing: it sleeps on its pipe.
+    agent = client.server.app[ARENA].live[left].players[1]
+    async with asyncio.timeout(60):
+        while agent.waiting:
+            await asyncio.sleep(0.05)
+    assert agent.process is not None and agent.process.returncode is None
+    watched = await start(client, ttt, ["person", "random"])
+    page = await wait_for_the_person(client, watched)
+    # Both wait for a person: neither counts as played, so a match between agents starts,
+    # and the arena, full, makes room by aborting the one nobody watches.
+    played = await start(client, ttt, ["random", "random"])
+    ended = await (await client.get(f"/api/matches/{left}")).json()
+    async with asyncio.timeout(60):
+        while ended["status"] == "running":
+            await asyncio.sleep(0.1)
+            ended = await (await client.get(f"/api/matches/{left}")).json()
+    assert ended["status"] == "aborted" and ended["failure"].startswith("abandoned")
+    assert (await follow(client, played))[-1]["status"] == "finished"
+    # The one watched is never aborted to make room: the arena says it is full.
+    third = await start(client, ttt, ["person", "random"])
+    second_page = await wait_for_the_person(client, third)
+    refused = await client.post("/api/matches", json={"game": ttt, "players": ["random"] * 2})
+    assert refused.status == 429 and "watched" in (await refused.json())["error"]
+    for match_id in (watched, third):
+        await client.post(f"/api/matches/{match_id}/abort", json={})
+        assert (await follow(client, match_id))[-1]["failure"] == (
+            "the match was stopped from its page"
+        )
+    await page.close()
+    await second_page.close()
 
 
 async def test_a_restart_lists_old_matches_and_finds_logs(arena, config) -> None:

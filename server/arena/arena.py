@@ -18,7 +18,7 @@ from server.arena.catalogue import board_for_spec, resolve_game
 from server.arena.live import LiveMatch
 from server.arena.process_player import ProcessAgentPlayer
 from server.arena.seat import PERSON, PersonPlayer
-from server.arena.store import ABORTED, FINISHED, ArenaStore, MatchRow
+from server.arena.store import ABORTED, FINISHED, RUNNING, ArenaStore, MatchRow
 from server.arena.tournaments import ArenaTournament, tournament_setup, tournament_view
 from server.match import RANDOM_ROLE, derive_seed, new_match_id, seat_specs
 from server.match_log import read_log
@@ -46,7 +46,21 @@ class ArenaConfig:
     max_body: int = 1_000_000
     """Largest request body accepted (uploaded rules included), in bytes."""
     max_matches: int = 8
-    """Matches running at once; more are refused until one ends."""
+    """Matches being played at once, not counting those waiting for a person's move
+    (their agents' processes sleep); more are refused until one ends or waits."""
+    max_waiting: int = 16
+    """Matches waiting for a person's move besides those.  A person's seat is not
+    timed, so a match left by its person waits for ever: when the arena is full,
+    the one that has waited longest with no page watching it is aborted."""
+
+
+class ArenaFull(GameError):
+    """No room for another match now (answered 429)."""
+
+
+ABANDONED = (
+    "abandoned: it waited for a person's move with no page open, and the arena needed room"
+)
 
 
 def _clock(value: Any, name: str) -> float | None:
@@ -145,9 +159,7 @@ class Arena:
 
     async def start_match(self, body: dict[str, Any]) -> LiveMatch:
         """Start the match `body` asks for (see the README's API section)."""
-        running = sum(match.status == "running" for match in self.live.values())
-        if running >= self.config.max_matches:
-            raise GameError(f"{running} matches are running, the most this arena allows")
+        self._make_room()
         request = body.get("game")
         game = await asyncio.to_thread(resolve_game, request, self.config.games_dir)
         specs = body.get("players")
@@ -172,6 +184,30 @@ class Arena:
         self.store.save_match(self._row(match))
         match.start(str(self.config.log_dir), self._ended)
         return match
+
+    def _make_room(self) -> None:
+        """Refuse a new match (`ArenaFull`) when as many as allowed are being played,
+        or when the waiting ones fill the rest and each is watched; else, if they fill
+        it, abort the one that has waited longest unwatched (its person has left)."""
+        running = [match for match in self.live.values() if match.status == RUNNING]
+        waiting = [match for match in running if match.waiting()]
+        busy = len(running) - len(waiting)
+        if busy >= self.config.max_matches:
+            raise ArenaFull(
+                f"{busy} matches are being played, the most this arena plays at once; "
+                "try again when one ends"
+            )
+        if len(running) < self.config.max_matches + self.config.max_waiting:
+            return
+        abandoned = [match for match in waiting if not match.watchers]
+        if not abandoned:
+            raise ArenaFull(
+                f"{len(waiting)} matches wait for a person's move, each watched from a page: "
+                "play or abort one of them first"
+            )
+        oldest = min(abandoned, key=lambda match: match.waiting_since)
+        log.info("match %s %s", oldest.id, ABANDONED)
+        oldest.abort(ABANDONED)
 
     def _row(self, match: LiveMatch) -> MatchRow:
         record = match.record

@@ -54,6 +54,9 @@ class LiveMatch:
         self.record: MatchRecord | None = None
         self.task: asyncio.Task | None = None
         self.watchers: set[asyncio.Queue] = set()
+        self.waiting_since = 0.0
+        """When the match last began to wait for a person (time.monotonic)."""
+        self.stop_reason = "the match was stopped from the arena"
         self.board = board_of(game.game)
         for player in self.players:
             if isinstance(player, PersonPlayer):
@@ -96,7 +99,7 @@ class LiveMatch:
             self.record = record
             self.status = FINISHED
         except asyncio.CancelledError:
-            self._failed("the match was stopped from the arena")
+            self.status, self.failure = ABORTED, self.stop_reason
             raise
         except Exception as error:  # a player or the rules broke down: the match is aborted
             self._failed(f"{type(error).__name__}: {error}")
@@ -104,6 +107,12 @@ class LiveMatch:
         finally:
             self._broadcast(self._end_message())
             on_end(self)
+
+    def abort(self, reason: str) -> None:
+        """Stop the match (its players aborted, its log written) for `reason`."""
+        if self.status == RUNNING and self.task is not None and not self.task.done():
+            self.stop_reason = reason
+            self.task.cancel()
 
     def _failed(self, reason: str) -> None:
         self.status = ABORTED
@@ -179,6 +188,8 @@ class LiveMatch:
         self._broadcast(message)
 
     def _turn_changed(self) -> None:
+        if self.waiting():
+            self.waiting_since = time.monotonic()
         self._broadcast({"type": "waiting", "waiting": self.waiting()})
 
     def _end_message(self) -> dict[str, Any]:
