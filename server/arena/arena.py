@@ -58,9 +58,7 @@ class ArenaFull(GameError):
     """No room for another match now (answered 429)."""
 
 
-ABANDONED = (
-    "abandoned: it waited for a person's move with no page open, and the arena needed room"
-)
+ABANDONED = "abandoned: it waited for a person's move with no page open, and the arena needed room"
 
 
 def _clock(value: Any, name: str) -> float | None:
