@@ -121,6 +121,7 @@ async def test_a_person_plays_by_the_api_and_gets_hints(arena) -> None:
     client = await arena()
     match_id = await start(client, {"builtin": "tictactoe"}, ["person", "mcts:iterations=20"])
     illegal_answered = []
+    hints = []
 
     async def on_message(data: dict) -> None:
         if data["type"] != "waiting" or data["waiting"] != [0]:
@@ -130,12 +131,15 @@ async def test_a_person_plays_by_the_api_and_gets_hints(arena) -> None:
                 f"/api/matches/{match_id}/move", json={"role": "xplayer", "move": "(mark 9 9)"}
             )
             illegal_answered.append((refused.status, await refused.json()))
-            hint = await client.post(f"/api/matches/{match_id}/hint", json={"role": 0})
-            assert hint.status == 200
-            ranking = (await hint.json())["ranking"]
-            assert len(ranking) in (9, 8, 7) and ranking[0]["visits"] >= ranking[-1]["visits"]
         snapshot = await (await client.get(f"/api/matches/{match_id}")).json()
         legal = snapshot["steps"][-1]["legal"][0]
+        # The hints' process follows the match: it ranks the moves legal now.
+        hint = await client.post(f"/api/matches/{match_id}/hint", json={"role": 0})
+        assert hint.status == 200, await hint.text()
+        ranking = (await hint.json())["ranking"]
+        assert sorted(row["move"] for row in ranking) == sorted(legal)
+        assert ranking[0]["visits"] >= ranking[-1]["visits"]
+        hints.append(ranking)
         played = await client.post(
             f"/api/matches/{match_id}/move", json={"role": 0, "move": legal[0][1:-1]}
         )
@@ -145,6 +149,7 @@ async def test_a_person_plays_by_the_api_and_gets_hints(arena) -> None:
     assert messages[-1]["status"] == "finished"
     status, refusal = illegal_answered[0]
     assert status == 409 and "(mark 1 1)" in refusal["legal"]
+    assert len(hints) >= 3
     # The person's seat is not timed: no error recorded against it.
     assert all(not any(m["errors"] or []) for m in messages if m["type"] == "step")
 
@@ -224,9 +229,9 @@ async def test_matches_left_by_their_person_do_not_stop_others(arena, config) ->
     # noop, is asked nothing: it sleeps on its pipe.
     agent = client.server.app[ARENA].live[left].players[1]
     async with asyncio.timeout(60):
-        while agent.waiting:
+        while agent.child.waiting:
             await asyncio.sleep(0.05)
-    assert agent.process is not None and agent.process.returncode is None
+    assert agent.child.process is not None and agent.child.process.returncode is None
     watched = await start(client, ttt, ["person", "random"])
     page = await wait_for_the_person(client, watched)
     # Both wait for a person: neither counts as played, so a match between agents starts,

@@ -17,7 +17,7 @@ from aiohttp import WSMsgType, web
 
 from games.base import GameError
 from player.agents import AGENTS, MCTS_OPTIONS
-from server.arena.arena import Arena, ArenaConfig, ArenaFull, hint
+from server.arena.arena import Arena, ArenaConfig, ArenaFull
 from server.arena.catalogue import builtin_games, faults_of, kif_files, resolve_game
 from server.arena.seat import PERSON, IllegalPersonMove, NotYourTurn
 
@@ -200,7 +200,10 @@ async def give_hint(request: web.Request) -> web.Response:
     person = match.person(role)
     if person is None or not person.waiting or person.state is None:
         raise ApiError(409, "a hint is given to a person whose turn it is")
-    ranking = await asyncio.to_thread(hint, person.state, role)
+    try:
+        ranking = await match.hint(role)
+    except (TimeoutError, ConnectionError, OSError) as error:
+        raise ApiError(503, f"no hint now: {type(error).__name__} {error}".strip()) from None
     return web.json_response({"role": role, "ranking": ranking})
 
 

@@ -4,16 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from games.base import GameError, State
+from games.base import GameError
 from player.agents import Clocks, make_agent
-from player.mcts import MCTS
-from server.arena.agent_process import ranking_json
 from server.arena.catalogue import board_for_spec, resolve_game
 from server.arena.live import LiveMatch
 from server.arena.process_player import ProcessAgentPlayer
@@ -32,8 +28,6 @@ log = logging.getLogger(__name__)
 FORGET_AFTER = 600.0
 """Seconds a finished match stays in memory for the pages still following it;
 then it is served from its log like any match of the history."""
-HINT_SECONDS = 1.0
-HINT_ITERATIONS = 50_000
 
 
 @dataclass(frozen=True)
@@ -177,7 +171,14 @@ class Arena:
             )
             for role, spec in enumerate(specs)
         ]
-        match = LiveMatch(new_match_id(game.game.name), game, players, clocks, seed=seed)
+        match = LiveMatch(
+            new_match_id(game.game.name),
+            game,
+            players,
+            clocks,
+            seed=seed,
+            child_game=child_game(game, request),
+        )
         self.live[match.id] = match
         self.store.save_match(self._row(match))
         match.start(str(self.config.log_dir), self._ended)
@@ -304,10 +305,3 @@ def _stored_tournament(row: dict[str, Any]) -> dict[str, Any]:
     return tournament_view(
         row["id"], row["setup"], row["status"], row["failure"], row["started"], row["results"]
     )
-
-
-def hint(state: State, role: int, seconds: float = HINT_SECONDS) -> list[dict]:
-    """What a short search from `state` thinks of each of `role`'s moves, best first."""
-    tree = MCTS(state, rng=random.Random())
-    tree.search(HINT_ITERATIONS, time.monotonic() + seconds)
-    return ranking_json(tree.statistics(role), length=len(state.legal_moves(role)))
