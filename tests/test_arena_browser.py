@@ -141,6 +141,7 @@ def test_a_person_picks_legal_moves_in_a_pasted_gdl_game(page) -> None:
     for _ in range(2):  # two rounds, both roles moving at once
         wait_for_status(page, "Your turn: left")
         assert page.locator(".facts h4", has_text="round").count() == 1
+        assert page.locator(".legal-list").inner_text() == "right may play: Heads, Tails"
         played = page.locator(".moves li").count()
         page.locator(".legal-moves button", has_text="Heads").click()
         page.wait_for_function(
