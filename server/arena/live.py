@@ -135,11 +135,15 @@ class LiveMatch:
                 self.hinted = 0
                 start = {"cmd": "start", "game": self.child_game, "agent": None, "role": role}
                 await self._ask_hinter(start)
-            moves = [list(joint) for joint in self.record.moves] if self.record else []
-            command = {"cmd": "hint", "moves": moves[self.hinted :], "role": role}
-            answer = await self._ask_hinter({**command, "seconds": seconds})
-            self.hinted = len(moves)
-            return answer["ranking"]
+            try:
+                moves = [list(joint) for joint in self.record.moves] if self.record else []
+                command = {"cmd": "hint", "moves": moves[self.hinted :], "role": role}
+                answer = await self._ask_hinter({**command, "seconds": seconds})
+                self.hinted = len(moves)
+                return answer["ranking"]
+            finally:
+                if self.status != RUNNING:  # the match ended meanwhile: so does the process
+                    await self.hinter.close()
 
     async def _ask_hinter(self, command: dict[str, Any]) -> dict[str, Any]:
         assert self.hinter is not None

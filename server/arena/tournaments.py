@@ -11,6 +11,7 @@ import logging
 import os
 import signal
 import sys
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, replace
@@ -73,9 +74,10 @@ def rules_file(game: RefereeGame, log_dir: Path) -> Path:
     path = log_dir / RULES_FOLDER / f"rules-{digest}.kif"
     if not path.is_file():
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(game.rules)
-        temporary.replace(path)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(handle, "w") as written:
+            written.write(game.rules)
+        os.replace(temporary, path)
     return path
 
 
