@@ -127,22 +127,23 @@ class LiveMatch:
         in a process of its own (the event loop's stays free), started at the first
         hint and told the moves played since each time; ended with the match."""
         async with self.hint_lock:
-            if self.hinter is None or self.hinter.broken:
-                if self.hinter is not None:
-                    await self.hinter.close()
-                self.hinter = AgentChild()
-                await self.hinter.spawn()
-                self.hinted = 0
-                start = {"cmd": "start", "game": self.child_game, "agent": None, "role": role}
-                await self._ask_hinter(start)
+            if self.hinter is not None and self.hinter.broken:
+                await self.hinter.close()
+                self.hinter = None
             try:
+                if self.hinter is None:
+                    self.hinter = AgentChild()
+                    self.hinted = 0
+                    await self.hinter.spawn()
+                    start = {"cmd": "start", "game": self.child_game, "agent": None, "role": role}
+                    await self._ask_hinter(start)
                 moves = [list(joint) for joint in self.record.moves] if self.record else []
                 command = {"cmd": "hint", "moves": moves[self.hinted :], "role": role}
                 answer = await self._ask_hinter({**command, "seconds": seconds})
                 self.hinted = len(moves)
                 return answer["ranking"]
             finally:
-                if self.status != RUNNING:  # the match ended meanwhile: so does the process
+                if self.status != RUNNING and self.hinter is not None:  # the match ended
                     await self.hinter.close()
 
     async def _ask_hinter(self, command: dict[str, Any]) -> dict[str, Any]:
