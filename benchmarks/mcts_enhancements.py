@@ -2,6 +2,7 @@
 
     python benchmarks/mcts_enhancements.py --games 60 --time 0.1 --jobs 2
     python benchmarks/mcts_enhancements.py --games 60 --iterations 500 --gdl
+    python benchmarks/mcts_enhancements.py --native --game connectFour --time 0.5
 
 For every game and every variant (agent options added to ``mcts``), plays
 GAMES matches of the variant against plain UCT (``mcts:solver=no,mast=no``)
@@ -12,6 +13,12 @@ load of a shared machine falls on both alike at equal time.  Then the cost of
 each variant: simulations per CPU-second of a search from the initial state,
 variant and plain alternating in rounds in this process, and their ratio.
 With ``--out FILE`` the figures are also written as JSON.
+
+``--native`` plays as ``ggp serve``'s search workers do: a GDL game (a corpus
+name, a ``.kif`` path or a built-in game's twin) on native code, waited for
+before the first match; the matches are then played by a plain loop in this
+process (the tournament referee would load the game again on the Python
+reasoners), both agents on the one game object.
 """
 
 from __future__ import annotations
@@ -22,10 +29,17 @@ import random
 import time
 from pathlib import Path
 
+from games.base import Game
+from gdl.compiled.compiled_game import CompiledGame
+from gdl.load import game_from_file
 from player.agents import make_agent
 from player.mcts import MCTS
+from server.match import derive_seed
 from server.stats import wilson_interval
-from server.tournament import cached_game, run_tournament
+from server.tournament import cached_game, run_tournament, seating
+
+CORPUS_GAMES = Path(__file__).resolve().parent.parent.parent / "shared" / "gdl-corpus" / "games"
+TWINS = Path(__file__).resolve().parent.parent / "games" / "gdl"
 
 PLAIN = "solver=no,mast=no"
 VARIANTS = ("solver=yes,mast=no", "solver=no,mast=yes", "solver=yes,mast=yes")
@@ -37,25 +51,74 @@ def search_options(variant: str) -> dict[str, object]:
     return {"solver": options.solver, "mast": options.mast, "mast_steps": options.mast_steps}
 
 
-def score(game: str, gdl: bool, variant: str, budget: str, games: int, seed: int, jobs: int):
+def native_game(name: str) -> Game:
+    """The GDL game `name` (corpus name, ``.kif`` path or built-in twin) on native code."""
+    path = Path(name)
+    if path.suffix != ".kif":
+        path = CORPUS_GAMES / f"{name}.kif"
+        if not path.exists():
+            path = TWINS / f"{name}.kif"
+    game = game_from_file(path, reasoner="native")
+    if isinstance(game, CompiledGame) and game.native_build is not None:
+        game.native_build.join()
+    if getattr(game, "native", None) is None:
+        raise SystemExit(f"{name}: no native code for this game (see the log)")
+    return game
+
+
+def play_native(game: Game, specs: list[str], index: int, seed: int) -> tuple[int, ...]:
+    """Play match `index` between agent specs on `game` in this process; the goals
+    of agents 0 and 1 (seats swapped every other match)."""
+    seats = seating(index, len(specs), swap=True, roles=len(game.roles))
+    agents = [
+        make_agent(specs[agent], derive_seed(seed, index, role)) for role, agent in enumerate(seats)
+    ]
+    for role, agent in enumerate(agents):
+        agent.start(game, role)
+    state = game.initial_state()
+    while not state.is_terminal():
+        joint = [agent.choose_move(state, None) for agent in agents]
+        state = state.next(joint)
+        for agent in agents:
+            agent.observe(joint, state)
+    goals = state.goals()
+    return tuple(goals[seats.index(agent)] for agent in range(len(specs)))
+
+
+def score(
+    game: str,
+    gdl: bool,
+    variant: str,
+    budget: str,
+    games: int,
+    seed: int,
+    jobs: int,
+    native: Game | None = None,
+):
     """The variant's score against plain UCT and its interval, over `games` matches."""
     specs = [f"mcts:{budget},{variant}", f"mcts:{budget},{PLAIN}"]
-    results = run_tournament(game, specs, games=games, swap=True, seed=seed, jobs=jobs, gdl=gdl)
-    total = sum(result.goals[result.seats.index(0)] / 100 for result in results)
-    wins = sum(
-        result.goals[result.seats.index(0)] > result.goals[result.seats.index(1)]
-        for result in results
-    )
+    if native is not None:
+        goals = [play_native(native, specs, index, seed) for index in range(games)]
+    else:
+        results = run_tournament(game, specs, games=games, swap=True, seed=seed, jobs=jobs, gdl=gdl)
+        goals = [tuple(r.goals[r.seats.index(agent)] for agent in (0, 1)) for r in results]
+    total = sum(ours / 100 for ours, _ in goals)
+    wins = sum(ours > theirs for ours, theirs in goals)
     low, high = wilson_interval(total, games)
     return {"score": total / games, "low": low, "high": high, "wins": wins, "games": games}
 
 
 def speeds(
-    game: str, gdl: bool, variants: list[str], seconds: float, rounds: int
+    game: str,
+    gdl: bool,
+    variants: list[str],
+    seconds: float,
+    rounds: int,
+    native: Game | None = None,
 ) -> dict[str, float]:
     """Simulations per CPU-second from the initial state of every variant and plain,
     alternating in `rounds` rounds of `seconds` each so that load hits all alike."""
-    state = cached_game(game, gdl).game.initial_state()
+    state = (native or cached_game(game, gdl).game).initial_state()
     sims = {variant: 0 for variant in (PLAIN, *variants)}
     cpu = {variant: 0.0 for variant in sims}
     for round_ in range(rounds):
@@ -78,6 +141,9 @@ def main() -> None:
     parser.add_argument("--game", action="append", help="default: connect_four, breakthrough")
     parser.add_argument("--variant", action="append", help=f"default: {', '.join(VARIANTS)}")
     parser.add_argument("--gdl", action="store_true", help="play the games' GDL twins")
+    parser.add_argument(
+        "--native", action="store_true", help="GDL games on native code, as ggp serve plays"
+    )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--speed-seconds", type=float, default=2.0, help="0: no speed table")
@@ -88,7 +154,8 @@ def main() -> None:
     budget = f"time={args.time}" if args.time is not None else f"iterations={args.iterations}"
     games = args.game or ["connect_four", "breakthrough"]
     variants = args.variant or list(VARIANTS)
-    twin = " (GDL twin)" if args.gdl else ""
+    twin = " (native)" if args.native else " (GDL twin)" if args.gdl else ""
+    natives = {game: native_game(game) for game in games} if args.native else {}
     report: dict[str, object] = {"budget": budget, "gdl": args.gdl, "scores": {}, "speeds": {}}
 
     print(f"score against plain UCT, {budget} a move, {args.games} matches, seats swapped")
@@ -96,7 +163,16 @@ def main() -> None:
     for game in games if args.games > 0 else []:
         for variant in variants:
             began = time.monotonic()
-            result = score(game, args.gdl, variant, budget, args.games, args.seed, args.jobs)
+            result = score(
+                game,
+                args.gdl,
+                variant,
+                budget,
+                args.games,
+                args.seed,
+                args.jobs,
+                natives.get(game),
+            )
             report["scores"][f"{game} {variant}"] = result  # type: ignore[index]
             print(
                 f"| {game}{twin} | {variant} | {result['score']:.3f} | "
@@ -108,7 +184,9 @@ def main() -> None:
         print("\nsimulations per CPU-second from the initial state (ratio to plain)")
         print("| game | variant | sims/s | ratio |\n|---|---|---|---|")
         for game in games:
-            found = speeds(game, args.gdl, variants, args.speed_seconds, rounds=3)
+            found = speeds(
+                game, args.gdl, variants, args.speed_seconds, rounds=3, native=natives.get(game)
+            )
             report["speeds"][game] = found  # type: ignore[index]
             for variant, rate in found.items():
                 print(f"| {game}{twin} | {variant} | {rate:.0f} | {rate / found[PLAIN]:.2f} |")

@@ -115,7 +115,8 @@ def play_game(game: str, urls: list[str], args, log_dir: Path) -> dict:
 
 def replies_of(log: Path, playclock: float) -> dict:
     """Our player's ``play`` replies, from its log: how many, the slowest, how many
-    came after the play clock (late) and how many were fallbacks."""
+    came after the play clock (late), how many were fallbacks, and how many of
+    the searched ones searched on native code."""
     text = log.read_text(errors="replace") if log.exists() else ""
     plays = re.findall(r"\bplay \S+: .*? in ([0-9.]+) s(.*)", text)
     took = [float(seconds) for seconds, _ in plays]
@@ -124,6 +125,8 @@ def replies_of(log: Path, playclock: float) -> dict:
         "slowest": max(took, default=None),
         "late": sum(seconds > playclock for seconds in took),
         "fallbacks": sum("fallback" in rest for _, rest in plays),
+        "searched": sum("simulations" in rest for _, rest in plays),
+        "on_native_code": sum("(native, " in rest for _, rest in plays),
     }
 
 

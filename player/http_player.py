@@ -326,7 +326,11 @@ class Player:
             if choice.pondered
             else ""
         )
-        return choice.move, f"{choice.sims} simulations{pondered}, {choice.nodes} nodes{unchecked}"
+        reasoner = f" ({choice.reasoner})" if choice.reasoner else ""
+        return (
+            choice.move,
+            f"{choice.sims} simulations{pondered}, {choice.nodes} nodes{reasoner}{unchecked}",
+        )
 
     async def _finish(
         self, session: Session, message: Stop | Abort, arrival: float

@@ -15,12 +15,13 @@ echoes that ``id``:
   server sent the command, not from when an earlier command let the worker
   read it) and for at most N simulations; answers
   ``{"move": M, "sims": N, "steps": K, "nodes": H, "stats": [[MOVE, VISITS,
-  MEAN], ...], "pondered": P, "ponder_seconds": W, "cpu": C}``, M the best
+  MEAN], ...], "pondered": P, "ponder_seconds": W, "cpu": C, "reasoner": R}``, M the best
   move of role index I after K joint moves (the server checks that the worker
   is in step), H the nodes the tree holds, the root statistics of role I
   best first (to sum them over several workers), P the simulations run while
-  pondering since the last answer, in W seconds, and C the CPU seconds of
-  this search;
+  pondering since the last answer, in W seconds, C the CPU seconds of
+  this search and R what played the rules (`reasoner_of`: ``native`` once
+  the native code built in the background is attached);
 - ``{"cmd": "advance", "joint": [M, ...]}``: the joint move was played;
   re-root the tree (kept for the next search); answers ``{"terminal": bool}``;
 - ``{"cmd": "save"}``: save the state table, if any; answers ``{"path": P or null}``;
@@ -53,7 +54,8 @@ import traceback
 from pathlib import Path
 from typing import Any, TextIO
 
-from games.base import GameError
+from games.base import Game, GameError
+from gdl.compiled.compiled_game import CompiledGame
 from player.game_factory import game_from_text
 from player.lifeline import watch_parent
 from player.mcts import MCTS
@@ -147,6 +149,7 @@ class SearchWorker:
             "pondered": self.pondered,
             "ponder_seconds": round(self.ponder_seconds, 3),
             "cpu": round(time.process_time() - cpu, 4),
+            "reasoner": reasoner_of(tree.root.state.game),
         }
         self.pondered, self.ponder_seconds = 0, 0.0
         return answer
@@ -204,6 +207,16 @@ class SearchWorker:
         tree, table = self.tree, self.table
         if tree is not None and table is not None and tree.root.depth <= table.depth:
             table.record(tree.root)
+
+
+def reasoner_of(game: Game) -> str:
+    """What plays `game`'s rules now: ``native`` code (with its playouts per
+    search leaf), the ``compiled`` generated Python, or the ``interpreter``."""
+    if not isinstance(game, CompiledGame):
+        return "interpreter"
+    if game.native is None:
+        return "compiled"
+    return f"native, {game.playout_batch} playouts a leaf"
 
 
 class LineReader:

@@ -123,6 +123,8 @@ class Choice:
     """Simulations run while pondering since the last search (before this one)..."""
     ponder_seconds: float = 0.0
     """...and the seconds they took."""
+    reasoner: str = ""
+    """What played the rules in the search (`player.search_worker.reasoner_of`)."""
 
 
 @dataclass(frozen=True)
@@ -493,6 +495,7 @@ class Session:
             unchecked=legal is None,
             pondered=answer["pondered"],
             ponder_seconds=answer["ponder_seconds"],
+            reasoner=answer.get("reasoner", ""),
         )
 
     def _fallback(self, why: str) -> Choice:

@@ -160,6 +160,7 @@ class WorkerPool:
             "pondered": sum(answer.get("pondered", 0) for answer in in_step),
             "ponder_seconds": max(answer.get("ponder_seconds", 0.0) for answer in in_step),
             "cpu": sum(answer.get("cpu", 0.0) for answer in in_step),
+            "reasoner": in_step[0].get("reasoner", ""),
             "stats": summed_statistics(in_step),
         }
 

@@ -281,11 +281,14 @@ def _(command: str, output: list[str], tmp_path: Path) -> None:
     players = [create_app(PlayerConfig(iterations=50, max_matches=4)) for _ in range(2)]
     with served_apps(*players) as (first, second):
         # 4 matches rather than 20: each starts a search process in each player.
+        # A start clock of 60 s: four matches start child processes in two players at
+        # once, which under a heavy load takes more than the default 10 s (then `nil`).
         command = replaced(
             command,
             ("http://127.0.0.1:9147", first),
             ("http://127.0.0.1:9148", second),
             ("--games 20", "--games 4"),
+            ("--playclock 2", "--playclock 2 --startclock 60"),
         )
         out = shell(command, tmp_path).stdout
     assert "game: 4 matches" in out

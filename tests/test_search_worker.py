@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 from gdl_texts import PENNIES, TICTACTOE
 
+from gdl.load import game_from_text
 from player import search_worker
-from player.search_worker import LineReader, SearchWorker, serve
+from player.search_worker import LineReader, SearchWorker, reasoner_of, serve
 from player.worker_client import WorkerClient, WorkerDied, WorkerError, WorkerTimeout
 
 
@@ -25,6 +26,7 @@ def test_load_search_advance_in_process() -> None:
         {"cmd": "search", "role": 0, "until": time.time() + 10, "iterations": 50}
     )
     assert answer["sims"] == 50 and answer["move"].startswith("(mark ")
+    assert answer["reasoner"] == "compiled" or answer["reasoner"].startswith("native, ")
     assert worker.handle({"cmd": "advance", "joint": [answer["move"], "noop"]}) == {
         "terminal": False
     }
@@ -34,6 +36,18 @@ def test_load_search_advance_in_process() -> None:
         ]
         == 20
     )
+
+
+def test_the_answer_says_what_plays_the_rules() -> None:
+    assert reasoner_of(game_from_text(TICTACTOE, reasoner="interpreter")) == "interpreter"
+    compiled = game_from_text(TICTACTOE, reasoner="compiled")
+    assert reasoner_of(compiled) == "compiled"
+    native = game_from_text(TICTACTOE, reasoner="native")
+    if native.native_build is not None:
+        native.native_build.join()
+    if native.native is None:
+        pytest.skip("no native code here (cffi or a C compiler missing)")
+    assert reasoner_of(native) == f"native, {native.playout_batch} playouts a leaf"
 
 
 def test_a_node_limit_given_at_load_caps_the_tree() -> None:
