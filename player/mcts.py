@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from math import log, sqrt
 from typing import TYPE_CHECKING
 
-from games.base import GameError, State
+from games.base import GameDefinitionError, GameError, State
 from player.mast import MastPlayout, MoveAverages
 from player.solver import allowed_moves, joints_to_prove, move_bounds, prove
 
@@ -267,32 +267,47 @@ class MCTS:
         return done
 
     def _iterate(self) -> None:
-        """One iteration: select down to a new node, evaluate it, back the rewards up."""
+        """One iteration: select down to a new node, evaluate it, back the rewards up.
+
+        An iteration in which the rules break (`GameDefinitionError`: no legal
+        move, no goal value...) is backed up as a loss for every role, so that
+        the search does not take the same way as an untried move again, and
+        the error is raised.
+        """
         node = self.root
         path: list[tuple[Node, tuple[int, ...]]] = []
         proof = False
         """Whether a new proof (a new terminal node) is to be backed up."""
-        while node.proven is None:
-            if node.moves is None:
-                node.expand(self.rng)
-            joint = self._choose_joint(node)
-            path.append((node, joint))
-            child = node.children.get(joint)
-            if child is None:
-                if self._full():
-                    rewards = self._evaluate_unstored(node, joint)
+        try:
+            while node.proven is None:
+                if node.moves is None:
+                    node.expand(self.rng)
+                joint = self._choose_joint(node)
+                path.append((node, joint))
+                child = node.children.get(joint)
+                if child is None:
+                    if self._full():
+                        rewards = self._evaluate_unstored(node, joint)
+                        break
+                    node = self._add_child(node, joint)
+                    node.visits += 1
+                    if node.proven is None:
+                        rewards = self.evaluator.evaluate(node.state, self.rng)
+                    else:
+                        rewards, proof = node.proven, self.solver
                     break
-                node = self._add_child(node, joint)
+                node = child
+            else:  # a terminal or proven node: backed up without a playout
+                rewards = node.proven
                 node.visits += 1
-                if node.proven is None:
-                    rewards = self.evaluator.evaluate(node.state, self.rng)
-                else:
-                    rewards, proof = node.proven, self.solver
-                break
-            node = child
-        else:  # a terminal or proven node: backed up without a playout
-            rewards = node.proven
-            node.visits += 1
+        except GameDefinitionError:
+            self._back_up(path, [0.0] * len(self.root.state.game.roles), False)
+            raise
+        self._back_up(path, rewards, proof)
+
+    def _back_up(
+        self, path: list[tuple[Node, tuple[int, ...]]], rewards: Rewards, proof: bool
+    ) -> None:
         for node, joint in reversed(path):
             node.visits += 1
             counts, sums = node.counts, node.sums

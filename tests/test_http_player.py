@@ -6,13 +6,15 @@ import asyncio
 import json
 import logging
 import re
+import time
 
 import pytest
 from gdl_texts import BROKEN, PENNIES, TICTACTOE
 from ggp_client import GGP_BASE_HEADERS, play_match
 
 from player.http_player import CORS_HEADERS, PLAYER, PlayerConfig, create_app
-from player.worker_client import WorkerClient
+from player.worker_client import WorkerClient, WorkerTimeout
+from player.worker_pool import WorkerPool
 
 pytestmark = pytest.mark.asyncio
 
@@ -288,6 +290,32 @@ async def test_an_abandoned_match_is_ended_and_its_slot_freed(player, caplog) ->
     assert await send("(play gone.1 ((mark 1 1) noop))") == (
         '(error "no match gone.1 is being played here")'
     )
+
+
+async def test_the_log_times_a_reply_from_the_messages_arrival_to_its_sending(
+    player, caplog, monkeypatch
+) -> None:
+    """A search that never answers: the fallback is sent at the deadline, arrival
+    + play clock - margin, and the log shows that wait as the manager saw it."""
+    _, send = await player(margin=0.5)
+    assert await send(f"(start ttt.14 xplayer ({TICTACTOE}) 10 2)") == "ready"
+    asked = WorkerPool.request
+
+    async def silent(self, command, timeout):
+        if command["cmd"] != "search":
+            return await asked(self, command, timeout)
+        await asyncio.sleep(timeout)
+        raise WorkerTimeout("no answer (the test's worker is silent)")
+
+    monkeypatch.setattr(WorkerPool, "request", silent)
+    with caplog.at_level(logging.INFO, logger="player.http_player"):
+        sent = time.monotonic()
+        assert (await send("(play ttt.14 nil)")).startswith("(mark ")
+        seen = time.monotonic() - sent
+    (line,) = [r.getMessage() for r in caplog.records if r.getMessage().startswith("play ttt.14")]
+    logged = float(re.search(r" in ([\d.]+) s, ", line).group(1))
+    assert 2 - 0.5 - 0.01 <= logged <= seen + 0.001, (line, seen)
+    assert "fallback" in line
 
 
 async def test_the_table_folder_keeps_the_newest_tables(player, tmp_path) -> None:

@@ -25,7 +25,8 @@ from games.base import (
     check_joint,
 )
 from gdl.interpreter.facts import Layer
-from gdl.interpreter.magic import demand_reasoner
+from gdl.interpreter.magic import DEMAND_PREFIX, demand_reasoner
+from gdl.interpreter.reasoner import WorkLimitExceeded
 from gdl.syntax.errors import GdlSyntaxError
 from gdl.syntax.parser import parse_rules, parse_term
 from gdl.syntax.terms import Rule, Term, is_ground, relation, rules_text, to_kif
@@ -33,6 +34,10 @@ from gdl.syntax.validator import check
 
 _SHOWN_FACTS = 400
 """How much of a state's text error messages show."""
+
+
+class RulesTooExpensive(GameDefinitionError):
+    """Computing a state or joint move needs more work than `GdlGame.limit_work` allows."""
 
 
 class GdlGame(Game):
@@ -54,6 +59,19 @@ class GdlGame(Game):
         """Why the rules are not compiled, when compiling them was tried (`gdl.load`)."""
         self.board_view: Game | None = None
         """A game that draws these facts as a board (a built-in twin's native game)."""
+
+    def limit_work(self, bindings: int | None) -> None:
+        """Bound what each question about a state or joint move (legal moves,
+        terminal, goals, next state) may cost: at most `bindings` join bindings,
+        and no derived fact of more than `gdl.interpreter.joins.MAX_TERM_SIZE`
+        symbols where terms nest; past that, the state raises `RulesTooExpensive`.
+        None: no bound (the default; counting costs 10-40% of the interpreter's speed).
+
+        The trial at loading (`gdl.interpreter.magic`) only bounds the first joint move:
+        rules whose later states cost a minute each, or whose terms double at every
+        step, pass it.
+        """
+        self.reasoner.query_limit = bindings
 
     def render_facts(self, facts: Sequence[str]) -> str:
         """The facts of a state drawn by `board_view`, or listed one a line."""
@@ -144,7 +162,25 @@ class GdlState(State):
 
     def derived(self, name: str) -> set[tuple]:
         """The facts of relation `name` in this state (argument tuples)."""
-        return self._game.reasoner.facts(name, self.layers())
+        try:
+            return self._game.reasoner.facts(name, self.layers())
+        except WorkLimitExceeded as exceeded:
+            raise self._too_expensive(exceeded, "this state") from None
+
+    def _too_expensive(self, exceeded: WorkLimitExceeded, where: str) -> RulesTooExpensive:
+        game = self._game
+        names = ", ".join(
+            sorted({name.removeprefix(DEMAND_PREFIX) for name in exceeded.stratum.relations})
+        )
+        large = exceeded.term_too_large
+        if large is not None:  # the fact tells more than the state
+            why = f"computing {names} for {where}: {large}"
+        else:
+            why = (
+                f"computing {names} for {where} needs more than "
+                f"{game.reasoner.query_limit:,} join bindings; the state: {self.shown()}"
+            )
+        return RulesTooExpensive(f"{game.name}: the rules are too expensive to play: {why}")
 
     # ------------------------------------------------------------ moves
 
@@ -200,7 +236,11 @@ class GdlState(State):
         reasoner = self._game.reasoner
         does = zip(self._game.role_terms, moves, strict=True)
         layers = reasoner.move_layers(self.layers(), does)
-        return GdlState(self._game, frozenset(args[0] for args in reasoner.facts("next", layers)))
+        try:
+            facts = reasoner.facts("next", layers)
+        except WorkLimitExceeded as exceeded:
+            raise self._too_expensive(exceeded, "a joint move from this state") from None
+        return GdlState(self._game, frozenset(args[0] for args in facts))
 
     def random_playout(self, rng: random.Random) -> PlayoutResult:
         """As the generic playout (same choices for the same seed), without move texts."""

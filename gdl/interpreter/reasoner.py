@@ -65,6 +65,11 @@ class Reasoner:
         self.counter: list[int] | None = None
         """When set, every counted stratum adds its bindings to this one counter and the
         limits apply to its total (a budget for the whole evaluation)."""
+        self.query_limit: int | None = None
+        """When set (and `limits` is not), each `facts` query may make at most this many
+        join bindings over all the strata it evaluates, and derive no fact of more than
+        `gdl.interpreter.joins.MAX_TERM_SIZE` symbols where terms nest; past that,
+        `WorkLimitExceeded` (a budget for each state and joint move, see `GdlGame`)."""
         self._plans: dict[int, _StratumPlan] = {}
         self._needed: dict[str, list[Stratum]] = {}
 
@@ -88,6 +93,8 @@ class Reasoner:
         it must reach the phase of `name`.
         """
         layers = layers or (self.static,)
+        if self.query_limit is not None and self.limits is None:
+            self.counter = [0]
         needed = self._needed.get(name)
         if needed is None:
             needed = self._needed[name] = self.strata.needed(name)
@@ -129,8 +136,10 @@ class Reasoner:
     def _runner(self, stratum: Stratum):
         """How to run a clause: plainly, or counting work against the limit."""
         if self.limits is None:
-            return ClausePlan.run
-        if stratum.index in self.unlimited:
+            if self.query_limit is None:
+                return ClausePlan.run
+            limit = self.query_limit
+        elif stratum.index in self.unlimited:
             if self.ceiling is None:
                 return ClausePlan.run
             limit = self.ceiling

@@ -177,28 +177,92 @@ class GenericPlayout(RandomPlayout):
         return [goal * 0.01 for goal in goals]
 
 
+class MctsMeasured(NamedTuple):
+    """MCTS from the initial state measured, with bare playouts in turn as a baseline."""
+
+    simulations: float
+    """Simulations (playouts) per second, over the time of the iterations that ended."""
+    iterations: float
+    """Iterations per second, over the same time."""
+    playouts: float
+    """Bare playouts per second (of those that ended, as `measure`)."""
+    ended: int
+    broken: int
+    """Iterations in which the rules broke (`GameDefinitionError`): neither their time
+    nor their simulations count in the rates."""
+    bare: Measured
+    """The bare playouts of all runs: how many ended and broke."""
+    fault: str = ""
+    """The first fault, of an iteration or a bare playout."""
+
+
+def search_for(
+    search: MCTS, evaluator: RandomPlayout, seconds: float
+) -> tuple[int, int, int, float, str]:
+    """Run `search` an iteration at a time for `seconds`; the iterations that ended,
+    those that broke, the simulations of those that ended, their time and the first
+    fault."""
+    ended = broken = simulations = 0
+    counted = 0.0
+    fault = ""
+    end = time.perf_counter() + seconds
+    while True:
+        began = time.perf_counter()
+        before = evaluator.playouts
+        try:
+            if not search.search(iterations=1):
+                break  # the root is terminal or solved
+        except GameDefinitionError as error:
+            broken += 1
+            fault = fault or str(error)
+        else:
+            ended += 1
+            simulations += evaluator.playouts - before
+            counted += time.perf_counter() - began
+        if time.perf_counter() >= end:
+            break
+    return ended, broken, simulations, counted, fault
+
+
 def bench_mcts(
     game: Game, seconds: float, runs: int, seed: int, generic: bool, c: float
-) -> tuple[float, float, float]:
+) -> MctsMeasured:
     """The median MCTS simulations (playouts)/s and iterations/s from the initial
     state (a fresh tree each run) and, measured in turns with it as a baseline,
-    the median bare playouts/s."""
+    the median bare playouts/s.  Iterations and playouts in which the rules break
+    are counted and left out of the rates."""
     rng = random.Random(seed)
     state = game.initial_state()
-    simulations, iterations, playouts = [], [], []
+    simulations, iterations, bares = [], [], []
+    ended = broken = 0
+    fault = ""
     for _ in range(runs):
         evaluator = GenericPlayout() if generic else RandomPlayout()
-        search = MCTS(state, c=c, rng=rng, evaluator=evaluator)
-        start = time.perf_counter()
-        done = search.search(deadline=time.monotonic() + seconds / runs / 2)
-        elapsed = time.perf_counter() - start
-        simulations.append(evaluator.playouts / elapsed)
-        iterations.append(done / elapsed)
-        playouts.append(measure(state, seconds / runs / 2, rng, generic).playouts)
-    return (
-        statistics.median(simulations),
-        statistics.median(iterations),
-        statistics.median(playouts),
+        try:
+            search = MCTS(state, c=c, rng=rng, evaluator=evaluator)
+        except GameDefinitionError as error:  # the initial state's legal moves
+            broken += 1
+            fault = fault or str(error)
+        else:
+            done, failed, playouts, counted, first = search_for(
+                search, evaluator, seconds / runs / 2
+            )
+            ended += done
+            broken += failed
+            fault = fault or first
+            if done and counted:
+                simulations.append(playouts / counted)
+                iterations.append(done / counted)
+        bares.append(measure(state, seconds / runs / 2, rng, generic))
+    timed = [bare.playouts for bare in bares if bare.ended]
+    return MctsMeasured(
+        statistics.median(simulations) if simulations else 0.0,
+        statistics.median(iterations) if iterations else 0.0,
+        statistics.median(timed) if timed else 0.0,
+        ended,
+        broken,
+        Measured(0.0, 0.0, sum(b.ended for b in bares), sum(b.broken for b in bares)),
+        fault or next((b.fault for b in bares if b.fault), ""),
     )
 
 
@@ -210,17 +274,12 @@ def run(args: argparse.Namespace) -> int:
             game.native_build.join()  # measure the native code, not the Python before it
     which = describe_reasoner(game, time.perf_counter() - start)
     if args.mcts:
-        simulations, iterations, playouts = bench_mcts(
-            game, args.seconds, max(1, args.runs), args.seed, args.generic, args.c
+        return report_mcts(
+            game,
+            bench_mcts(game, args.seconds, max(1, args.runs), args.seed, args.generic, args.c),
+            args,
+            which,
         )
-        how = ", generic playout" if args.generic else ""
-        print(
-            f"{game.name}: {simulations:,.0f} simulations/s (MCTS from the initial state, "
-            f"c={args.c}{how}; {iterations:,.0f} iterations/s, {game.playout_batch} "
-            f"playouts per leaf), {simulations / playouts:.2f} x the {playouts:,.0f} bare "
-            f"playouts/s measured in turn (median of {max(1, args.runs)} runs{which})"
-        )
-        return 0
     measured = bench_game(
         game, args.seconds, max(1, args.runs), args.seed, args.generic, show_progress=True
     )
@@ -238,5 +297,31 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"{game.name}: {measured.playouts:,.0f} playouts/s, {measured.states:,.0f} states/s{how} "
         f"(median of {max(1, args.runs)} runs{which}){broken}"
+    )
+    return 0
+
+
+def report_mcts(game: Game, measured: MctsMeasured, args: argparse.Namespace, which: str) -> int:
+    """Print the figures of `ggp bench --mcts` and the iterations and playouts that broke;
+    1 if there is no figure (every iteration or every bare playout broke)."""
+    broken = ""
+    bare = measured.bare
+    if measured.broken or bare.broken:
+        broken = (
+            f"; {measured.broken:,} of {measured.ended + measured.broken:,} iterations and "
+            f"{bare.broken:,} of {bare.ended + bare.broken:,} bare playouts broke and are not "
+            f"counted, the first with: {measured.fault}"
+        )
+    if not measured.ended or not bare.ended:
+        which_broke = "iteration" if not measured.ended else "bare playout"
+        print(f"{game.name}: no figure: every {which_broke} broke{broken}")
+        return 1
+    how = ", generic playout" if args.generic else ""
+    print(
+        f"{game.name}: {measured.simulations:,.0f} simulations/s (MCTS from the initial "
+        f"state, c={args.c}{how}; {measured.iterations:,.0f} iterations/s, "
+        f"{game.playout_batch} playouts per leaf), "
+        f"{measured.simulations / measured.playouts:.2f} x the {measured.playouts:,.0f} bare "
+        f"playouts/s measured in turn (median of {max(1, args.runs)} runs{which}){broken}"
     )
     return 0

@@ -12,7 +12,7 @@ from tqdm import tqdm
 from games.base import GameDefinitionError, GameError
 from games.registry import load_game
 from gdl.compiled.compiled_game import CompiledGame
-from gdl.interpreter.game import GdlGame
+from gdl.interpreter.game import GdlGame, RulesTooExpensive
 from gdl.syntax.strata import MOVE, STATE, STATIC
 from gdl.syntax.validator import arities
 from gdl.traces import ReplayReport, read_playouts, replay
@@ -21,6 +21,10 @@ from ggp.commands.bench import add_reasoner_option
 
 MAX_STEPS = 1000
 """Longest random playout explored; longer means the game may never end."""
+STEP_WORK_LIMIT = 1_000_000
+"""Join bindings the interpreter may make for one question about a state or joint move
+in the random playouts (`GdlGame.limit_work`); the costliest of the corpus games
+needs about 330,000.  Past it the rules are too expensive to play and the check ends."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -142,6 +146,7 @@ def explore(game: GdlGame, playouts: int, rng: random.Random) -> int:
     broke (counted, the first fault shown).  0 if none broke."""
     states = simultaneous = steps = ended = 0
     faults: list[str] = []
+    game.limit_work(STEP_WORK_LIMIT)
     for _ in tqdm(range(playouts), desc="random playouts", unit="playout", disable=None):
         state = game.initial_state()
         try:
@@ -156,6 +161,8 @@ def explore(game: GdlGame, playouts: int, rng: random.Random) -> int:
                 steps += 1
             state.goals()
             ended += 1
+        except RulesTooExpensive as error:
+            raise GameError(f"{error} (after {steps} joint moves of random playouts)") from None
         except GameDefinitionError as error:
             faults.append(str(error))
     seen = f"states of {playouts} random playouts"
