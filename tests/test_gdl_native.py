@@ -8,8 +8,11 @@ session, so that each game is compiled once per run.
 from __future__ import annotations
 
 import logging
+import os
 import random
 import shutil
+import subprocess
+import sys
 
 import pytest
 from test_gdl_compiled import HOSTILE
@@ -193,3 +196,29 @@ def test_libraries_are_cached_by_their_source(tmp_path, monkeypatch) -> None:
     assert build.build_library(source) == first  # found, not compiled again
     with pytest.raises(NativeUnavailable, match="no C compiler"):
         build.build_library(source + "\n")
+
+
+SOURCE_DIGEST = """
+import hashlib, sys
+from games.registry import GDL_DIR
+from gdl.compiled.compiled_game import CompiledGame
+from gdl.native.csource import CGenerator
+rules = CompiledGame.from_text((GDL_DIR / "connect_four.kif").read_text()).compiled
+source = CGenerator(rules.network, rules.goal_values).source()
+print(hashlib.sha256(source.encode()).hexdigest())
+"""
+
+
+def test_the_same_rules_give_the_same_source_in_every_process() -> None:
+    """The library cache is found again by a new process (string hashing differs)."""
+    digests = set()
+    for seed in ("1", "2"):
+        done = subprocess.run(
+            [sys.executable, "-c", SOURCE_DIGEST],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        digests.add(done.stdout)
+    assert len(digests) == 1

@@ -57,10 +57,10 @@ _ALLOWED = frozenset(
     | {"GOAL_POS", "GOAL_VALUE", "BODY_A", "BODY_B", "BODY_C", "ROW_START", "ROW_NODE"}
     | {"ROW_A", "ROW_B", "PRESET", "INPUT_FN", "nop", "dispatch", "__builtin_ctzll"}
     | {"eval_step", "eval_goals", "eval_next", "eval_early", "eval_goal_entries", "legal_lists"}
-    | {"next_state", "any_body"}
+    | {"next_state", "any_body", "eval_sinks"}
 )
 """Every word the generated part of the source may contain, besides `_GENERATED` ones."""
-_GENERATED = re.compile(r"(step|goals|next|early|in)_[0-9]+")
+_GENERATED = re.compile(r"(step|goals|next|early|in|sinks)_[0-9]+")
 
 DECLARATIONS = """
 int gdl_sizes(int *sizes);
@@ -74,7 +74,8 @@ int gdl_playouts(const char *S, int count, uint32_t seed, int *goals, int *steps
 """What the library exports (cffi's ``cdef``)."""
 
 _ROWS = """
-static int literal(const u64 *S, const u64 *D, const unsigned char *v, int code) {
+static inline __attribute__((always_inline))
+int literal(const u64 *S, const u64 *D, const unsigned char *v, int code) {
     int index = code >> 3, x;
     switch ((code >> 1) & 3) {
     case 0: x = (int)((S[index >> 6] >> (index & 63)) & 1); break;
@@ -337,10 +338,16 @@ class CGenerator:
         dispatch, preset = self._dispatch(next_folded, early)
         code += dispatch
         with_moves = "const u64 *S, const u64 *D, unsigned char *v"
-        code += self._evaluator("early", with_moves, next_folded, next_nodes, only=early)
-        late = frozenset(next_folded) - early
-        code += self._evaluator("next", with_moves, next_folded, next_nodes, preset, late)
-        code += self._next_state(next_folded, preset)
+        sinks = self._sinks(next_folded)
+        code += self._evaluator("early", with_moves, next_folded, next_nodes, only=early - sinks)
+        late = frozenset(next_folded) - early - sinks
+        code += self._chunked(
+            "next", with_moves, self._grouped(next_folded, next_nodes, preset, late)
+        )
+        code += self._chunked(
+            "sinks", with_moves + ", u64 *o", self._sink_statements(next_folded, sinks)
+        )
+        code += self._next_state(next_folded, preset, sinks)
         for name, position in (("BODY_A", 0), ("BODY_B", 1), ("BODY_C", 2)):
             lines.append(_array(name, [row[position] for row in self.rows]))
         lines.append(_ROWS)
@@ -392,6 +399,89 @@ class CGenerator:
                 statements.append([f"    v[{node}] {assign} {expression};"])
         return self._chunked(name, parameters, statements)
 
+    def _grouped(
+        self,
+        folded: dict[int, Folded],
+        targets: list[int],
+        preset: frozenset[int],
+        only: frozenset[int],
+    ) -> list[list[str]]:
+        """The nodes in `only` by levels, their bodies grouped under shared literals.
+
+        A node's level is one more than the highest level of the nodes it
+        reads; the nodes of one level read none of each other, so their
+        bodies may run in any order: each body is put under its most common
+        positive literal in the level (a base or node one), tested once for
+        the whole group.  Hex: which cells get a renumbered group's number
+        is 81 groups of 81 cells, of which only the one or two groups touched
+        by the move are read.  Bodies of one positive base literal are still
+        one mask test per word (`_Expressions.disjunction`).
+        """
+        network = self.network
+        level: dict[int, int] = {}
+        levels: dict[int, list[int]] = {}
+        for component in cone(network, targets):
+            members = network.components[component]
+            if members[0] not in only:
+                continue
+            read = {
+                index
+                for member in members
+                if type(folded[member]) is not bool
+                for body in folded[member]
+                for kind, index, _ in body
+                if kind == NODE and index not in members
+            }
+            height = 1 + max((level.get(index, 0) for index in read), default=0)
+            for member in members:
+                level[member] = height
+            levels.setdefault(height, []).append(component)
+        conjunction = self.expressions.conjunction
+        statements: list[list[str]] = []
+        for height in sorted(levels):
+            bodies: list[tuple[int, tuple]] = []
+            for component in levels[height]:
+                members = network.components[component]
+                if network.cyclic[component]:
+                    statements.append(self._cyclic(members, folded))
+                    continue
+                (node,) = members
+                value = folded[node]
+                if type(value) is bool or (node in preset and not value):
+                    continue
+                singles = [body for body in value if len(body) == 1 and body[0][:1] == (BASE,)]
+                plain = [body for body in value if not (len(body) == 1 and body[0][:1] == (BASE,))]
+                first = self.expressions.disjunction(singles)[0] if singles else "0"
+                if node not in preset:
+                    statements.append([f"    v[{node}] = {first};"])
+                elif singles:
+                    statements.append([f"    v[{node}] |= {first};"])
+                bodies += [(node, body) for body in plain]
+            counts = Counter(
+                lit for _, body in bodies for lit in body if lit[2] and lit[0] != INPUT
+            )
+            groups: dict[tuple, list[str]] = {}
+            for node, body in bodies:
+                candidates = [lit for lit in body if lit[2] and lit[0] != INPUT]
+                guard = max(candidates, key=lambda lit: (counts[lit], lit)) if candidates else None
+                if guard is None or counts[guard] < 2:
+                    groups.setdefault((), []).append(f"v[{node}] |= {conjunction(body)};")
+                    continue
+                rest = [lit for lit in body if lit != guard]
+                groups.setdefault((guard,), []).append(
+                    f"v[{node}] |= {conjunction(rest)};" if rest else f"v[{node}] = 1;"
+                )
+            for guard, lines in sorted(groups.items()):
+                if not guard:
+                    statements += [[f"    {line}"] for line in lines]
+                    continue
+                test = conjunction(guard)
+                for i in range(0, len(lines), BODIES):
+                    statements.append(
+                        [f"    if ({test}) {{ " + " ".join(lines[i : i + BODIES]) + " }"]
+                    )
+        return statements
+
     @staticmethod
     def _chunked(name: str, parameters: str, statements: list[list[str]]) -> list[str]:
         """``eval_<name>`` calling functions of at most `CHUNK` characters of statements."""
@@ -410,11 +500,10 @@ class CGenerator:
                 size = 0
             current += block
             size += block_size
-        arguments = "S, D, v" if "*D" in parameters else "S, v"
+        names = [part.split("*")[-1].strip() for part in parameters.split(",")]
         lines.append(f"static void eval_{name}({parameters}) {{")
-        lines += [f"    {chunk}({arguments});" for chunk in chunks]
-        unused = "(void)S; (void)D; (void)v;" if "*D" in parameters else "(void)S; (void)v;"
-        lines.append(f"    {unused}")
+        lines += [f"    {chunk}({', '.join(names)});" for chunk in chunks]
+        lines.append("    " + " ".join(f"(void){name};" for name in names))
         lines.append("}")
         return lines
 
@@ -641,14 +730,86 @@ class CGenerator:
         lines.append("}")
         return lines
 
-    def _next_state(self, folded: dict[int, Folded], preset: frozenset[int]) -> list[str]:
+    def _sinks(self, folded: dict[int, Folded]) -> frozenset[int]:
+        """The ``next`` nodes that no other node reads: written into the next state directly."""
+        network = self.network
+        read = {
+            index
+            for value in folded.values()
+            if type(value) is not bool
+            for body in value
+            for kind, index, _ in body
+            if kind == NODE
+        }
+        return frozenset(
+            node
+            for node in network.next
+            if node is not None
+            and node not in read
+            and not network.cyclic[network.component_of[node]]
+            and type(folded[node]) is not bool
+        )
+
+    def _sink_statements(self, folded: dict[int, Folded], sinks: frozenset[int]) -> list[list[str]]:
+        """The bodies of the `sinks` (`_dispatch`ed ones aside) or-ed into the next state ``o``.
+
+        A sink's bit is set by its bodies, grouped so that most are never
+        evaluated: a frame body (its own bit in the state, and a condition)
+        joins the other bits of the same condition, copied a word at a time
+        under one test (hex: a group's 81 cells keep their number unless the
+        group is renumbered); other bodies are grouped under their most
+        common positive base literal, tested once (hex: the current step).
+        """
+        network = self.network
+        bit_of = {node: bit for bit, node in enumerate(network.next) if node in sinks}
+        frames: dict[tuple, dict[int, int]] = {}
+        others: list[tuple[int, tuple]] = []
+        counts: Counter = Counter()
+        for node in sorted(sinks):
+            bit = bit_of[node]
+            for body in folded[node]:
+                if (BASE, bit, True) in body:
+                    rest = tuple(
+                        sorted(literal for literal in body if literal != (BASE, bit, True))
+                    )
+                    words = frames.setdefault(rest, {})
+                    words[bit >> 6] = words.get(bit >> 6, 0) | 1 << (bit & 63)
+                    continue
+                others.append((bit, body))
+                counts.update(lit for lit in body if lit[0] == BASE and lit[2])
+        statements: list[list[str]] = []
+        conjunction = self.expressions.conjunction
+        for rest, words in sorted(frames.items()):
+            copies = [f"o[{w}] |= S[{w}] & {mask:#x}ULL;" for w, mask in sorted(words.items())]
+            if rest:
+                statements.append([f"    if ({conjunction(rest)}) {{ " + " ".join(copies) + " }"])
+            else:
+                statements.append(["    " + " ".join(copies)])
+        guarded: dict[tuple, list[str]] = {}
+        for bit, body in others:
+            bases = [lit for lit in body if lit[0] == BASE and lit[2]]
+            guard = max(bases, key=lambda lit: (counts[lit], lit)) if bases else None
+            if guard is not None and counts[guard] < 2:
+                guard = None
+            rest = [lit for lit in body if lit != guard]
+            value = f"(u64)({conjunction(rest)})" if rest else "1ULL"
+            statement = f"o[{bit >> 6}] |= {value} << {bit & 63};"
+            guarded.setdefault((guard,) if guard else (), []).append(statement)
+        for guard, lines in sorted(guarded.items()):
+            if not guard:
+                statements += [[f"    {line}"] for line in lines]
+                continue
+            for i in range(0, len(lines), BODIES):
+                part = " ".join(lines[i : i + BODIES])
+                statements.append([f"    if ({conjunction(guard)}) {{ {part} }}"])
+        return statements
+
+    def _next_state(
+        self, folded: dict[int, Folded], preset: frozenset[int], sinks: frozenset[int]
+    ) -> list[str]:
         network = self.network
         words = max(1, (len(network.base) + 63) // 64)
         fixed = [0] * words
-        lines = ["static void next_state(const u64 *S, const u64 *D, u64 *o, unsigned char *v) {"]
-        lines.append("    eval_early(S, D, v);")
-        lines.append("    dispatch(S, D, v);")
-        lines.append("    eval_next(S, D, v);")
         variable: list[tuple[int, int]] = []
         for bit, node in enumerate(network.next):
             if node is None:
@@ -656,14 +817,23 @@ class CGenerator:
             value = folded[node]
             if value is True:
                 fixed[bit >> 6] |= 1 << (bit & 63)
-            elif node in preset or (type(value) is not bool and value):
+            elif node in preset or (node not in sinks and type(value) is not bool and value):
                 variable.append((bit, node))
-        for word in range(words):
-            lines.append(f"    o[{word}] = {fixed[word]:#x}ULL;")
+        lines = ["static void next_state(const u64 *S, const u64 *D, u64 *o, unsigned char *v) {"]
+        lines += [f"    o[{word}] = {fixed[word]:#x}ULL;" for word in range(words)]
+        lines.append("    eval_early(S, D, v);")
+        lines.append("    dispatch(S, D, v);")
+        lines.append("    eval_next(S, D, v);")
+        lines.append("    eval_sinks(S, D, v, o);")
         for bit, node in variable:
             lines.append(f"    o[{bit >> 6}] |= (u64)v[{node}] << {bit & 63};")
         lines.append("}")
         return lines
+
+
+def _guards(body: Sequence[tuple[int, int, bool]]) -> list[tuple[int, int, bool]]:
+    """The literals of `body` that may guard a group of bodies: positive base or node ones."""
+    return [literal for literal in body if literal[2] and literal[0] != INPUT]
 
 
 def _movable(body: Sequence[tuple[int, int, bool]], early: frozenset[int]) -> bool:

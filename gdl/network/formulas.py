@@ -69,19 +69,25 @@ class Network:
 
 
 def build_network(program: GroundProgram, roles: Sequence[Term]) -> Network:
-    """The network of a ground program, for the roles in their order."""
+    """The network of a ground program, for the roles in their order.
+
+    Nodes are numbered in the order of their text and each node's bodies are
+    sorted, so that the same rules give the same network in every process
+    (the order of the ground rules follows Python's hashing of strings,
+    which changes from one process to the next; native code is cached by
+    the text of its source).
+    """
     network = Network(program.base, program.inputs)
     base_index = {term: i for i, term in enumerate(program.base)}
     input_index = {move: i for i, move in enumerate(program.inputs)}
-    node_index: dict[Term, int] = {}
-
-    def node(sentence: Term) -> int:
-        found = node_index.get(sentence)
-        if found is None:
-            found = node_index[sentence] = len(network.nodes)
-            network.nodes.append(sentence)
-            network.bodies.append([])
-        return found
+    sentences = {head for head, _, _ in program.rules}
+    for _, positive, negative in program.rules:
+        sentences.update(s for s in (*positive, *negative) if relation(s) not in ("true", "does"))
+    for name in ("legal", "goal", "terminal", "next"):
+        sentences.update((name, *args) if args else name for args in program.static.get(name, ()))
+    network.nodes = sorted(sentences, key=repr)  # repr: distinct for distinct terms
+    node_index: dict[Term, int] = {sentence: i for i, sentence in enumerate(network.nodes)}
+    bodies: list[set[Body]] = [set() for _ in network.nodes]
 
     def literal(sentence: Term, positive: bool) -> Literal:
         name = relation(sentence)
@@ -89,22 +95,19 @@ def build_network(program: GroundProgram, roles: Sequence[Term]) -> Network:
             return (BASE, base_index[sentence[1]], positive)
         if name == "does":
             return (INPUT, input_index[(sentence[1], sentence[2])], positive)
-        return (NODE, node(sentence), positive)
+        return (NODE, node_index[sentence], positive)
 
-    seen: set[tuple] = set()
     for head, positive, negative in program.rules:
         body = tuple(
             dict.fromkeys(
                 [literal(s, True) for s in positive] + [literal(s, False) for s in negative]
             )
         )
-        key = (head, body)
-        if key not in seen:
-            seen.add(key)
-            network.bodies[node(head)].append(body)
+        bodies[node_index[head]].add(body)
     for name in ("legal", "goal", "terminal", "next"):
         for args in program.static.get(name, ()):  # static: true in every state
-            network.bodies[node((name, *args) if args else name)].append(())
+            bodies[node_index[(name, *args) if args else name]].add(())
+    network.bodies = [sorted(found) for found in bodies]
     _order(network)
     role_index = {role: i for i, role in enumerate(roles)}
     network.legal = [[] for _ in roles]
