@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from fake_players import FakePlayer, served
 from gdl_texts import TICTACTOE
 
 from games.registry import load_game
 from player.agents import RandomAgent
-from server.arena.app import create_app
+from server.arena.app import ARENA, create_app
 from server.arena.arena import ArenaConfig
 from server.arena.store import ArenaStore, MatchRow
 from server.match import play_match
@@ -118,6 +121,7 @@ async def test_a_person_plays_by_the_api_and_gets_hints(arena) -> None:
     client = await arena()
     match_id = await start(client, {"builtin": "tictactoe"}, ["person", "mcts:iterations=20"])
     illegal_answered = []
+    hints = []
 
     async def on_message(data: dict) -> None:
         if data["type"] != "waiting" or data["waiting"] != [0]:
@@ -127,12 +131,15 @@ async def test_a_person_plays_by_the_api_and_gets_hints(arena) -> None:
                 f"/api/matches/{match_id}/move", json={"role": "xplayer", "move": "(mark 9 9)"}
             )
             illegal_answered.append((refused.status, await refused.json()))
-            hint = await client.post(f"/api/matches/{match_id}/hint", json={"role": 0})
-            assert hint.status == 200
-            ranking = (await hint.json())["ranking"]
-            assert len(ranking) in (9, 8, 7) and ranking[0]["visits"] >= ranking[-1]["visits"]
         snapshot = await (await client.get(f"/api/matches/{match_id}")).json()
         legal = snapshot["steps"][-1]["legal"][0]
+        # The hints' process follows the match: it ranks the moves legal now.
+        hint = await client.post(f"/api/matches/{match_id}/hint", json={"role": 0})
+        assert hint.status == 200, await hint.text()
+        ranking = (await hint.json())["ranking"]
+        assert sorted(row["move"] for row in ranking) == sorted(legal)
+        assert ranking[0]["visits"] >= ranking[-1]["visits"]
+        hints.append(ranking)
         played = await client.post(
             f"/api/matches/{match_id}/move", json={"role": 0, "move": legal[0][1:-1]}
         )
@@ -142,6 +149,7 @@ async def test_a_person_plays_by_the_api_and_gets_hints(arena) -> None:
     assert messages[-1]["status"] == "finished"
     status, refusal = illegal_answered[0]
     assert status == 409 and "(mark 1 1)" in refusal["legal"]
+    assert len(hints) >= 3
     # The person's seat is not timed: no error recorded against it.
     assert all(not any(m["errors"] or []) for m in messages if m["type"] == "step")
 
@@ -199,6 +207,55 @@ async def test_a_move_for_a_seat_that_is_no_persons_is_refused(arena) -> None:
     assert stopped.status == 200
     messages = await follow(client, match_id)
     assert messages[-1]["status"] == "aborted"
+
+
+async def wait_for_the_person(client, match_id: str):
+    """A page that opens the match's live updates and returns once the person is asked
+    to move; the caller closes it (or keeps it open: the match is watched)."""
+    socket = await client.ws_connect(f"/api/matches/{match_id}/live")
+    async with asyncio.timeout(120):
+        async for message in socket:
+            if json.loads(message.data).get("waiting") == [0]:
+                return socket
+    raise AssertionError("the person was never asked to move")
+
+
+async def test_matches_left_by_their_person_do_not_stop_others(arena, config) -> None:
+    client = await arena(replace(config, max_matches=1, max_waiting=1))
+    ttt = {"builtin": "tictactoe"}
+    left = await start(client, ttt, ["person", "mcts"])
+    await (await wait_for_the_person(client, left)).close()
+    # While the person thinks, the agent's process, once it has answered its forced
+    # noop, is asked nothing: it sleeps on its pipe.
+    agent = client.server.app[ARENA].live[left].players[1]
+    async with asyncio.timeout(60):
+        while agent.child.waiting:
+            await asyncio.sleep(0.05)
+    assert agent.child.process is not None and agent.child.process.returncode is None
+    watched = await start(client, ttt, ["person", "random"])
+    page = await wait_for_the_person(client, watched)
+    # Both wait for a person: neither counts as played, so a match between agents starts,
+    # and the arena, full, makes room by aborting the one nobody watches.
+    played = await start(client, ttt, ["random", "random"])
+    ended = await (await client.get(f"/api/matches/{left}")).json()
+    async with asyncio.timeout(60):
+        while ended["status"] == "running":
+            await asyncio.sleep(0.1)
+            ended = await (await client.get(f"/api/matches/{left}")).json()
+    assert ended["status"] == "aborted" and ended["failure"].startswith("abandoned")
+    assert (await follow(client, played))[-1]["status"] == "finished"
+    # The one watched is never aborted to make room: the arena says it is full.
+    third = await start(client, ttt, ["person", "random"])
+    second_page = await wait_for_the_person(client, third)
+    refused = await client.post("/api/matches", json={"game": ttt, "players": ["random"] * 2})
+    assert refused.status == 429 and "watched" in (await refused.json())["error"]
+    for match_id in (watched, third):
+        await client.post(f"/api/matches/{match_id}/abort", json={})
+        assert (await follow(client, match_id))[-1]["failure"] == (
+            "the match was stopped from its page"
+        )
+    await page.close()
+    await second_page.close()
 
 
 async def test_a_restart_lists_old_matches_and_finds_logs(arena, config) -> None:
@@ -273,7 +330,8 @@ async def test_a_tournament_runs_in_its_own_process_to_its_standings(arena) -> N
     "body",
     [
         {"game": {"builtin": "tictactoe"}, "players": ["person", "random"]},
-        {"game": {"rules": TICTACTOE}, "players": ["random", "random"]},
+        {"game": {"file": "../ttt.kif"}, "players": ["random", "random"]},
+        {"game": {"builtin": "tictactoe"}, "players": ["random", "random"], "jobs": 64},
         {"game": {"builtin": "tictactoe"}, "players": ["random", "random"], "matches": 0},
         {"game": {"builtin": "tictactoe"}, "players": ["random"]},
     ],
@@ -284,11 +342,93 @@ async def test_a_tournament_that_cannot_be_played_is_refused(arena, body) -> Non
     assert refused.status == 400 and (await refused.json())["error"]
 
 
-async def test_a_stopped_tournament_aborts_and_keeps_its_finished_matches(arena) -> None:
+async def wait_for_tournament(client, tournament_id: str) -> dict:
+    async with asyncio.timeout(120):
+        while (view := await (await client.get(f"/api/tournaments/{tournament_id}")).json())[
+            "status"
+        ] == "running":
+            await asyncio.sleep(0.2)
+    return view
+
+
+async def test_a_tournament_plays_pasted_rules_and_refuses_broken_ones(arena, config) -> None:
+    client = await arena()
+    broken = await client.post(
+        "/api/tournaments",
+        json={"game": {"rules": BROKEN_AT_LINE_3}, "players": ["random"], "matches": 2},
+    )
+    assert broken.status == 400
+    assert (await broken.json())["faults"][0]["line"] == 3
+    pasted = {"rules": TICTACTOE, "name": "../my ttt"}
+    started = await client.post(
+        "/api/tournaments",
+        json={"game": pasted, "players": ["mcts:iterations=10", "random"], "matches": 2},
+    )
+    assert started.status == 201, await started.text()
+    view = await wait_for_tournament(client, (await started.json())["id"])
+    assert view["status"] == "finished" and view["done"] == 2
+    assert view["setup"]["name"] == "my-ttt" and view["setup"]["roles"] == ["xplayer", "oplayer"]
+    # The rules went to a file named by their content, inside the log folder.
+    (written,) = (config.log_dir / "arena-games").glob("*.kif")
+    assert written.name.startswith("rules-")
+    history = (await (await client.get("/api/matches")).json())["matches"]
+    assert {row["id"] for row in history} == {m["match_id"] for m in view["matches"]}
+
+
+async def test_a_tournament_plays_its_matches_at_once(arena) -> None:
+    """With two at once, the second match starts before the first one ends: the GGP
+    player holds its answer to the first start until it hears the second (or 60 s)."""
+    player = FakePlayer(silent_start=True)
+    with served(player) as (url,):
+        client = await arena()
+        started = await client.post(
+            "/api/tournaments",
+            json={
+                "game": {"builtin": "tictactoe"},
+                "players": [url, "random"],
+                "matches": 4,
+                "jobs": 2,
+                "startclock": 120,
+                "playclock": 120,
+            },
+        )
+        assert started.status == 201, await started.text()
+        view = await wait_for_tournament(client, (await started.json())["id"])
+    assert view["status"] == "finished" and view["done"] == 4 and view["setup"]["jobs"] == 2
+    assert sorted(m["index"] for m in view["matches"]) == [0, 1, 2, 3]
+    assert [row["games"] for row in view["standings"] if row["seat"] == "all"] == [4, 4]
+    assert not any(any(row) for m in view["matches"] for row in m["errors"])
+    assert most_matches_at_once(player.messages) == 2
+
+
+def most_matches_at_once(messages: list[str]) -> int:
+    """The most matches a player was in at the same time, from the messages it received."""
+    under_way: set[str] = set()
+    most = 0
+    for text in messages:
+        kind, match_id = text.strip("() ").split()[:2]
+        if kind.lower() == "start":
+            under_way.add(match_id)
+        elif kind.lower() in ("stop", "abort"):
+            under_way.discard(match_id)
+        most = max(most, len(under_way))
+    return most
+
+
+ONE_CORE = pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: one match at once")
+
+
+@pytest.mark.parametrize("jobs", [1, pytest.param(2, marks=ONE_CORE)])
+async def test_a_stopped_tournament_aborts_and_keeps_its_finished_matches(arena, jobs) -> None:
     client = await arena()
     started = await client.post(
         "/api/tournaments",
-        json={"game": {"builtin": "tictactoe"}, "players": ["random", "random"], "matches": 1000},
+        json={
+            "game": {"builtin": "tictactoe"},
+            "players": ["random", "random"],
+            "matches": 1000,
+            "jobs": jobs,
+        },
     )
     tournament_id = (await started.json())["id"]
     async with asyncio.timeout(120):

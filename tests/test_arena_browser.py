@@ -7,6 +7,7 @@ No browser is ever downloaded.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -140,6 +141,7 @@ def test_a_person_picks_legal_moves_in_a_pasted_gdl_game(page) -> None:
     for _ in range(2):  # two rounds, both roles moving at once
         wait_for_status(page, "Your turn: left")
         assert page.locator(".facts h4", has_text="round").count() == 1
+        assert page.locator(".legal-list").inner_text() == "right may play: Heads, Tails"
         played = page.locator(".moves li").count()
         page.locator(".legal-moves button", has_text="Heads").click()
         page.wait_for_function(
@@ -169,3 +171,44 @@ def test_a_finished_match_is_replayed_from_the_history(page) -> None:
     page.locator("input[name=step]").fill("2")
     assert page.locator("svg.board .piece").count() == 2
     assert page.locator(".moves li.current").inner_text().startswith("oplayer")
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: one match at once")
+def test_a_tournament_of_pasted_gdl_runs_two_matches_at_once(page) -> None:
+    page.goto("/#/tournaments")
+    page.select_option("select[name=game]", "gdl")
+    page.fill("textarea[name=rules]", PENNIES)
+    page.click("button[name=check]")
+    assert "roles left, right" in page.locator(".ok").inner_text()
+    choose_player(page, 0, "random")
+    choose_player(page, 1, "legal")
+    page.fill("input[name=matches]", "4")
+    page.fill("input[name=jobs]", "2")
+    page.click("button[name=start]")
+    page.wait_for_function(
+        "() => /finished: 4 of 4 matches, seats swapped, 2 at once/"
+        ".test(document.querySelector('.tournament p')?.textContent)"
+    )
+    overall = page.locator("table.standings tr", has_text="all")
+    assert overall.count() == 2
+    assert page.locator(".tournament svg.plot rect.bar").count() == 2
+
+
+def test_the_hex_board_colours_the_sides_each_player_joins(page) -> None:
+    page.goto("/")
+    edges = page.evaluate(
+        """async () => {
+          const { drawBoard } = await import('/static/boards.js');
+          const board = drawBoard({ kind: 'hex', size: 5 }, ['(cell a 1 red)'], null);
+          return [...board.querySelectorAll('polyline.hexedge')]
+            .map((line) => [line.classList[1], line.getAttribute('stroke'),
+                            line.getAttribute('points').split(' ').length]);
+        }"""
+    )
+    red = [edge for edge in edges if edge[0] == "red"]
+    blue = [edge for edge in edges if edge[0] == "blue"]
+    # Each of the 5 cells of the top and bottom rows (red), and of the first and last
+    # columns (blue), has its two outer sides drawn in its player's colour.
+    assert len(red) == len(blue) == 10
+    assert {edge[1] for edge in red} != {edge[1] for edge in blue}
+    assert all(edge[2] == 3 for edge in edges)

@@ -46,9 +46,9 @@ async def test_a_late_move_is_TO_and_a_dead_process_CE() -> None:
         await player.start(setup, 0)
         late = await player.play(state, None)
         assert (late.text, late.error) == (None, "TO")
-        assert player.process is not None
-        player.process.kill()
-        await player.process.wait()
+        assert player.child.process is not None
+        player.child.process.kill()
+        await player.child.process.wait()
         assert (await player.play(state, None)).error == "CE"
     finally:
         await player.close()

@@ -14,7 +14,11 @@ with an ``id`` that its answer (one line on stdout) echoes:
   agent searches, ``{"thinking": RANKING}`` lines (no id) say how it ranks
   its moves so far; answers ``{"move": M, "ranking": RANKING}``;
 - ``{"cmd": "stop", "joint": [M...] or null}``: the match is over;
-  answers ``{"ok": true}``.
+  answers ``{"ok": true}``;
+- ``{"cmd": "hint", "moves": [[M...]...], "role": I, "seconds": S}``: play the
+  joint moves made since the last command, then search S seconds from there
+  for role I (a child started with ``"agent": null`` only gives hints);
+  answers ``{"ranking": RANKING}`` with every move of the role.
 
 An error answers ``{"error": TEXT}``; the end of stdin ends the process.
 """
@@ -22,6 +26,7 @@ An error answers ``{"error": TEXT}``; the end of stdin ends the process.
 from __future__ import annotations
 
 import json
+import random
 import sys
 import threading
 import time
@@ -29,6 +34,7 @@ from typing import Any, TextIO
 
 from games.base import GameError, State
 from player.agents import Agent, Clocks, MCTSAgent, make_agent
+from player.mcts import MCTS
 from server.arena.catalogue import resolve_game
 
 THINKING_INTERVAL = 0.5
@@ -39,6 +45,16 @@ def ranking_json(stats: Any, length: int = RANKING_LENGTH) -> list[dict]:
     return [
         {"move": s.move, "visits": s.visits, "value": round(s.value, 4)} for s in stats[:length]
     ]
+
+
+HINT_ITERATIONS = 50_000
+
+
+def hint_ranking(state: State, role: int, seconds: float) -> list[dict]:
+    """What a short search from `state` thinks of each of `role`'s moves, best first."""
+    tree = MCTS(state, rng=random.Random())
+    tree.search(HINT_ITERATIONS, time.monotonic() + seconds)
+    return ranking_json(tree.statistics(role), length=len(state.legal_moves(role)))
 
 
 class AgentProcess:
@@ -61,12 +77,19 @@ class AgentProcess:
         if name == "start":
             game = resolve_game(command["game"], None).game
             self.role = command["role"]
-            self.agent = make_agent(command["agent"], command.get("seed"))
-            self.agent.start(game, self.role, Clocks(*command["clocks"]))
+            if command["agent"] is not None:
+                self.agent = make_agent(command["agent"], command.get("seed"))
+                self.agent.start(game, self.role, Clocks(*command["clocks"]))
             self.state = game.initial_state()
             return {"ok": True}
-        if self.agent is None or self.state is None:
+        if self.state is None:
             raise GameError(f"{name!r} before start")
+        if name == "hint":
+            for joint in command["moves"]:
+                self.state = self.state.next(joint)
+            return {"ranking": hint_ranking(self.state, command["role"], command["seconds"])}
+        if self.agent is None:
+            raise GameError(f"{name!r}: this process has no agent")
         if command.get("joint") is not None:
             self.state = self.state.next(command["joint"])
             self.agent.observe(command["joint"], self.state)

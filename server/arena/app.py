@@ -17,10 +17,9 @@ from aiohttp import WSMsgType, web
 
 from games.base import GameError
 from player.agents import AGENTS, MCTS_OPTIONS
-from server.arena.arena import Arena, ArenaConfig, hint
+from server.arena.arena import Arena, ArenaConfig, ArenaFull
 from server.arena.catalogue import builtin_games, faults_of, kif_files, resolve_game
 from server.arena.seat import PERSON, IllegalPersonMove, NotYourTurn
-from server.arena.store import RUNNING
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +118,8 @@ async def start_match(request: web.Request) -> web.Response:
     body = await _body(request)
     try:
         match = await _arena(request).start_match(body)
+    except ArenaFull as error:
+        return _error(429, str(error))
     except GameError as error:
         return _error(400, str(error), faults=faults_of(error))
     return web.json_response({"id": match.id, "roles": list(match.roles)}, status=201)
@@ -148,12 +149,12 @@ async def match_socket(request: web.Request) -> web.WebSocketResponse:
     await socket.prepare(request)
     queue = match.subscribe()
     reader = asyncio.create_task(_drain(socket))
+    getting: asyncio.Task | None = None
     try:
         while not socket.closed:
             getting = asyncio.create_task(queue.get())
             done, _ = await asyncio.wait({getting, reader}, return_when=asyncio.FIRST_COMPLETED)
             if getting not in done:
-                getting.cancel()
                 break
             await socket.send_json(getting.result())
     except ConnectionResetError:
@@ -161,6 +162,8 @@ async def match_socket(request: web.Request) -> web.WebSocketResponse:
     finally:
         match.unsubscribe(queue)
         reader.cancel()
+        if getting is not None:
+            getting.cancel()
         await socket.close()
     return socket
 
@@ -197,14 +200,16 @@ async def give_hint(request: web.Request) -> web.Response:
     person = match.person(role)
     if person is None or not person.waiting or person.state is None:
         raise ApiError(409, "a hint is given to a person whose turn it is")
-    ranking = await asyncio.to_thread(hint, person.state, role)
+    try:
+        ranking = await match.hint(role)
+    except (TimeoutError, ConnectionError, OSError) as error:
+        raise ApiError(503, f"no hint now: {type(error).__name__} {error}".strip()) from None
     return web.json_response({"role": role, "ranking": ranking})
 
 
 async def abort_match(request: web.Request) -> web.Response:
     match = _live(request)
-    if match.status == RUNNING and match.task is not None:
-        match.task.cancel()
+    match.abort("the match was stopped from its page")
     return web.json_response({"id": match.id})
 
 
@@ -228,7 +233,11 @@ async def import_logs(request: web.Request) -> web.Response:
 
 
 async def start_tournament(request: web.Request) -> web.Response:
-    tournament = await _arena(request).start_tournament(await _body(request))
+    body = await _body(request)
+    try:
+        tournament = await _arena(request).start_tournament(body)
+    except GameError as error:
+        return _error(400, str(error), faults=faults_of(error))
     return web.json_response({"id": tournament.id}, status=201)
 
 

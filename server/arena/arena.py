@@ -4,21 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from games.base import GameError, State
+from games.base import GameError
 from player.agents import Clocks, make_agent
-from player.mcts import MCTS
-from server.arena.agent_process import ranking_json
 from server.arena.catalogue import board_for_spec, resolve_game
 from server.arena.live import LiveMatch
 from server.arena.process_player import ProcessAgentPlayer
 from server.arena.seat import PERSON, PersonPlayer
-from server.arena.store import ABORTED, FINISHED, ArenaStore, MatchRow
+from server.arena.store import ABORTED, FINISHED, RUNNING, ArenaStore, MatchRow
 from server.arena.tournaments import ArenaTournament, tournament_setup, tournament_view
 from server.match import RANDOM_ROLE, derive_seed, new_match_id, seat_specs
 from server.match_log import read_log
@@ -32,8 +28,6 @@ log = logging.getLogger(__name__)
 FORGET_AFTER = 600.0
 """Seconds a finished match stays in memory for the pages still following it;
 then it is served from its log like any match of the history."""
-HINT_SECONDS = 1.0
-HINT_ITERATIONS = 50_000
 
 
 @dataclass(frozen=True)
@@ -46,7 +40,19 @@ class ArenaConfig:
     max_body: int = 1_000_000
     """Largest request body accepted (uploaded rules included), in bytes."""
     max_matches: int = 8
-    """Matches running at once; more are refused until one ends."""
+    """Matches being played at once, not counting those waiting for a person's move
+    (their agents' processes sleep); more are refused until one ends or waits."""
+    max_waiting: int = 16
+    """Matches waiting for a person's move besides those.  A person's seat is not
+    timed, so a match left by its person waits for ever: when the arena is full,
+    the one that has waited longest with no page watching it is aborted."""
+
+
+class ArenaFull(GameError):
+    """No room for another match now (answered 429)."""
+
+
+ABANDONED = "abandoned: it waited for a person's move with no page open, and the arena needed room"
 
 
 def _clock(value: Any, name: str) -> float | None:
@@ -145,9 +151,7 @@ class Arena:
 
     async def start_match(self, body: dict[str, Any]) -> LiveMatch:
         """Start the match `body` asks for (see the README's API section)."""
-        running = sum(match.status == "running" for match in self.live.values())
-        if running >= self.config.max_matches:
-            raise GameError(f"{running} matches are running, the most this arena allows")
+        self._make_room()
         request = body.get("game")
         game = await asyncio.to_thread(resolve_game, request, self.config.games_dir)
         specs = body.get("players")
@@ -167,11 +171,42 @@ class Arena:
             )
             for role, spec in enumerate(specs)
         ]
-        match = LiveMatch(new_match_id(game.game.name), game, players, clocks, seed=seed)
+        match = LiveMatch(
+            new_match_id(game.game.name),
+            game,
+            players,
+            clocks,
+            seed=seed,
+            child_game=child_game(game, request),
+        )
         self.live[match.id] = match
         self.store.save_match(self._row(match))
         match.start(str(self.config.log_dir), self._ended)
         return match
+
+    def _make_room(self) -> None:
+        """Refuse a new match (`ArenaFull`) when as many as allowed are being played,
+        or when the waiting ones fill the rest and each is watched; else, if they fill
+        it, abort the one that has waited longest unwatched (its person has left)."""
+        running = [match for match in self.live.values() if match.status == RUNNING]
+        waiting = [match for match in running if match.waiting()]
+        busy = len(running) - len(waiting)
+        if busy >= self.config.max_matches:
+            raise ArenaFull(
+                f"{busy} matches are being played, the most this arena plays at once; "
+                "try again when one ends"
+            )
+        if len(running) < self.config.max_matches + self.config.max_waiting:
+            return
+        abandoned = [match for match in waiting if not match.watchers]
+        if not abandoned:
+            raise ArenaFull(
+                f"{len(waiting)} matches wait for a person's move, each watched from a page: "
+                "play or abort one of them first"
+            )
+        oldest = min(abandoned, key=lambda match: match.waiting_since)
+        log.info("match %s %s", oldest.id, ABANDONED)
+        oldest.abort(ABANDONED)
 
     def _row(self, match: LiveMatch) -> MatchRow:
         record = match.record
@@ -270,10 +305,3 @@ def _stored_tournament(row: dict[str, Any]) -> dict[str, Any]:
     return tournament_view(
         row["id"], row["setup"], row["status"], row["failure"], row["started"], row["results"]
     )
-
-
-def hint(state: State, role: int, seconds: float = HINT_SECONDS) -> list[dict]:
-    """What a short search from `state` thinks of each of `role`'s moves, best first."""
-    tree = MCTS(state, rng=random.Random())
-    tree.search(HINT_ITERATIONS, time.monotonic() + seconds)
-    return ranking_json(tree.statistics(role), length=len(state.legal_moves(role)))

@@ -15,9 +15,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from games.base import State
+from games.base import GameError, State
 from player.agents import Clocks
 from server.arena.catalogue import board_of, state_view
+from server.arena.child import AgentChild
 from server.arena.process_player import ProcessAgentPlayer
 from server.arena.seat import PersonPlayer
 from server.arena.store import ABORTED, FINISHED, RUNNING
@@ -27,6 +28,10 @@ from server.record import MatchRecord
 from server.rules import RefereeGame
 
 log = logging.getLogger(__name__)
+
+HINT_SECONDS = 1.0
+HINT_TIMEOUT = 120.0
+"""Seconds a hint may take at most, its process's start (a GDL game compiled) included."""
 
 
 class LiveMatch:
@@ -41,6 +46,7 @@ class LiveMatch:
         *,
         grace: float = 1.0,
         seed: int | None = None,
+        child_game: dict[str, Any] | None = None,
     ) -> None:
         self.id = match_id
         self.game = game
@@ -54,7 +60,16 @@ class LiveMatch:
         self.record: MatchRecord | None = None
         self.task: asyncio.Task | None = None
         self.watchers: set[asyncio.Queue] = set()
+        self.waiting_since = 0.0
+        """When the match last began to wait for a person (time.monotonic)."""
+        self.stop_reason = "the match was stopped from the arena"
         self.board = board_of(game.game)
+        self.child_game = child_game or {"rules": game.rules, "name": game.game.name}
+        """The game as a child process builds it (`server.arena.arena.child_game`)."""
+        self.hinter: AgentChild | None = None
+        self.hinted = 0
+        """The joint moves the hints' process has been told."""
+        self.hint_lock = asyncio.Lock()
         for player in self.players:
             if isinstance(player, PersonPlayer):
                 player.on_wait = self._turn_changed
@@ -96,14 +111,53 @@ class LiveMatch:
             self.record = record
             self.status = FINISHED
         except asyncio.CancelledError:
-            self._failed("the match was stopped from the arena")
+            self.status, self.failure = ABORTED, self.stop_reason
             raise
         except Exception as error:  # a player or the rules broke down: the match is aborted
             self._failed(f"{type(error).__name__}: {error}")
             log.warning("match %s aborted: %s", self.id, self.failure)
         finally:
+            if self.hinter is not None:
+                await self.hinter.close()
             self._broadcast(self._end_message())
             on_end(self)
+
+    async def hint(self, role: int, seconds: float = HINT_SECONDS) -> list[dict]:
+        """What a search of `seconds` thinks of each of `role`'s moves now, best first:
+        in a process of its own (the event loop's stays free), started at the first
+        hint and told the moves played since each time; ended with the match."""
+        async with self.hint_lock:
+            if self.hinter is not None and self.hinter.broken:
+                await self.hinter.close()
+                self.hinter = None
+            try:
+                if self.hinter is None:
+                    self.hinter = AgentChild()
+                    self.hinted = 0
+                    await self.hinter.spawn()
+                    start = {"cmd": "start", "game": self.child_game, "agent": None, "role": role}
+                    await self._ask_hinter(start)
+                moves = [list(joint) for joint in self.record.moves] if self.record else []
+                command = {"cmd": "hint", "moves": moves[self.hinted :], "role": role}
+                answer = await self._ask_hinter({**command, "seconds": seconds})
+                self.hinted = len(moves)
+                return answer["ranking"]
+            finally:
+                if self.status != RUNNING and self.hinter is not None:  # the match ended
+                    await self.hinter.close()
+
+    async def _ask_hinter(self, command: dict[str, Any]) -> dict[str, Any]:
+        assert self.hinter is not None
+        answer = await self.hinter.ask(command, HINT_TIMEOUT)
+        if "error" in answer:
+            raise GameError(f"the hint failed: {answer['error']}")
+        return answer
+
+    def abort(self, reason: str) -> None:
+        """Stop the match (its players aborted, its log written) for `reason`."""
+        if self.status == RUNNING and self.task is not None and not self.task.done():
+            self.stop_reason = reason
+            self.task.cancel()
 
     def _failed(self, reason: str) -> None:
         self.status = ABORTED
@@ -179,6 +233,8 @@ class LiveMatch:
         self._broadcast(message)
 
     def _turn_changed(self) -> None:
+        if self.waiting():
+            self.waiting_since = time.monotonic()
         self._broadcast({"type": "waiting", "waiting": self.waiting()})
 
     def _end_message(self) -> dict[str, Any]:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import os
 import signal
 import sys
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, replace
@@ -17,16 +19,19 @@ from pathlib import Path
 from typing import Any
 
 from games.base import GameError
-from server.arena.catalogue import kif_files
+from server.arena.catalogue import kif_files, resolve_game
 from server.arena.store import ABORTED, FINISHED, RUNNING, ArenaStore
 from server.match import new_match_id, seat_specs
-from server.rules import referee_game
+from server.remote import is_player_url
+from server.rules import RefereeGame, referee_game
 from server.stats import wilson_interval
 from server.tournament import MatchResult, Standing, standings
 
 log = logging.getLogger(__name__)
 
 MAX_MATCHES = 1000
+MAX_REMOTE_JOBS = 16
+RULES_FOLDER = "arena-games"
 STOP_GRACE = 10.0
 """Seconds a stopped tournament has to abort and log its matches before it is killed."""
 
@@ -53,17 +58,46 @@ def _seconds(body: dict[str, Any], name: str) -> float | None:
     return seconds
 
 
-def tournament_setup(body: dict[str, Any], games_dir: Path | None, log_dir: Path) -> dict:
-    """The setup of a tournament a request asks for, checked; a `GameError` otherwise."""
-    game = body.get("game")
+def max_jobs(specs: list[str]) -> int:
+    """The most matches of a tournament played at once: one a core when agents search
+    in worker processes, more when a GGP player by URL makes the referee mostly wait."""
+    if any(is_player_url(spec) for spec in specs):
+        return MAX_REMOTE_JOBS
+    return max(1, os.cpu_count() or 1)
+
+
+def rules_file(game: RefereeGame, log_dir: Path) -> Path:
+    """Pasted or uploaded rules written where the tournament's processes read them:
+    ``LOG_DIR/arena-games/rules-HASH.kif``, named by their content (never by the request)."""
+    assert game.rules is not None
+    digest = hashlib.sha256(game.rules.encode()).hexdigest()[:16]
+    path = log_dir / RULES_FOLDER / f"rules-{digest}.kif"
+    if not path.is_file():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(handle, "w") as written:
+            written.write(game.rules)
+        os.replace(temporary, path)
+    return path
+
+
+def tournament_game(game: Any, games_dir: Path | None, log_dir: Path) -> tuple[str, bool, str]:
+    """The game spec and GDL flag a tournament's processes load, and its name for the page."""
     if not isinstance(game, dict):
         raise GameError("game: expected an object")
     if isinstance(game.get("builtin"), str):
-        spec, gdl = game["builtin"], bool(game.get("gdl"))
-    elif isinstance(game.get("file"), str) and game["file"] in kif_files(games_dir):
-        spec, gdl = str(kif_files(games_dir)[game["file"]]), False
-    else:
-        raise GameError("game: a built-in game or a file of the games folder")
+        return game["builtin"], bool(game.get("gdl")), game["builtin"]
+    if isinstance(game.get("file"), str) and game["file"] in kif_files(games_dir):
+        return str(kif_files(games_dir)[game["file"]]), False, game["file"]
+    if isinstance(game.get("rules"), str):
+        loaded = resolve_game(game, games_dir)  # the checks of a match's rules, faults with lines
+        return str(rules_file(loaded, log_dir)), False, loaded.spec
+    raise GameError("game: a built-in game, a file of the games folder or GDL rules")
+
+
+def tournament_setup(body: dict[str, Any], games_dir: Path | None, log_dir: Path) -> dict:
+    """The setup of a tournament a request asks for, checked; a `GameError` otherwise."""
+    spec, gdl, name = tournament_game(body.get("game"), games_dir, log_dir)
     players = body.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise GameError("players: expected a list of player specs, one per role")
@@ -73,12 +107,12 @@ def tournament_setup(body: dict[str, Any], games_dir: Path | None, log_dir: Path
     specs = seat_specs(loaded.game, [p.strip() for p in players])
     return {
         "game": spec,
-        "name": game.get("builtin") or game.get("file"),
+        "name": name,
         "gdl": gdl,
         "roles": list(loaded.game.roles),
         "players": specs,
         "matches": _integer(body, "matches", 10, 1, MAX_MATCHES),
-        "jobs": _integer(body, "jobs", 1, 1, max(1, os.cpu_count() or 1)),
+        "jobs": _integer(body, "jobs", 1, 1, max_jobs(specs)),
         "swap": bool(body.get("swap")),
         "seed": _integer(body, "seed", 0, 0, 2**62),
         "startclock": _seconds(body, "startclock"),

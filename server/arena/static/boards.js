@@ -156,26 +156,41 @@ function breakthrough(board, state, play) {
   return root;
 }
 
+// The sides of a Hex cell facing off the board, as runs of its corners (0 at the upper right,
+// clockwise): red joins the top row and the bottom row, blue column 1 and the last column.
+const HEX_EDGES = { top: [4, 5, 0], bottom: [1, 2, 3], left: [2, 3, 4], right: [5, 0, 1] };
+
 function hex(board, state, play) {
   const n = board.size || 7, r = 20, w = Math.sqrt(3) * r;
   const root = svg(w * (n + (n - 1) / 2) + 2 * r, 1.5 * r * (n - 1) + 4 * r, "Hex board");
   const taken = new Map(facts(state, "cell").map(([, row, col, role]) => [`${row} ${col}`, role]));
+  const edges = [];
   for (let i = 0; i < n; i++) {
     const row = String.fromCharCode(97 + i);
     for (let c = 1; c <= n; c++) {
       const cx = r + w / 2 + (c - 1) * w + i * w / 2, cy = 2 * r + i * 1.5 * r;
-      const points = [...Array(6).keys()].map((k) => {
+      const corners = [...Array(6).keys()].map((k) => {
         const a = Math.PI / 180 * (60 * k - 30);
         return `${cx + r * Math.cos(a)},${cy + r * Math.sin(a)}`;
-      }).join(" ");
+      });
       const role = taken.get(`${row} ${c}`);
-      const cell = el("polygon", { points, class: "hexcell", fill: role ? COLORS[role] : "#eee" },
-                      root);
+      const cell = el("polygon", { points: corners.join(" "), class: "hexcell",
+                                   fill: role ? COLORS[role] : "#eee" }, root);
       if (role) cell.classList.add("piece", role);
       target(cell, `(place ${row} ${c})`, play);
+      const sides = [[i === 0, "top", "red"], [i === n - 1, "bottom", "red"],
+                     [c === 1, "left", "blue"], [c === n, "right", "blue"]];
+      for (const [onEdge, side, owner] of sides) {
+        if (onEdge) edges.push([HEX_EDGES[side].map((k) => corners[k]).join(" "), owner]);
+      }
     }
   }
-  el("text", { x: 4, y: 14, class: "edge" }, root).textContent = "red: top-bottom, blue: left-right";
+  for (const [points, owner] of edges) {
+    el("polyline", { points, class: `hexedge ${owner}`, fill: "none", stroke: COLORS[owner],
+                     "stroke-width": 5, "stroke-linecap": "round" }, root);
+  }
+  el("text", { x: 4, y: 1.5 * r * (n - 1) + 4 * r - 4, class: "edge" }, root).textContent =
+    "red joins top and bottom, blue left and right";
   return root;
 }
 

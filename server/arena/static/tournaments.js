@@ -1,6 +1,6 @@
 // Tournaments: start one, follow its progress, standings with 95% intervals and a plot.
 import { api, h } from "./api.js";
-import { playerChooser } from "./new_match.js";
+import { faultList, gameChooser, playerChooser } from "./new_match.js";
 
 const NS = "http://www.w3.org/2000/svg";
 
@@ -63,32 +63,21 @@ function tournamentView(t, refresh) {
 
 export async function tournamentsPage(page) {
   const catalogue = await api("games");
-  const game = h("select", { name: "game", "aria-label": "game" },
-    catalogue.builtin.map((g) => h("option", { value: `builtin:${g.name}` }, g.name)),
-    catalogue.files.map((name) => h("option", { value: `file:${name}` }, name)));
-  const options = h("input", { name: "options", placeholder: "options, e.g. width=5,height=4" });
-  const twin = h("input", { type: "checkbox", name: "twin" });
   const players = h("div", {});
   let choosers = [];
+  const agents = catalogue.agents.filter((a) => a !== "person");
+  const game = gameChooser(catalogue, (roles) => {
+    choosers = (roles || []).map((role, i) => (role === "random" ? null
+      : playerChooser(role, i, agents, i ? "random" : "mcts")));
+    players.replaceChildren(...choosers.filter(Boolean));
+    if (!roles) players.append(h("p", {}, "The players are chosen once the game is checked."));
+  });
   const matches = h("input", { type: "number", min: "1", max: "1000", value: "10", name: "matches" });
   const jobs = h("input", { type: "number", min: "1", value: "1", name: "jobs" });
   const swap = h("input", { type: "checkbox", name: "swap", checked: "" });
   const playclock = h("input", { type: "number", min: "0.5", step: "0.5", value: "10", name: "playclock" });
   const message = h("div", {});
   const list = h("div", {});
-  const seats = async () => {
-    let roles = null;
-    if (game.value.startsWith("builtin:")) {
-      roles = catalogue.builtin.find((g) => `builtin:${g.name}` === game.value).roles;
-    } else {
-      const checked = await api("check", { game: { file: game.value.slice(5) } });
-      roles = checked.ok ? checked.roles : [];
-    }
-    choosers = roles.map((role, i) => (role === "random" ? null
-      : playerChooser(role, i, catalogue.agents.filter((a) => a !== "person"), i ? "random" : "mcts")));
-    players.replaceChildren(...choosers.filter(Boolean));
-  };
-  game.addEventListener("change", seats);
   let timer = null;
   const refresh = async () => {
     const { tournaments } = await api("tournaments");
@@ -102,33 +91,27 @@ export async function tournamentsPage(page) {
   const start = async (event) => {
     event.preventDefault();
     message.replaceChildren();
-    const value = game.value;
-    const chosen = value.startsWith("builtin:")
-      ? { builtin: value.slice(8) + (options.value.trim() ? `:${options.value.trim()}` : ""),
-          gdl: twin.checked }
-      : { file: value.slice(5) };
     try {
       await api("tournaments", {
-        game: chosen, players: choosers.map((c) => (c ? c.spec() : "random")),
+        game: game.request(), players: choosers.map((c) => (c ? c.spec() : "random")),
         matches: Number(matches.value), jobs: Number(jobs.value), swap: swap.checked,
         startclock: playclock.value, playclock: playclock.value,
       });
       refresh();
     } catch (error) {
-      message.replaceChildren(h("p", { class: "error" }, error.message));
+      message.replaceChildren(h("p", { class: "error" }, error.message),
+                              error.faults && error.faults.length > 1 ? faultList(error.faults) : null);
     }
   };
   page.append(h("h2", {}, "Tournaments"),
     h("form", { onsubmit: start },
-      h("fieldset", {}, h("legend", {}, "Game"), game, " ", options,
-        h("label", {}, twin, " through its GDL twin")),
+      h("fieldset", {}, h("legend", {}, "Game"), game),
       h("fieldset", {}, h("legend", {}, "Players (seat order of the first match)"), players),
       h("fieldset", {}, h("legend", {}, "Matches"),
         h("label", {}, "matches ", matches), h("label", {}, "at once ", jobs),
         h("label", {}, swap, " swap seats"), h("label", {}, "clocks (s) ", playclock)),
       h("button", { type: "submit", name: "start" }, "Start the tournament")),
     message, list);
-  await seats();
   await refresh();
   return () => clearTimeout(timer);
 }
