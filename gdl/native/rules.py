@@ -48,17 +48,7 @@ class NativeRules:
 
     def legal(self, bits: int) -> tuple[list[int], ...]:
         """Per role, the input indexes of its legal moves, in increasing order."""
-        ffi = self.ffi
-        counts = ffi.new("int[]", self.roles)
-        moves = ffi.new("int[]", self.moves_max + 1)
-        self.lib.gdl_legal(self._state(bits), counts, moves)
-        found = ffi.unpack(moves, sum(counts))
-        lists = []
-        start = 0
-        for count in counts:
-            lists.append(found[start : start + count])
-            start += count
-        return tuple(lists)
+        return self._per_role(self.lib.gdl_legal, bits, self.moves_max)
 
     def step(self, bits: int) -> tuple[list[int], ...] | None:
         """None in a terminal state, else what `legal` gives."""
@@ -71,15 +61,20 @@ class NativeRules:
 
     def goals(self, bits: int) -> tuple[list[int], ...]:
         """Per role, the positions of its goal entries that hold."""
+        return self._per_role(self.lib.gdl_goals, bits, self.goal_entries)
+
+    def _per_role(self, function: Any, bits: int, most: int) -> tuple[list[int], ...]:
+        """What a C `function(state, counts, found)` lists for each role in turn
+        (`counts` per role, `found` their items one role after the other, at most `most`)."""
         ffi = self.ffi
         counts = ffi.new("int[]", self.roles)
-        entries = ffi.new("int[]", self.goal_entries + 1)
-        self.lib.gdl_goals(self._state(bits), counts, entries)
-        found = ffi.unpack(entries, sum(counts))
+        found = ffi.new("int[]", most + 1)
+        function(self._state(bits), counts, found)
+        items = ffi.unpack(found, sum(counts))
         lists = []
         start = 0
         for count in counts:
-            lists.append(found[start : start + count])
+            lists.append(items[start : start + count])
             start += count
         return tuple(lists)
 
