@@ -70,6 +70,7 @@ class RandomPlayout:
     """
 
     playouts = 0
+    greedy = 0
 
     def __init__(self, greedy: int = 0) -> None:
         self.greedy = greedy
