@@ -4,10 +4,11 @@ Every generated function takes a state as an integer ``S`` (bit ``b`` set
 when base proposition ``b`` holds) and computes, in evaluation order, only
 the nodes its result needs, each into a local variable ``v<node>``:
 
-- ``legal(S)``: per role, the list of input indexes of its legal moves;
-- ``step(S)``: ``None`` in a terminal state, else what ``legal`` gives;
-- ``terminal(S)``; ``goals(S)``: per role, the positions of the goal
-  entries (`Network.goals`) that hold;
+- ``step(S)``: ``None`` in a terminal state, else per role the list of
+  input indexes of its legal moves (one function answers both questions:
+  a state is asked both, and most of its nodes serve both);
+- ``goals(S)``: per role, the positions of the goal entries
+  (`Network.goals`) that hold;
 - ``next(S)`` for one joint move, with its ``does`` literals folded away
   (`Generator.next_source`), so that base propositions carried over
   unchanged cost one mask for all; and ``next(S, m0, m1, ...)`` for any
@@ -35,7 +36,7 @@ from gdl.network.formulas import BASE, INPUT, NODE, Folded, MoveFolder, Network,
 
 _NAMES = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ALLOWED = frozenset(
-    {"S", "N", "C", "o", "in", "fixpoint", "legal", "step", "terminal", "goals", "next"}
+    {"S", "N", "C", "o", "in", "fixpoint", "step", "goals", "next"}
     | {"append", "sort", "def", "return", "if", "and", "or", "not", "None", "True", "False", "bool"}
     | {"B", "A", "to_bytes", "from_bytes", "bytearray", "int", "little"}
 )
@@ -400,17 +401,23 @@ class Generator:
         self.next_cone = cone(network, [n for n in network.next if n is not None])
         self.folder = MoveFolder(network, self.next_cone)
 
-    def state_source(self) -> str:
-        """The source of ``legal``, ``step``, ``terminal`` and ``goals``."""
+    def state_targets(self) -> tuple[list[int], list[int]]:
+        """The nodes ``step`` answers (legal moves, then terminal) and those of ``goals``."""
         network = self.network
         legal_nodes = [node for moves in network.legal for node, _ in moves]
-        goal_nodes = [node for entries in network.goals for node, _ in entries]
         terminal = [] if network.terminal is None else [network.terminal]
+        return legal_nodes + terminal, [node for entries in network.goals for node, _ in entries]
+
+    def state_cone(self) -> list[int]:
+        """The components that `state_source` writes."""
+        return cone(self.network, [node for nodes in self.state_targets() for node in nodes])
+
+    def state_source(self) -> str:
+        """The source of ``step`` and ``goals``."""
+        network = self.network
+        step_nodes, goal_nodes = self.state_targets()
         lines: list[str] = []
-        self._legal("legal", legal_nodes, [], lines)
-        self._legal("step", legal_nodes, terminal, lines)
-        writer = self._writer("terminal", terminal, lines)
-        lines.append(f"    return bool({writer.test(network.terminal)})")
+        self._step(step_nodes, lines)
         writer = self._writer("goals", goal_nodes, lines)
         items = []
         for role, entries in enumerate(network.goals):
@@ -429,10 +436,10 @@ class Generator:
         writer.nodes(lines)
         return writer
 
-    def _legal(self, name: str, nodes: list[int], terminal: list[int], lines: list[str]) -> None:
-        writer = self._writer(name, nodes + terminal, lines)
-        if terminal:
-            lines.append(f"    if {writer.test(terminal[0])}: return None")
+    def _step(self, nodes: list[int], lines: list[str]) -> None:
+        writer = self._writer("step", nodes, lines)
+        if self.network.terminal is not None:
+            lines.append(f"    if {writer.test(self.network.terminal)}: return None")
         items = []
         for role, moves in enumerate(self.network.legal):
             lines.append(f"    l{role} = []")

@@ -158,8 +158,9 @@ def _compile_rules(strata: Strata, roles: Sequence[Term], work: Work) -> Compile
     literals = sum(1 + len(positive) + len(negative) for _, positive, negative in program.rules)
     work.afford(int(literals * WORK_UNITS["ground rule literal"]), "building the network")
     network = build_network(program, roles)
-    work.afford(int(network.literal_count() * WORK_UNITS["network literal"]), "writing the code")
     generator = Generator(network)
+    written = network.literal_count(generator.state_cone())  # the rest is written in play
+    work.afford(int(written * WORK_UNITS["network literal"]), "writing the code")
     source = generator.state_source()
     work.afford(int(len(source) * WORK_UNITS["source byte"]), "compiling the code")
     try:
