@@ -14,6 +14,7 @@ import random
 import pytest
 from gdl_texts import TICTACTOE
 
+import gdl.compiled.compile as compile_module
 from gdl.compiled.compile import compile_rules
 from gdl.compiled.compiled_game import CompiledGame
 from gdl.interpreter import joins, magic
@@ -116,6 +117,19 @@ def test_goals_too_expensive_to_ground_are_left_to_the_interpreter(monkeypatch) 
     rules = compile_rules(interpreted.strata, interpreted.role_terms)
     assert "work budget" in rules.goals_left and "goals by the interpreter" in rules.summary()
     assert rules.network.goals == [[]]
+    compiled = CompiledGame.from_game(GdlGame.from_text(COUNTING), rules)
+    for seed in range(5):
+        expected = interpreted.initial_state().random_playout(random.Random(seed))
+        assert compiled.initial_state().random_playout(random.Random(seed)) == expected
+
+
+def test_goals_too_expensive_to_write_are_left_to_the_interpreter(monkeypatch) -> None:
+    interpreted = GdlGame.from_text(COUNTING)
+    assert "goals" in compile_rules(interpreted.strata, interpreted.role_terms).functions
+    monkeypatch.setattr(compile_module, "GOAL_SHARE", 10**9)  # no work left for the goals' code
+    rules = compile_rules(interpreted.strata, interpreted.role_terms)
+    assert "work budget" in rules.goals_code_left and "on the Python path" in rules.summary()
+    assert "goals" not in rules.functions and rules.network.goals != [[]]
     compiled = CompiledGame.from_game(GdlGame.from_text(COUNTING), rules)
     for seed in range(5):
         expected = interpreted.initial_state().random_playout(random.Random(seed))

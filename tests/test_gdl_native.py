@@ -19,6 +19,7 @@ from test_gdl_budgets import COUNTING
 from test_gdl_compiled import HOSTILE
 from test_gdl_game import RACE
 
+import gdl.compiled.compile as compile_module
 from games.base import GameDefinitionError
 from games.registry import GDL_DIR
 from gdl.compiled.compile import compile_rules
@@ -137,6 +138,18 @@ def test_goals_left_to_the_interpreter_on_native_code(monkeypatch) -> None:
         expected = interpreted.initial_state().random_playout(random.Random(seed))
         assert start.random_playout(random.Random(seed)) == expected
         assert start.random_playouts(random.Random(seed), 2)[0] == expected
+
+
+@needs_native
+def test_goals_the_python_leaves_to_the_interpreter_are_native(monkeypatch) -> None:
+    monkeypatch.setattr(compile_module, "GOAL_SHARE", 10**9)  # no work left for the goals' code
+    interpreted = GdlGame.from_text(COUNTING)
+    rules = compile_rules(interpreted.strata, interpreted.role_terms)
+    assert rules.goals_code_left and "goals" not in rules.functions
+    compiled = CompiledGame.from_game(GdlGame.from_text(COUNTING), rules)
+    attach_native(compiled)
+    assert compiled.native_playouts is not None
+    assert_same_play(interpreted, compiled, playouts=5)
 
 
 @needs_native

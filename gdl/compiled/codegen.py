@@ -401,24 +401,42 @@ class Generator:
         self.next_cone = cone(network, [n for n in network.next if n is not None])
         self.folder = MoveFolder(network, self.next_cone)
 
-    def state_targets(self) -> tuple[list[int], list[int]]:
-        """The nodes ``step`` answers (legal moves, then terminal) and those of ``goals``."""
+    def step_targets(self) -> list[int]:
+        """The nodes ``step`` answers: legal moves, then terminal."""
         network = self.network
         legal_nodes = [node for moves in network.legal for node, _ in moves]
-        terminal = [] if network.terminal is None else [network.terminal]
-        return legal_nodes + terminal, [node for entries in network.goals for node, _ in entries]
+        return legal_nodes + ([] if network.terminal is None else [network.terminal])
 
-    def state_cone(self) -> list[int]:
-        """The components that `state_source` writes."""
-        return cone(self.network, [node for nodes in self.state_targets() for node in nodes])
+    def goal_targets(self) -> list[int]:
+        """The nodes ``goals`` answers."""
+        return [node for entries in self.network.goals for node, _ in entries]
 
     def state_source(self) -> str:
         """The source of ``step`` and ``goals``."""
-        network = self.network
-        step_nodes, goal_nodes = self.state_targets()
+        return self.step_source() + self.goals_source()
+
+    def step_source(self) -> str:
+        """The source of ``step(S)``: None if terminal, else per role its legal inputs."""
         lines: list[str] = []
-        self._step(step_nodes, lines)
-        writer = self._writer("goals", goal_nodes, lines)
+        writer = self._writer("step", self.step_targets(), lines)
+        if self.network.terminal is not None:
+            lines.append(f"    if {writer.test(self.network.terminal)}: return None")
+        items = []
+        for role, moves in enumerate(self.network.legal):
+            lines.append(f"    l{role} = []")
+            for node, move in moves:
+                items += writer.items(node, f"l{role}.append({move})", idempotent=False)
+        writer.code.statements(items, lines)
+        for role in range(len(self.network.legal)):  # inputs are in the order of move texts
+            lines.append(f"    l{role}.sort()")
+        lines.append(f"    return ({''.join(f'l{r}, ' for r in range(len(self.network.legal)))})")
+        return "\n".join(lines) + "\n"
+
+    def goals_source(self) -> str:
+        """The source of ``goals(S)``: per role, the positions of its goal entries that hold."""
+        network = self.network
+        lines: list[str] = []
+        writer = self._writer("goals", self.goal_targets(), lines)
         items = []
         for role, entries in enumerate(network.goals):
             lines.append(f"    g{role} = []")
@@ -435,20 +453,6 @@ class Generator:
         lines += writer.code.prologue()
         writer.nodes(lines)
         return writer
-
-    def _step(self, nodes: list[int], lines: list[str]) -> None:
-        writer = self._writer("step", nodes, lines)
-        if self.network.terminal is not None:
-            lines.append(f"    if {writer.test(self.network.terminal)}: return None")
-        items = []
-        for role, moves in enumerate(self.network.legal):
-            lines.append(f"    l{role} = []")
-            for node, move in moves:
-                items += writer.items(node, f"l{role}.append({move})", idempotent=False)
-        writer.code.statements(items, lines)
-        for role in range(len(self.network.legal)):  # inputs are in the order of move texts
-            lines.append(f"    l{role}.sort()")
-        lines.append(f"    return ({''.join(f'l{r}, ' for r in range(len(self.network.legal)))})")
 
     def _next(self, signature: str, folded: dict[int, Folded], lines: list[str]) -> None:
         network = self.network

@@ -4,7 +4,9 @@
 `CompiledRules`, or raises `GroundingError` saying why the game stays on the
 interpreter.  The next-state function of a joint move is specialised for it
 once it has been used a few times (`CompiledRules.next_function`) and kept;
-the general next-state function serves the others.
+the general next-state function serves the others.  Goals are asked once a
+playout: when their code would take more than `GOAL_SHARE` of the budget, the
+generated Python leaves them to the interpreter (`CompiledRules.goals_code_left`).
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from gdl.compiled.codegen import Generator, compile_source
-from gdl.network.formulas import Network, build_network
-from gdl.network.grounding import WORK_UNITS, Budget, GroundingError, Work, ground
+from gdl.network.formulas import Network, build_network, cone
+from gdl.network.grounding import GOAL_SHARE, WORK_UNITS, Budget, GroundingError, Work, ground
 from gdl.syntax.strata import Strata
 from gdl.syntax.terms import Term, to_kif
 
@@ -51,6 +53,10 @@ class CompiledRules:
     """Units of work spent (`gdl.network.grounding.Budget`)."""
     goals_left: str = ""
     """Why the goals are left to the interpreter, if they are (`ground`)."""
+    goals_code_left: str = ""
+    """Why the generated Python leaves the goals to the interpreter, if it does: their
+    code would take more than `GOAL_SHARE` of the budget (othello's disc count: 4 MB).
+    The network has them, so native code computes them."""
     specialise: bool = True
     next_functions: dict[tuple[int, ...], Callable[[int], int]] = field(default_factory=dict)
     uses: dict[tuple[int, ...], int] = field(default_factory=dict)
@@ -126,6 +132,11 @@ class CompiledRules:
             f"{self.work:,} units of work: grounded in {self.ground_seconds:.2f} s, "
             f"compiled in {self.compile_seconds:.2f} s of CPU"
             + (f"; goals by the interpreter ({self.goals_left})" if self.goals_left else "")
+            + (
+                f"; goals by the interpreter on the Python path ({self.goals_code_left})"
+                if self.goals_code_left
+                else ""
+            )
         )
 
 
@@ -158,15 +169,15 @@ def _compile_rules(strata: Strata, roles: Sequence[Term], work: Work) -> Compile
     literals = sum(1 + len(positive) + len(negative) for _, positive, negative in program.rules)
     work.afford(int(literals * WORK_UNITS["ground rule literal"]), "building the network")
     network = build_network(program, roles)
-    generator = Generator(network)
-    written = network.literal_count(generator.state_cone())  # the rest is written in play
-    work.afford(int(written * WORK_UNITS["network literal"]), "writing the code")
-    source = generator.state_source()
-    work.afford(int(len(source) * WORK_UNITS["source byte"]), "compiling the code")
+    generator = Generator(network)  # the next-state functions are written in play
+    functions = _function(generator, generator.step_targets(), generator.step_source, work)
+    goals_code_left = ""
     try:
-        functions = compile_source(source, generator.constants)
-    except SyntaxError as error:
-        raise GroundingError(f"the generated code cannot be compiled: {error}") from None
+        limit = min(work.budget.work, work.spent + work.budget.work // GOAL_SHARE)
+        targets = generator.goal_targets()
+        functions.update(_function(generator, targets, generator.goals_source, work, limit))
+    except GroundingError as error:
+        goals_code_left = str(error)
     rules = CompiledRules(
         network,
         generator,
@@ -179,4 +190,26 @@ def _compile_rules(strata: Strata, roles: Sequence[Term], work: Work) -> Compile
     rules.compile_seconds = work.seconds() - ground_seconds
     rules.work = work.spent
     rules.goals_left = program.goals_left
+    rules.goals_code_left = goals_code_left
     return rules
+
+
+def _function(
+    generator: Generator,
+    targets: list[int],
+    write: Callable[[], str],
+    work: Work,
+    limit: int | None = None,
+) -> dict[str, Callable]:
+    """Write and compile the function that answers `targets`, paying for both first.
+
+    Writing is charged for the literals of the nodes the function reads, compiling
+    for each byte written; past `limit` (or the budget), `GroundingError`."""
+    written = generator.network.literal_count(cone(generator.network, targets))
+    work.afford(int(written * WORK_UNITS["network literal"]), "writing the code", limit)
+    source = write()
+    work.afford(int(len(source) * WORK_UNITS["source byte"]), "compiling the code", limit)
+    try:
+        return compile_source(source, generator.constants)
+    except SyntaxError as error:
+        raise GroundingError(f"the generated code cannot be compiled: {error}") from None

@@ -266,7 +266,10 @@ class CompiledState(State):
         return bool(self._terminal)
 
     def goals(self) -> Goals:
-        found = self._game._functions["goals"](self.bits)
+        function = self._game._functions.get("goals")
+        if function is None:  # the generated Python leaves them to the interpreter
+            return self._game.interpreted(self.bits).goals()
+        found = function(self.bits)
         values = self._game.compiled.goal_values
         goals = []
         for role, entries in enumerate(found):
