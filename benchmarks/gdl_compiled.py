@@ -32,7 +32,7 @@ from gdl.compiled.compile import compile_rules
 from gdl.compiled.compiled_game import CompiledGame
 from gdl.interpreter.game import GdlGame
 from gdl.load import with_reasoner
-from gdl.network.formulas import build_network
+from gdl.network.formulas import build_network, cone
 from gdl.network.grounding import WORK_UNITS, Budget, GroundingError, Work, ground
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "gdl-corpus"
@@ -118,12 +118,13 @@ def calibrate(names: list[str]) -> None:
         generator = Generator(network)
         source = generator.state_source()
         written = clock()
+        cones = [cone(network, generator.step_targets()), cone(network, generator.goal_targets())]
         compile_source(source, generator.constants)
         done = clock()
         units = (
             work.spent,
             literals * WORK_UNITS["ground rule literal"],
-            network.literal_count() * WORK_UNITS["network literal"],
+            sum(map(network.literal_count, cones)) * WORK_UNITS["network literal"],
             len(source) * WORK_UNITS["source byte"],
         )
         times = (grounded - start, built - grounded, written - built, done - written)

@@ -398,8 +398,19 @@ class Generator:
     def __init__(self, network: Network) -> None:
         self.network = network
         self.constants: dict[str, object] = {}
-        self.next_cone = cone(network, [n for n in network.next if n is not None])
-        self.folder = MoveFolder(network, self.next_cone)
+        self.next_cone = cone(network, self.next_targets())
+        self._folder: MoveFolder | None = None
+
+    def next_targets(self) -> list[int]:
+        """The nodes of the next state."""
+        return [node for node in self.network.next if node is not None]
+
+    @property
+    def folder(self) -> MoveFolder:
+        """Folds the next-state nodes for one joint move (made when first asked for)."""
+        if self._folder is None:
+            self._folder = MoveFolder(self.network, self.next_cone)
+        return self._folder
 
     def step_targets(self) -> list[int]:
         """The nodes ``step`` answers: legal moves, then terminal."""

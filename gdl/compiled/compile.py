@@ -113,11 +113,7 @@ class CompiledRules:
 
     def general(self, joint: tuple[int, ...]) -> Callable[[int], int]:
         """The general next-state function applied to this joint move."""
-        function = self.functions.get("next")
-        if function is None:
-            source = self.generator.general_next_source()
-            function = compile_source(source, self.generator.constants)["next"]
-            self.functions["next"] = function
+        function = self.functions["next"]  # written with the others, before play
 
         def found(state: int) -> int:
             return function(state, *joint)
@@ -169,8 +165,10 @@ def _compile_rules(strata: Strata, roles: Sequence[Term], work: Work) -> Compile
     literals = sum(1 + len(positive) + len(negative) for _, positive, negative in program.rules)
     work.afford(int(literals * WORK_UNITS["ground rule literal"]), "building the network")
     network = build_network(program, roles)
-    generator = Generator(network)  # the next-state functions are written in play
+    generator = Generator(network)  # the functions of single joint moves are written in play
     functions = _function(generator, generator.step_targets(), generator.step_source, work)
+    next_source = generator.general_next_source
+    functions.update(_function(generator, generator.next_targets(), next_source, work))
     goals_code_left = ""
     try:
         limit = min(work.budget.work, work.spent + work.budget.work // GOAL_SHARE)
