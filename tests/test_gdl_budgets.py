@@ -14,7 +14,6 @@ import random
 import pytest
 from gdl_texts import TICTACTOE
 
-import gdl.compiled.compile as compile_module
 from gdl.compiled.compile import compile_rules
 from gdl.compiled.compiled_game import CompiledGame
 from gdl.interpreter import joins, magic
@@ -123,11 +122,13 @@ def test_goals_too_expensive_to_ground_are_left_to_the_interpreter(monkeypatch) 
         assert compiled.initial_state().random_playout(random.Random(seed)) == expected
 
 
-def test_goals_too_expensive_to_write_are_left_to_the_interpreter(monkeypatch) -> None:
+def test_goals_whose_code_does_not_fit_are_left_to_the_interpreter() -> None:
     interpreted = GdlGame.from_text(COUNTING)
-    assert "goals" in compile_rules(interpreted.strata, interpreted.role_terms).functions
-    monkeypatch.setattr(compile_module, "GOAL_SHARE", 10**9)  # no work left for the goals' code
-    rules = compile_rules(interpreted.strata, interpreted.role_terms)
+    whole = compile_rules(interpreted.strata, interpreted.role_terms)
+    assert "goals" in whole.functions and not whole.goals_code_left
+    short = Budget(work=whole.work - 1)  # the goals' code, written last, does not fit
+    rules = compile_rules(interpreted.strata, interpreted.role_terms, short)
+    assert rules.work < whole.work and not rules.goals_left
     assert "work budget" in rules.goals_code_left and "on the Python path" in rules.summary()
     assert "goals" not in rules.functions and rules.network.goals != [[]]
     compiled = CompiledGame.from_game(GdlGame.from_text(COUNTING), rules)

@@ -19,7 +19,6 @@ from test_gdl_budgets import COUNTING
 from test_gdl_compiled import HOSTILE
 from test_gdl_game import RACE
 
-import gdl.compiled.compile as compile_module
 from games.base import GameDefinitionError
 from games.registry import GDL_DIR
 from gdl.compiled.compile import compile_rules
@@ -31,6 +30,7 @@ from gdl.native.attach import attach_in_background, attach_native
 from gdl.native.build import NativeUnavailable
 from gdl.native.csource import CGenerator, check_source
 from gdl.network import grounding
+from gdl.network.grounding import Budget
 from player.mcts import MCTS, RandomPlayout
 
 try:
@@ -141,10 +141,11 @@ def test_goals_left_to_the_interpreter_on_native_code(monkeypatch) -> None:
 
 
 @needs_native
-def test_goals_the_python_leaves_to_the_interpreter_are_native(monkeypatch) -> None:
-    monkeypatch.setattr(compile_module, "GOAL_SHARE", 10**9)  # no work left for the goals' code
+def test_goals_the_python_leaves_to_the_interpreter_are_native() -> None:
     interpreted = GdlGame.from_text(COUNTING)
-    rules = compile_rules(interpreted.strata, interpreted.role_terms)
+    whole = compile_rules(interpreted.strata, interpreted.role_terms).work
+    short = Budget(work=whole - 1)  # the goals' code, written last, does not fit
+    rules = compile_rules(interpreted.strata, interpreted.role_terms, short)
     assert rules.goals_code_left and "goals" not in rules.functions
     compiled = CompiledGame.from_game(GdlGame.from_text(COUNTING), rules)
     attach_native(compiled)

@@ -5,8 +5,9 @@
 interpreter.  The next-state function of a joint move is specialised for it
 once it has been used a few times (`CompiledRules.next_function`) and kept;
 the general next-state function serves the others.  Goals are asked once a
-playout: when their code would take more than `GOAL_SHARE` of the budget, the
-generated Python leaves them to the interpreter (`CompiledRules.goals_code_left`).
+playout, so their code is written last: when it does not fit in what is left
+of the budget, the generated Python leaves them to the interpreter
+(`CompiledRules.goals_code_left`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 
 from gdl.compiled.codegen import Generator, compile_source
 from gdl.network.formulas import Network, build_network, cone
-from gdl.network.grounding import GOAL_SHARE, WORK_UNITS, Budget, GroundingError, Work, ground
+from gdl.network.grounding import WORK_UNITS, Budget, GroundingError, Work, ground
 from gdl.syntax.strata import Strata
 from gdl.syntax.terms import Term, to_kif
 
@@ -55,7 +56,7 @@ class CompiledRules:
     """Why the goals are left to the interpreter, if they are (`ground`)."""
     goals_code_left: str = ""
     """Why the generated Python leaves the goals to the interpreter, if it does: their
-    code would take more than `GOAL_SHARE` of the budget (othello's disc count: 4 MB).
+    code does not fit in what is left of the budget (othello's disc count: 4 MB).
     The network has them, so native code computes them."""
     specialise: bool = True
     next_functions: dict[tuple[int, ...], Callable[[int], int]] = field(default_factory=dict)
@@ -170,10 +171,10 @@ def _compile_rules(strata: Strata, roles: Sequence[Term], work: Work) -> Compile
     next_source = generator.general_next_source
     functions.update(_function(generator, generator.next_targets(), next_source, work))
     goals_code_left = ""
-    try:
-        limit = min(work.budget.work, work.spent + work.budget.work // GOAL_SHARE)
-        targets = generator.goal_targets()
-        functions.update(_function(generator, targets, generator.goals_source, work, limit))
+    try:  # last: the goals are asked once a playout, the interpreter can answer them
+        functions.update(
+            _function(generator, generator.goal_targets(), generator.goals_source, work)
+        )
     except GroundingError as error:
         goals_code_left = str(error)
     rules = CompiledRules(
@@ -197,16 +198,15 @@ def _function(
     targets: list[int],
     write: Callable[[], str],
     work: Work,
-    limit: int | None = None,
 ) -> dict[str, Callable]:
     """Write and compile the function that answers `targets`, paying for both first.
 
     Writing is charged for the literals of the nodes the function reads, compiling
-    for each byte written; past `limit` (or the budget), `GroundingError`."""
+    for each byte written; past the budget, `GroundingError`."""
     written = generator.network.literal_count(cone(generator.network, targets))
-    work.afford(int(written * WORK_UNITS["network literal"]), "writing the code", limit)
+    work.afford(int(written * WORK_UNITS["network literal"]), "writing the code")
     source = write()
-    work.afford(int(len(source) * WORK_UNITS["source byte"]), "compiling the code", limit)
+    work.afford(int(len(source) * WORK_UNITS["source byte"]), "compiling the code")
     try:
         return compile_source(source, generator.constants)
     except SyntaxError as error:

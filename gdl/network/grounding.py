@@ -102,10 +102,9 @@ class Work:
             f"({self.spent:,} spent)"
         )
 
-    def afford(self, units: int, what: str, limit: int | None = None) -> None:
-        """Spend `units` on `what`, or raise `GroundingError` first if they are not left
-        (within the budget, or within `limit` units spent in all if it is given)."""
-        if self.counter[0] + units > (self.budget.work if limit is None else limit):
+    def afford(self, units: int, what: str) -> None:
+        """Spend `units` on `what`, or raise `GroundingError` first if they are not left."""
+        if self.counter[0] + units > self.budget.work:
             raise self.exceeded(what)
         self.counter[0] += units
 
