@@ -58,6 +58,10 @@ class CompiledRules:
     """Why the generated Python leaves the goals to the interpreter, if it does: their
     code does not fit in what is left of the budget (othello's disc count: 4 MB).
     The network has them, so native code computes them."""
+    general_left: str = ""
+    """Why the general next-state function was not written before play, if it was not
+    (it did not fit in the budget): then a joint move gets its own function on its
+    first use, and the general one is written only if one of them is too long."""
     specialise: bool = True
     next_functions: dict[tuple[int, ...], Callable[[int], int]] = field(default_factory=dict)
     uses: dict[tuple[int, ...], int] = field(default_factory=dict)
@@ -91,7 +95,7 @@ class CompiledRules:
             return native
         if self.specialise and len(self.next_functions) < MAX_SPECIALISED:
             uses = self.uses[joint] = self.uses.get(joint, 0) + 1
-            if uses < SPECIALISE_AFTER:
+            if uses < SPECIALISE_AFTER and not self.general_left:
                 return self.general(joint)  # not kept: its own function may come later
             found = self.specialised(joint)
         if found is None:
@@ -114,7 +118,11 @@ class CompiledRules:
 
     def general(self, joint: tuple[int, ...]) -> Callable[[int], int]:
         """The general next-state function applied to this joint move."""
-        function = self.functions["next"]  # written with the others, before play
+        function = self.functions.get("next")  # written with the others, before play
+        if function is None:  # it did not fit in the budget (`general_left`)
+            source = self.generator.general_next_source()
+            function = compile_source(source, self.generator.constants)["next"]
+            self.functions["next"] = function
 
         def found(state: int) -> int:
             return function(state, *joint)
@@ -129,6 +137,11 @@ class CompiledRules:
             f"{self.work:,} units of work: grounded in {self.ground_seconds:.2f} s, "
             f"compiled in {self.compile_seconds:.2f} s of CPU"
             + (f"; goals by the interpreter ({self.goals_left})" if self.goals_left else "")
+            + (
+                f"; no general next-state function ({self.general_left})"
+                if self.general_left
+                else ""
+            )
             + (
                 f"; goals by the interpreter on the Python path ({self.goals_code_left})"
                 if self.goals_code_left
@@ -168,8 +181,12 @@ def _compile_rules(strata: Strata, roles: Sequence[Term], work: Work) -> Compile
     network = build_network(program, roles)
     generator = Generator(network)  # the functions of single joint moves are written in play
     functions = _function(generator, generator.step_targets(), generator.step_source, work)
-    next_source = generator.general_next_source
-    functions.update(_function(generator, generator.next_targets(), next_source, work))
+    general_left = ""
+    try:
+        next_source = generator.general_next_source
+        functions.update(_function(generator, generator.next_targets(), next_source, work))
+    except GroundingError as error:
+        general_left = str(error)
     goals_code_left = ""
     try:  # last: the goals are asked once a playout, the interpreter can answer them
         functions.update(
@@ -190,6 +207,7 @@ def _compile_rules(strata: Strata, roles: Sequence[Term], work: Work) -> Compile
     rules.work = work.spent
     rules.goals_left = program.goals_left
     rules.goals_code_left = goals_code_left
+    rules.general_left = general_left
     return rules
 
 
