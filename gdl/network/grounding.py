@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from gdl.interpreter.facts import Layer
 from gdl.interpreter.joins import WorkLimit, compile_clause, estimator
 from gdl.interpreter.reasoner import Reasoner, WorkLimitExceeded
+from gdl.network.factoring import factor
 from gdl.syntax.strata import STATIC, Clause, Strata
 from gdl.syntax.terms import Term, arguments, relation, to_kif, variables
 
@@ -130,8 +131,8 @@ class GroundProgram:
     """Why the goals are not grounded (then there are no goal rules), if they are not."""
 
 
-def project_local_variables(clauses: list[Clause], phase: dict[str, int]) -> list[Clause]:
-    """The clauses with each group of literals joined only by local variables projected.
+def project_local_variables(clause: Clause, phase: dict[str, int], prefix: str) -> list[Clause]:
+    """The clause with each group of literals joined only by local variables projected.
 
     In ``(<= (next (connected ?k ?m ?n)) (transfer ?e) (true (connected ?e ?m
     ?n)) (true (step ?k)))`` the variable ``?e`` is not in the head, so the
@@ -142,45 +143,43 @@ def project_local_variables(clauses: list[Clause], phase: dict[str, int]) -> lis
     has a positive literal that depends on the state or the moves, the head
     variables it shares all appear in its positive literals, and the other
     literals have variables it does not share (else nothing is gained).
-    Projected relations are named ``projection N``: no GDL symbol contains a
-    space.
+    Projected relations are named `prefix` and a number (`prefix` contains a
+    space: no GDL symbol does).
     """
+    if phase.get(relation(clause.head), STATIC) == STATIC:
+        return [clause]
+    head = set(variables(clause.head))
+    body = list(clause.body)
+    parent = list(range(len(body)))
+    first: dict[str, int] = {}
+    for i, literal in enumerate(body):
+        for var in variables(literal):
+            if var not in head:
+                if var in first:
+                    parent[_find(parent, i)] = _find(parent, first[var])
+                else:
+                    first[var] = i
+    groups: dict[int, list[int]] = {}
+    for i, literal in enumerate(body):
+        if any(var not in head for var in variables(literal)):
+            groups.setdefault(_find(parent, i), []).append(i)
     projected: list[Clause] = []
-    for clause in clauses:
-        if phase.get(relation(clause.head), STATIC) == STATIC:
-            projected.append(clause)
-            continue
-        head = set(variables(clause.head))
-        body = list(clause.body)
-        parent = list(range(len(body)))
-        first: dict[str, int] = {}
-        for i, literal in enumerate(body):
-            for var in variables(literal):
-                if var not in head:
-                    if var in first:
-                        parent[_find(parent, i)] = _find(parent, first[var])
-                    else:
-                        first[var] = i
-        groups: dict[int, list[int]] = {}
-        for i, literal in enumerate(body):
-            if any(var not in head for var in variables(literal)):
-                groups.setdefault(_find(parent, i), []).append(i)
-        kept = set(range(len(body)))
-        added: list[Term] = []
-        for members in groups.values():
-            part = [body[i] for i in members]
-            interface = [v for v in dict.fromkeys(variables(tuple(part))) if v in head]
-            others = {v for i in range(len(body)) if i not in members for v in variables(body[i])}
-            if not others - set(interface) or not _projectable(part, head, phase):
-                continue  # no other variable to multiply the group by: nothing to gain
-            name = f"projection {len(projected)}"
-            sentence = (name, *interface) if interface else name
-            projected.append(Clause(sentence, tuple(part), clause.rule))
-            kept -= set(members)
-            added.append(sentence)
-        projected.append(
-            Clause(clause.head, tuple(body[i] for i in sorted(kept)) + tuple(added), clause.rule)
-        )
+    kept = set(range(len(body)))
+    added: list[Term] = []
+    for members in groups.values():
+        part = [body[i] for i in members]
+        interface = [v for v in dict.fromkeys(variables(tuple(part))) if v in head]
+        others = {v for i in range(len(body)) if i not in members for v in variables(body[i])}
+        if not others - set(interface) or not _projectable(part, head, phase):
+            continue  # no other variable to multiply the group by: nothing to gain
+        name = f"{prefix} {len(projected)}"
+        sentence = (name, *interface) if interface else name
+        projected.append(Clause(sentence, tuple(part), clause.rule))
+        kept -= set(members)
+        added.append(sentence)
+    projected.append(
+        Clause(clause.head, tuple(body[i] for i in sorted(kept)) + tuple(added), clause.rule)
+    )
     return projected
 
 
@@ -285,18 +284,43 @@ def ground(strata: Strata, budget: Budget | None = None, work: Work | None = Non
     """
     work = work or Work(budget or Budget())
     budget = work.budget
-    strata = Strata.of(strata.rules, project_local_variables(strata.clauses, strata.phase))
-    play = needed_relations(strata, PLAY)
-    goal = needed_relations(strata, ("goal",)) - play
-    relaxed = _Relaxed(strata, work)
-    relaxed.compute((RELAXED_TRUE, RELAXED_DOES, *sorted(play)), budget.work)
+    phase = strata.phase
+    projected = [
+        project_local_variables(clause, phase, f"projection {i}")
+        for i, clause in enumerate(strata.clauses)
+    ]
+    factorings = {
+        i: found
+        for i, clause in enumerate(strata.clauses)
+        if (found := factor(clause, phase, f"factor {i}")) is not None
+    }
+    # The relaxed model is the original rules' (factored ones computed as they are
+    # written), with what the factorings need besides.
+    extra = [clause for found in factorings.values() for clause in found.relaxed]
+    relaxed_strata = Strata.of(strata.rules, [c for part in projected for c in part] + extra)
+    relaxed = _Relaxed(relaxed_strata, work)
+    needed = needed_relations(relaxed_strata, PLAY)
+    needed |= {relation(clause.head) for clause in extra}
+    relaxed.compute((RELAXED_TRUE, RELAXED_DOES, *sorted(needed)), budget.work)
     layer = relaxed.reasoner.static
-    rules = _instances(strata, layer, play, work, budget.work, [])
+
+    def size(name: str) -> int:
+        return len(layer.facts.get(name, ()))
+
+    chosen: list[Clause] = []
+    for i, part in enumerate(projected):
+        found = factorings.get(i)
+        chosen += found.clauses if found is not None and found.worthwhile(size) else part
+    grounded = Strata.of(strata.rules, chosen)
+    play = needed_relations(grounded, PLAY)
+    goal = needed_relations(grounded, ("goal",)) - play
+    relaxed.compute(sorted(play), budget.work)
+    rules = _instances(grounded, layer, play, work, budget.work, [])
     goals_left = ""
     try:
         limit = min(budget.work, work.spent + budget.work // GOAL_SHARE)
         relaxed.compute(sorted(goal), limit)
-        rules = _instances(strata, layer, goal, work, limit, rules)
+        rules = _instances(grounded, layer, goal, work, limit, rules)
     except GroundingError as error:
         goals_left = str(error)
         rules = [rule for rule in rules if relation(rule[0]) not in goal]
@@ -305,7 +329,6 @@ def ground(strata: Strata, budget: Budget | None = None, work: Work | None = Non
         (tuple(args) for args in layer.facts.get(RELAXED_DOES, ())),
         key=lambda move: (to_kif(move[0]), to_kif(move[1])),
     )
-    phase = strata.phase
     static = {
         name: layer.facts.get(name, set())
         for name, p in phase.items()
@@ -349,6 +372,8 @@ def _instances(
             )
         split = 1 + len(positive)
         for row in instances:
+            if not _relaxed_holds(row[0], layer):
+                continue  # a factored rule's instance the rule as written never gives
             negated = tuple(atom for atom in row[split:] if _relaxed_holds(atom, layer))
             rules.append((row[0], row[1:split], negated))
     return rules
