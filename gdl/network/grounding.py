@@ -36,6 +36,8 @@ from dataclasses import dataclass, field
 from gdl.interpreter.facts import Layer
 from gdl.interpreter.joins import WorkLimit, compile_clause, estimator
 from gdl.interpreter.reasoner import Reasoner, WorkLimitExceeded
+from gdl.network.demand import restrict_to_demand
+from gdl.network.elimination import Bucket, buckets, eliminated, phase_of_bucket
 from gdl.network.factoring import factor
 from gdl.syntax.strata import STATIC, Clause, Strata
 from gdl.syntax.terms import Term, arguments, relation, to_kif, variables
@@ -284,6 +286,7 @@ def ground(strata: Strata, budget: Budget | None = None, work: Work | None = Non
     """
     work = work or Work(budget or Budget())
     budget = work.budget
+    strata = Strata.of(strata.rules, restrict_to_demand(strata.clauses))
     phase = strata.phase
     projected = [
         project_local_variables(clause, phase, f"projection {i}")
@@ -341,42 +344,135 @@ def _instances(
     strata: Strata, layer: Layer, names: set[str], work: Work, limit: int, rules: list[GroundRule]
 ) -> list[GroundRule]:
     """`rules` and the ground rules of the state relations in `names`, within `limit` units."""
-    budget = work.budget
-    phase = strata.phase
-    layers = (layer,)
-
-    def phase_of(name: str) -> int:
-        return 0
-
-    estimate = estimator(layers, phase_of, frozenset())
+    instantiator = _Instantiator(strata, layer, work, limit, rules)
     for clause in strata.clauses:
         name = relation(clause.head)
-        if phase.get(name, STATIC) == STATIC or name not in names:
-            continue
+        if strata.phase.get(name, STATIC) != STATIC and name in names:
+            instantiator.ground(clause)
+    return rules
+
+
+ELIMINATE_ABOVE = 20_000
+"""A rule with more ground rules than this has its variables eliminated where it pays
+(`gdl.network.elimination`)."""
+ATTEMPT_WORK = 100_000
+"""Units a rule, or a bucket measured for elimination, may spend before it counts as large."""
+MIN_RATIO = 2.0
+"""A bucket is eliminated when it has at least this many ground rules per fact of its relation."""
+MAX_ROUNDS = 3
+"""Rounds of elimination on one rule (each may find buckets among the last one's relations)."""
+
+
+class _Instantiator:
+    """Ground rules of clauses over the relaxed model, eliminating variables of large ones."""
+
+    def __init__(
+        self, strata: Strata, layer: Layer, work: Work, limit: int, rules: list[GroundRule]
+    ) -> None:
+        self.phase = dict(strata.phase)
+        self.layer = layer
+        self.work = work
+        self.limit = limit
+        self.rules = rules
+        self.estimate = estimator((layer,), _phase_zero, frozenset())
+        self.eliminations = 0
+
+    def ground(self, clause: Clause, depth: int = 0) -> None:
+        """Add the ground rules of `clause` (or of it with variables eliminated)."""
+        candidates: list[Bucket] = []
+        if depth < MAX_ROUNDS:
+            self.eliminations += 1
+            candidates = buckets(clause, self.phase, f"eliminated {self.eliminations}")
+        if candidates:
+            attempt = self.instances(clause, ATTEMPT_WORK)
+            if attempt is not None and len(attempt[0]) <= ELIMINATE_ABOVE:
+                self.add(clause, *attempt)
+                return
+            before = len(self.rules)
+            if self.eliminate(clause, candidates, depth):
+                if attempt is None or len(self.rules) - before < len(attempt[0]):
+                    return
+                del self.rules[before:]  # no fewer ground rules than as written
+            if attempt is not None:
+                self.add(clause, *attempt)
+                return
+        found = self.instances(clause)
+        assert found is not None  # without a cap, the budget's limit raises
+        self.add(clause, *found)
+
+    def eliminate(self, clause: Clause, candidates: list[Bucket], depth: int) -> bool:
+        """Ground `clause` with the buckets that pay eliminated; False if none does.
+
+        The caller compares the ground rules with those of the rule as written, if known.
+        """
+        measured = []
+        for bucket in candidates:
+            found = self.instances(bucket.clause, ATTEMPT_WORK)
+            if found is None:
+                continue
+            heads = {row[0] for row in found[0]}
+            ratio = len(found[0]) / max(1, len(heads))
+            if ratio >= MIN_RATIO:
+                measured.append((-ratio, sorted(bucket.members), bucket, found, heads))
+        chosen: list[Bucket] = []
+        used: set[int] = set()
+        for _, _, bucket, found, heads in sorted(measured, key=lambda item: item[:2]):
+            if used & bucket.members:
+                continue
+            used |= bucket.members
+            chosen.append(bucket)
+            name = relation(bucket.clause.head)
+            self.phase[name] = phase_of_bucket(bucket, self.phase)
+            self.layer.extend(name, {tuple(arguments(head)) for head in heads})
+            self.add(bucket.clause, *found)
+        if not chosen:
+            return False
+        self.ground(eliminated(clause, chosen), depth + 1)
+        return True
+
+    def instances(self, clause: Clause, cap: int | None = None) -> tuple[set[tuple], int] | None:
+        """The instances of `clause` (rows: head, state literals) and where its negative
+        literals start; None past `cap` more units (`GroundingError` past the limit)."""
+        phase = self.phase
         positive, negative = _state_literals(clause, phase)
         body = tuple(
             lit for lit in (_relaxed_literal(b, phase) for b in clause.body) if lit is not None
         )
         # The join builds the ground head and state literals of each instance directly.
         binder = Clause((_BINDING, clause.head, *positive, *negative), body, clause.rule)
-        plan = compile_clause(binder, phase_of, estimate)
+        plan = compile_clause(binder, _phase_zero, self.estimate)
         plan.grows = False  # rows are rules made of relaxed facts, already bounded in size
+        limit = self.limit if cap is None else min(self.limit, self.work.spent + cap)
         try:
-            instances = plan.run_counted(layers, None, work.counter, limit)
+            return plan.run_counted((self.layer,), None, self.work.counter, limit), 1 + len(
+                positive
+            )
         except WorkLimit:
-            raise work.exceeded(f"instantiating the rules (at {clause.rule.located()})") from None
+            if limit < self.limit:
+                return None
+            raise self.work.exceeded(
+                f"instantiating the rules (at {clause.rule.located()})"
+            ) from None
+
+    def add(self, clause: Clause, instances: set[tuple], split: int) -> None:
+        """Add the ground rules of `instances` (`GroundingError` past the budget's count)."""
+        rules = self.rules
+        budget = self.work.budget
         if len(rules) + len(instances) > budget.ground_rules:
             raise GroundingError(
                 f"more than {budget.ground_rules:,} ground rules "
                 f"({len(instances):,} from {clause.rule.located()})"
             )
-        split = 1 + len(positive)
+        layer = self.layer
         for row in instances:
             if not _relaxed_holds(row[0], layer):
                 continue  # a factored rule's instance the rule as written never gives
             negated = tuple(atom for atom in row[split:] if _relaxed_holds(atom, layer))
             rules.append((row[0], row[1:split], negated))
-    return rules
+
+
+def _phase_zero(name: str) -> int:
+    return 0
 
 
 def _relaxed_holds(sentence: Term, layer: Layer) -> bool:
