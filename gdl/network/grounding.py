@@ -19,6 +19,15 @@ whose body keeps only the literals that depend on the state or the moves.
 A negative literal on an atom outside the relaxed model is always true and
 is dropped too.
 
+Before that, rules are rewritten so that they have fewer ground instances
+for the same meaning: relations only asked with some arguments ground are
+restricted to them (`gdl.network.demand`), groups of literals linked only by
+variables outside the head become relations of their own
+(`project_local_variables`), and rules of a move are written by the cells
+the move touches (`gdl.network.factoring`, chosen once the relaxed model
+tells which pays).  A rule that still has many instances has its variables
+eliminated where measured to pay (`gdl.network.elimination`).
+
 Only what ``legal``, ``next``, ``init``, ``goal`` and ``terminal`` need is
 computed.  Both steps are bounded (`Budget`): units of work (mostly join
 bindings, each counted before it is made), ground rules, and the size of a
@@ -318,12 +327,12 @@ def ground(strata: Strata, budget: Budget | None = None, work: Work | None = Non
     play = needed_relations(grounded, PLAY)
     goal = needed_relations(grounded, ("goal",)) - play
     relaxed.compute(sorted(play), budget.work)
-    rules = _instances(grounded, layer, play, work, budget.work, [])
+    rules = _instances(grounded, layer, play, work, budget.work, [], "eliminated")
     goals_left = ""
     try:
         limit = min(budget.work, work.spent + budget.work // GOAL_SHARE)
         relaxed.compute(sorted(goal), limit)
-        rules = _instances(grounded, layer, goal, work, limit, rules)
+        rules = _instances(grounded, layer, goal, work, limit, rules, "eliminated for goals")
     except GroundingError as error:
         goals_left = str(error)
         rules = [rule for rule in rules if relation(rule[0]) not in goal]
@@ -341,10 +350,19 @@ def ground(strata: Strata, budget: Budget | None = None, work: Work | None = Non
 
 
 def _instances(
-    strata: Strata, layer: Layer, names: set[str], work: Work, limit: int, rules: list[GroundRule]
+    strata: Strata,
+    layer: Layer,
+    names: set[str],
+    work: Work,
+    limit: int,
+    rules: list[GroundRule],
+    prefix: str,
 ) -> list[GroundRule]:
-    """`rules` and the ground rules of the state relations in `names`, within `limit` units."""
-    instantiator = _Instantiator(strata, layer, work, limit, rules)
+    """`rules` and the ground rules of the state relations in `names`, within `limit` units.
+
+    Relations made by eliminating variables are named `prefix` and numbers.
+    """
+    instantiator = _Instantiator(strata, layer, work, limit, rules, prefix)
     for clause in strata.clauses:
         name = relation(clause.head)
         if strata.phase.get(name, STATIC) != STATIC and name in names:
@@ -367,7 +385,13 @@ class _Instantiator:
     """Ground rules of clauses over the relaxed model, eliminating variables of large ones."""
 
     def __init__(
-        self, strata: Strata, layer: Layer, work: Work, limit: int, rules: list[GroundRule]
+        self,
+        strata: Strata,
+        layer: Layer,
+        work: Work,
+        limit: int,
+        rules: list[GroundRule],
+        prefix: str,
     ) -> None:
         self.phase = dict(strata.phase)
         self.layer = layer
@@ -375,6 +399,7 @@ class _Instantiator:
         self.limit = limit
         self.rules = rules
         self.estimate = estimator((layer,), _phase_zero, frozenset())
+        self.prefix = prefix
         self.eliminations = 0
 
     def ground(self, clause: Clause, depth: int = 0) -> None:
@@ -382,7 +407,7 @@ class _Instantiator:
         candidates: list[Bucket] = []
         if depth < MAX_ROUNDS:
             self.eliminations += 1
-            candidates = buckets(clause, self.phase, f"eliminated {self.eliminations}")
+            candidates = buckets(clause, self.phase, f"{self.prefix} {self.eliminations}")
         if candidates:
             attempt = self.instances(clause, ATTEMPT_WORK)
             if attempt is not None and len(attempt[0]) <= ELIMINATE_ABOVE:
