@@ -79,10 +79,65 @@ def eliminated(clause: Clause, chosen: list[Bucket]) -> Clause:
     return Clause(clause.head, kept + tuple(b.clause.head for b in chosen), clause.rule)
 
 
-def phase_of_bucket(bucket: Bucket, phase: dict[str, int]) -> int:
-    """The phase of a bucket's relation: the latest of its literals'."""
-    return max(phase.get(relation(s), STATIC) for s, _ in body_sentences(bucket.clause.body))
+def phase_of_clause(clause: Clause, phase: dict[str, int]) -> int:
+    """The phase of a new relation defined by `clause` alone: the latest of its literals'."""
+    return max(phase.get(relation(s), STATIC) for s, _ in body_sentences(clause.body))
 
 
 def _positive(literal: Term) -> bool:
     return not (type(literal) is tuple and literal[0] in ("not", "distinct"))
+
+
+def split_move(clause: Clause, prefix: str) -> tuple[Clause, list[Clause]] | None:
+    """The rule with a ``does`` literal split into the parts of the move other literals use.
+
+    In shogi's ``(<= (next (cell ?x2 ?y2 ?r ?p ?s)) (does ?r (move ?x1 ?y1 ?x2 ?y2))
+    (true (cell ?x1 ?y1 ?r ?p ?s)))`` the move's source only matters to the
+    ``true`` literal and its destination only to the head.  A role does one
+    move a step, so "it moves from ?x1 ?y1 to ?x2 ?y2" is "it moves from ?x1
+    ?y1" and "it moves to ?x2 ?y2": the literal becomes ``(from ?r ?x1 ?y1)``
+    and ``(to ?r ?x2 ?y2)``, each a relation of its own, and bucket elimination
+    can then take the source with the piece it holds apart from the
+    destination.  Parts: the move's variables (the role's aside) found in each
+    group of other literals linked by variables outside the head, and those
+    only in the head.  None if no ``does`` literal has two parts.
+    """
+    head = set(variables(clause.head))
+    body = clause.body
+    for index, does in enumerate(body):
+        if not (type(does) is tuple and does[0] == "does" and len(does) == 3):
+            continue
+        role = does[1]
+        if type(role) is not str:
+            continue
+        moved = set(variables(does[2])) - {role}
+        others = [literal for i, literal in enumerate(body) if i != index]
+        parts = [moved & vars_ for vars_ in _groups(others, head)]
+        parts.append({v for v in moved & head if not any(v in part for part in parts)})
+        parts = [part for part in parts if part]
+        parts = [p for p in parts if not any(p < q for q in parts)]
+        parts = list({frozenset(p): p for p in parts}.values())
+        if len(parts) < 2:
+            continue
+        shared = [role] if role[:1] == "?" else []
+        defined = []
+        for number, part in enumerate(parts):
+            args = [*shared, *sorted(part)]
+            name = f"{prefix} {number}"
+            defined.append(Clause((name, *args), (does,), clause.rule))
+        kept = tuple(literal for i, literal in enumerate(body) if i != index)
+        return Clause(clause.head, kept + tuple(d.head for d in defined), clause.rule), defined
+    return None
+
+
+def _groups(literals: list[Term], head: set[str]) -> list[set[str]]:
+    """The variables of each group of `literals` linked by variables outside `head`."""
+    groups: list[set[str]] = []
+    for literal in literals:
+        found = set(variables(literal))
+        linked = [g for g in groups if any(v in g and v not in head for v in found)]
+        for group in linked:
+            groups.remove(group)
+            found |= group
+        groups.append(found)
+    return groups

@@ -39,14 +39,20 @@ stops relations whose terms grow without bound.  Past a bound,
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from gdl.interpreter.facts import Layer
 from gdl.interpreter.joins import WorkLimit, compile_clause, estimator
 from gdl.interpreter.reasoner import Reasoner, WorkLimitExceeded
 from gdl.network.demand import restrict_to_demand
-from gdl.network.elimination import Bucket, buckets, eliminated, phase_of_bucket
+from gdl.network.elimination import (
+    Bucket,
+    buckets,
+    eliminated,
+    phase_of_clause,
+    split_move,
+)
 from gdl.network.factoring import factor
 from gdl.syntax.strata import STATIC, Clause, Strata
 from gdl.syntax.terms import Term, arguments, relation, to_kif, variables
@@ -403,27 +409,51 @@ class _Instantiator:
         self.eliminations = 0
 
     def ground(self, clause: Clause, depth: int = 0) -> None:
-        """Add the ground rules of `clause` (or of it with variables eliminated)."""
-        candidates: list[Bucket] = []
+        """Add the ground rules of `clause`, or of it rewritten if it is large and that pays:
+        its buckets eliminated, or else its move split (`gdl.network.elimination`)."""
+        alternatives: list[Callable[[], bool]] = []
         if depth < MAX_ROUNDS:
             self.eliminations += 1
-            candidates = buckets(clause, self.phase, f"{self.prefix} {self.eliminations}")
-        if candidates:
+            prefix = f"{self.prefix} {self.eliminations}"
+            candidates = buckets(clause, self.phase, prefix)
+            split = split_move(clause, f"{prefix} move")
+            if candidates:
+                alternatives.append(lambda: self.eliminate(clause, candidates, depth))
+            if split is not None:
+                alternatives.append(lambda: self.split(*split, depth))
+        if alternatives:
             attempt = self.instances(clause, ATTEMPT_WORK)
             if attempt is not None and len(attempt[0]) <= ELIMINATE_ABOVE:
                 self.add(clause, *attempt)
                 return
-            before = len(self.rules)
-            if self.eliminate(clause, candidates, depth):
-                if attempt is None or len(self.rules) - before < len(attempt[0]):
-                    return
-                del self.rules[before:]  # no fewer ground rules than as written
+            for alternative in alternatives:
+                before = len(self.rules)
+                if alternative():
+                    if attempt is None or len(self.rules) - before < len(attempt[0]):
+                        return
+                    del self.rules[before:]  # no fewer ground rules than as written
             if attempt is not None:
                 self.add(clause, *attempt)
                 return
         found = self.instances(clause)
         assert found is not None  # without a cap, the budget's limit raises
         self.add(clause, *found)
+
+    def split(self, clause: Clause, parts: list[Clause], depth: int) -> bool:
+        """Ground `clause`, a rule whose move is split, with the relations of its parts."""
+        for part in parts:
+            found = self.instances(part)
+            assert found is not None
+            self.define(part, *found)
+        self.ground(clause, depth + 1)
+        return True
+
+    def define(self, clause: Clause, instances: set[tuple], split: int) -> None:
+        """Add a new relation's facts (the heads of its instances) and ground rules."""
+        name = relation(clause.head)
+        self.phase[name] = phase_of_clause(clause, self.phase)
+        self.layer.extend(name, {tuple(arguments(row[0])) for row in instances})
+        self.add(clause, instances, split)
 
     def eliminate(self, clause: Clause, candidates: list[Bucket], depth: int) -> bool:
         """Ground `clause` with the buckets that pay eliminated; False if none does.
@@ -435,21 +465,17 @@ class _Instantiator:
             found = self.instances(bucket.clause, ATTEMPT_WORK)
             if found is None:
                 continue
-            heads = {row[0] for row in found[0]}
-            ratio = len(found[0]) / max(1, len(heads))
+            ratio = len(found[0]) / max(1, len({row[0] for row in found[0]}))
             if ratio >= MIN_RATIO:
-                measured.append((-ratio, sorted(bucket.members), bucket, found, heads))
+                measured.append((-ratio, sorted(bucket.members), bucket, found))
         chosen: list[Bucket] = []
         used: set[int] = set()
-        for _, _, bucket, found, heads in sorted(measured, key=lambda item: item[:2]):
+        for _, _, bucket, found in sorted(measured, key=lambda item: item[:2]):
             if used & bucket.members:
                 continue
             used |= bucket.members
             chosen.append(bucket)
-            name = relation(bucket.clause.head)
-            self.phase[name] = phase_of_bucket(bucket, self.phase)
-            self.layer.extend(name, {tuple(arguments(head)) for head in heads})
-            self.add(bucket.clause, *found)
+            self.define(bucket.clause, *found)
         if not chosen:
             return False
         self.ground(eliminated(clause, chosen), depth + 1)
