@@ -27,7 +27,6 @@ import asyncio
 import contextlib
 import os
 import random
-import re
 import resource
 import signal
 import sys
@@ -42,7 +41,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from gdl_texts import PENNIES, TICTACTOE  # noqa: E402
 from ggp_client import message_moves  # noqa: E402
 from hostile_rules import BIG_RELATION, COSTLY_STEP, MANY_ORS, PARENTHESES  # noqa: E402
-from served import Served, descendants, running  # noqa: E402
+from served import Served, descendants, running, served  # noqa: E402
 
 from games.base import Game  # noqa: E402
 from player.game_factory import game_from_text  # noqa: E402
@@ -94,50 +93,8 @@ async def server(options: Options, *args: str) -> AsyncIterator[Served]:
             resource.setrlimit(resource.RLIMIT_AS, (options.memory, options.memory))
 
     env = {**os.environ, "PYTHONPATH": str(options.root)}
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "ggp",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--name",
-        "hostile",
-        *args,
-        stderr=asyncio.subprocess.PIPE,
-        cwd=options.root,
-        env=env,
-        preexec_fn=limit,
-    )
-    assert process.stderr is not None
-    first = bytearray()
-    try:
-        while (found := re.search(rb"listening on (http://127\.0\.0\.1:\d+)", first)) is None:
-            line = await asyncio.wait_for(process.stderr.readline(), 60)
-            if not line:
-                raise RuntimeError(first.decode())
-            first.extend(line)
-    except BaseException:
-        process.kill()
-        await process.wait()
-        raise
-    served = Served(found.group(1).decode(), process, first)
-
-    async def collect() -> None:
-        assert process.stderr is not None
-        while chunk := await process.stderr.read(65536):
-            served.log.extend(chunk)
-
-    collecting = asyncio.create_task(collect())
-    try:
-        yield served
-    finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
-        await collecting
+    async with served(*args, cwd=options.root, env=env, preexec_fn=limit) as started:
+        yield started
 
 
 async def probing(served: Served, row: Row, stop: asyncio.Event) -> None:

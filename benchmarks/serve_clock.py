@@ -36,11 +36,14 @@ from pathlib import Path
 
 import aiohttp
 
-from games.base import Game
-from player.game_factory import game_from_text
-from player.mcts import MCTS
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+from served import served  # noqa: E402
+
+from games.base import Game  # noqa: E402
+from player.game_factory import game_from_text  # noqa: E402
+from player.mcts import MCTS  # noqa: E402
+
 GAMES = [ROOT / "games" / "gdl" / "connect_four.kif", ROOT / "games" / "gdl" / "breakthrough.kif"]
 HEADERS = {"Accept": "text/delim", "Sender": "GAMESERVER", "Content-Type": "text/acl"}
 PLAY_LINE = re.compile(r"INFO player\.http_player: play (\S+): (.*?) in [\d.]+ s, (.*)$")
@@ -117,31 +120,17 @@ def baseline(game: Game, seconds: float) -> int:
 
 
 async def run(args: argparse.Namespace) -> None:
-    server = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "ggp",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--margin",
-        str(args.margin),
-        *(["--workers", str(args.workers)] if args.workers else []),
-        stderr=asyncio.subprocess.PIPE,
-    )
-    assert server.stderr is not None
-    first = (await server.stderr.readline()).decode()
-    url = re.search(r"listening on (http://\S+)", first).group(1) + "/"
-    log: list[str] = []
+    options = ["--margin", str(args.margin)]
+    options += ["--workers", str(args.workers)] if args.workers else []
+    async with served(*options, name="ggp-player") as server:
+        results = await play_all(args, server.url + "/")
+        server.process.terminate()
+        await server.process.wait()
+    report(args, results, server.log.decode().splitlines())
 
-    async def keep_log() -> None:
-        assert server.stderr is not None
-        while line := await server.stderr.readline():
-            log.append(line.decode().rstrip())
 
-    reading = asyncio.create_task(keep_log())
+async def play_all(args: argparse.Namespace, url: str) -> dict[str, tuple[Game, Timings]]:
+    """Whole matches of each game against the server at `url`, until `--plays` searched moves."""
     rng = random.Random(args.seed)
     results: dict[str, tuple[Game, Timings]] = {}
     connector = aiohttp.TCPConnector(force_close=True)  # one connection per message
@@ -160,10 +149,7 @@ async def run(args: argparse.Namespace) -> None:
                     http, url, game, rules, match_id, us, clocks, rng, timings, args.think
                 )
                 print(f"{match_id}: {len(timings.searched)} searched plays so far", flush=True)
-    server.terminate()
-    await server.wait()
-    await reading
-    report(args, results, log)
+    return results
 
 
 def report(args: argparse.Namespace, results: dict[str, tuple[Game, Timings]], log: list[str]):

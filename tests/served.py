@@ -9,7 +9,7 @@ import re
 import signal
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -126,8 +126,15 @@ class Served:
 
 
 @contextlib.asynccontextmanager
-async def served(*options: str) -> AsyncIterator[Served]:
-    """``ggp serve`` on a free loopback port with `options`; killed at the end if still up."""
+async def served(
+    *options: str,
+    name: str = "hostile",
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    preexec_fn: Callable[[], None] | None = None,
+) -> AsyncIterator[Served]:
+    """``ggp serve`` named `name` on a free loopback port with `options`, once it listens;
+    killed at the end if still up. `cwd`, `env` and `preexec_fn` go to its process."""
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -138,16 +145,20 @@ async def served(*options: str) -> AsyncIterator[Served]:
         "--port",
         "0",
         "--name",
-        "hostile",
+        name,
         *options,
         stderr=asyncio.subprocess.PIPE,
+        cwd=cwd,
+        env=env,
+        preexec_fn=preexec_fn,
     )
     assert process.stderr is not None
     first = bytearray()
     try:
         while (found := re.search(rb"listening on (http://127\.0\.0\.1:\d+)", first)) is None:
             line = await asyncio.wait_for(process.stderr.readline(), 60)
-            assert line, bytes(first)
+            if not line:
+                raise RuntimeError(f"ggp serve ended before listening: {first.decode()}")
             first.extend(line)
     except BaseException:
         process.kill()

@@ -425,7 +425,9 @@ async def test_a_stopped_tournament_aborts_and_keeps_its_finished_matches(arena,
         "/api/tournaments",
         json={
             "game": {"builtin": "tictactoe"},
-            "players": ["random", "random"],
+            # A search, not two random players, so that 1000 matches take minutes: the stop
+            # comes first however slowly this test's own requests are answered.
+            "players": ["mcts:iterations=500", "random"],
             "matches": 1000,
             "jobs": jobs,
         },

@@ -5,54 +5,33 @@ from __future__ import annotations
 import asyncio
 import re
 import signal
-import sys
 
 import aiohttp
 import pytest
 from gdl_texts import TICTACTOE
 from ggp_client import GGP_BASE_HEADERS, play_match
+from served import served
 
 from ggp.cli import main
 
 
 @pytest.mark.asyncio
 async def test_ggp_serve_plays_a_match_over_loopback_and_stops_on_ctrl_c() -> None:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "ggp",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--name",
-        "e2e",
-        "--iterations",
-        "30",
-        "--max-nodes",
-        "5",
-        "--workers",
-        "2",
-        stderr=asyncio.subprocess.PIPE,
-    )
-    assert process.stderr is not None
-    try:
-        line = await asyncio.wait_for(process.stderr.readline(), 60)
-        url = re.search(r"e2e listening on (http://127\.0\.0\.1:\d+)", line.decode()).group(1)
+    options = ["--iterations", "30", "--max-nodes", "5", "--workers", "2"]
+    async with served(*options, name="e2e") as server:
+        assert "e2e listening on" in server.log.decode()
         async with aiohttp.ClientSession() as http:
 
             async def send(text: str) -> str:
-                async with http.post(url, data=text, headers=GGP_BASE_HEADERS) as response:
+                async with http.post(server.url, data=text, headers=GGP_BASE_HEADERS) as response:
                     return (await response.text()).strip()
 
             assert await send("(info)") == "((name e2e) (status available))"
             history, _ = await play_match(send, "e2e.1", TICTACTOE, "xplayer")
-    finally:
-        process.send_signal(signal.SIGINT)
-        _, rest = await asyncio.wait_for(process.communicate(), 60)
-    log = rest.decode()
-    assert process.returncode == 0, log
+        server.process.send_signal(signal.SIGINT)
+        await asyncio.wait_for(server.process.wait(), 60)
+    log = server.log.decode()
+    assert server.process.returncode == 0, log
     assert len(re.findall(r"INFO player\.http_player: play e2e\.1: ", log)) == len(history)
     assert "2 search worker(s) each" in log
     assert "60 simulations" in log and "stop e2e.1: done" in log and "stopping" in log

@@ -12,8 +12,15 @@ from gdl_texts import TICTACTOE
 
 from gdl.load import game_from_text as load_gdl
 from player import game_factory
+from player.game_client import GameClient
 from player.game_process import GameCopy
-from player.session import MAX_CLOCK, Session, clamp_clock, reply_deadline
+from player.session import (
+    DEFAULT_COPY_MEMORY,
+    MAX_CLOCK,
+    Session,
+    clamp_clock,
+    reply_deadline,
+)
 from player.worker_client import WorkerClient
 
 
@@ -60,7 +67,15 @@ async def test_moves_are_answered_while_the_worker_does_not_answer(monkeypatch) 
         return WorkerClient(process)
 
     monkeypatch.setattr(WorkerClient, "spawn", silent)
-    session = Session("m", "xplayer", 1.0, iterations=20)
+    # The copy is started (imports done) before the clocks run, as the server keeps one
+    # ready: on a loaded machine, starting Python alone could take the whole start clock.
+    copy = await GameClient.spawn(DEFAULT_COPY_MEMORY)
+    await copy.request({"cmd": "ready"}, 120)
+
+    async def ready_copy() -> GameClient:
+        return copy
+
+    session = Session("m", "xplayer", 1.0, iterations=20, spawn_copy=ready_copy)
     try:
         await session.prepare(TICTACTOE, 10.0, time.monotonic() + 5.0)
         choice = await session.play(None, time.monotonic() + 1.0)

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
-import signal
 import time
 from pathlib import Path
 
 from games.base import GameError
+from ggp.serving import serve_until_signal
 
 log = logging.getLogger("ggp.arena")
 
@@ -55,6 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from server.arena.app import create_app
     from server.arena.arena import ArenaConfig
 
     if args.games is not None and not args.games.is_dir():
@@ -63,35 +63,21 @@ def run(args: argparse.Namespace) -> int:
         db=args.db, log_dir=args.log_dir, games_dir=args.games, max_body=args.max_body
     )
     logging.basicConfig(level="INFO", format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    try:
-        asyncio.run(serve(config, args.host, args.port))
-    except OSError as error:
-        raise GameError(f"cannot listen on {args.host}:{args.port}: {error.strerror}") from None
-    return 0
-
-
-async def serve(config, host: str, port: int) -> None:
-    """Serve the arena on `host`:`port` until SIGINT or SIGTERM."""
-    from aiohttp import web
-
-    from server.arena.app import create_app
-
     began = time.perf_counter()
-    runner = web.AppRunner(create_app(config), access_log=None)
-    await runner.setup()
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
-    try:
-        await web.TCPSite(runner, host, port).start()
-        for address in runner.addresses:
+
+    def announce(addresses: list) -> None:
+        for address in addresses:
             log.info(
                 "arena at http://%s:%d/ (ready in %.2f s)",
                 *address[:2],
                 time.perf_counter() - began,
             )
-        await stop.wait()
-        log.info("stopping: matches under way are aborted and logged")
-    finally:
-        await runner.cleanup()
+
+    serve_until_signal(
+        lambda: create_app(config),
+        args.host,
+        args.port,
+        announce,
+        lambda: log.info("stopping: matches under way are aborted and logged"),
+    )
+    return 0

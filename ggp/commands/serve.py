@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import os
-import signal
 from pathlib import Path
 
-from aiohttp import web
-
 from games.base import GameError
+from ggp.serving import serve_until_signal
 from player.http_player import (
     DEFAULT_IDLE_CLOCKS,
     DEFAULT_MARGIN,
@@ -177,10 +174,14 @@ def run(args: argparse.Namespace) -> int:
     handler = logging.StreamHandler()
     handler.setFormatter(EscapingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=args.log_level, handlers=[handler])
-    try:
-        asyncio.run(serve(config, args.host, args.port))
-    except OSError as error:
-        raise GameError(f"cannot listen on {args.host}:{args.port}: {error.strerror}") from None
+    serve_until_signal(
+        lambda: create_app(config),
+        args.host,
+        args.port,
+        lambda addresses: announce(config, addresses),
+        lambda: log.info("stopping"),
+        shutdown_timeout=SHUTDOWN_GRACE,
+    )
     return 0
 
 
@@ -189,28 +190,15 @@ def default_workers(max_matches: int) -> int:
     return max(1, (os.cpu_count() or 1) // max(1, max_matches))
 
 
-async def serve(config: PlayerConfig, host: str, port: int) -> None:
-    """Serve `config`'s player on `host`:`port` until SIGINT or SIGTERM."""
-    runner = web.AppRunner(create_app(config), access_log=None, shutdown_timeout=SHUTDOWN_GRACE)
-    await runner.setup()
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
-    try:
-        await web.TCPSite(runner, host, port).start()
-        for address in runner.addresses:
-            log.info("%s listening on http://%s:%d", config.name, *address[:2])
-        log.info(
-            "margin %.2f s, at most %d match(es) at once, %d search worker(s) each, "
-            "%s nodes a tree%s",
-            config.margin,
-            config.max_matches,
-            config.workers,
-            f"at most {config.max_nodes:,}" if config.max_nodes else "any number of",
-            f", state tables in {config.table_dir}" if config.table_dir else "",
-        )
-        await stop.wait()
-        log.info("stopping")
-    finally:
-        await runner.cleanup()
+def announce(config: PlayerConfig, addresses: list) -> None:
+    """Log where `config`'s player listens and how it will play."""
+    for address in addresses:
+        log.info("%s listening on http://%s:%d", config.name, *address[:2])
+    log.info(
+        "margin %.2f s, at most %d match(es) at once, %d search worker(s) each, %s nodes a tree%s",
+        config.margin,
+        config.max_matches,
+        config.workers,
+        f"at most {config.max_nodes:,}" if config.max_nodes else "any number of",
+        f", state tables in {config.table_dir}" if config.table_dir else "",
+    )
