@@ -14,6 +14,7 @@ from gdl_texts import TICTACTOE
 
 from games.registry import load_game
 from player.agents import RandomAgent
+from server.arena import tournaments
 from server.arena.app import ARENA, create_app
 from server.arena.arena import ArenaConfig
 from server.arena.store import ArenaStore, MatchRow
@@ -432,7 +433,13 @@ async def test_a_stopped_tournament_aborts_and_keeps_its_finished_matches(arena,
             "jobs": jobs,
         },
     )
-    tournament_id = (await started.json())["id"]
+    view = await stop_after_a_match(client, (await started.json())["id"])
+    assert view["status"] == "aborted" and "stopped" in view["failure"]
+    assert 1 <= view["done"] < 1000 and len(view["matches"]) == view["done"]
+
+
+async def stop_after_a_match(client, tournament_id: str) -> dict:
+    """Stop the tournament once a match of it has finished; its view once it has ended."""
     async with asyncio.timeout(120):
         while not (await (await client.get(f"/api/tournaments/{tournament_id}")).json())["done"]:
             await asyncio.sleep(0.1)
@@ -442,5 +449,22 @@ async def test_a_stopped_tournament_aborts_and_keeps_its_finished_matches(arena,
             "status"
         ] == "running":
             await asyncio.sleep(0.1)
-    assert view["status"] == "aborted" and "stopped" in view["failure"]
-    assert 1 <= view["done"] < 1000 and len(view["matches"]) == view["done"]
+    return view
+
+
+async def test_a_stopped_tournament_killed_before_it_says_so_is_aborted(arena, monkeypatch) -> None:
+    """On a loaded machine the process may not abort its matches within the grace: it is
+    killed, says nothing, and the tournament still reads stopped, not finished."""
+    monkeypatch.setattr(tournaments, "STOP_GRACE", 0.0)
+    client = await arena()
+    started = await client.post(
+        "/api/tournaments",
+        json={
+            "game": {"builtin": "tictactoe"},
+            "players": ["mcts:iterations=500", "random"],
+            "matches": 1000,
+        },
+    )
+    view = await stop_after_a_match(client, (await started.json())["id"])
+    assert view["status"] == "aborted" and view["failure"] == "the tournament was stopped"
+    assert 1 <= view["done"] < 1000

@@ -146,6 +146,8 @@ class ArenaTournament:
         self.started = time.time()
         self.process: asyncio.subprocess.Process | None = None
         self.task: asyncio.Task | None = None
+        self.stopped = False
+        """`stop` was called while the process ran: it ends aborted however it ends."""
 
     def view(self) -> dict[str, Any]:
         return tournament_view(
@@ -179,8 +181,12 @@ class ArenaTournament:
                     self.save(store)
                 elif "error" in data:
                     self.failure = data["error"]
-            await self.process.wait()
+            returncode = await self.process.wait()
             await index_logs()
+            if self.failure is None and self.stopped:  # killed before it could say so
+                self.failure = "the tournament was stopped"
+            elif self.failure is None and returncode != 0:
+                self.failure = f"the tournament's process failed (exit status {returncode})"
             self.status = FINISHED if self.failure is None else ABORTED
         except asyncio.CancelledError:
             await self.stop()
@@ -197,6 +203,7 @@ class ArenaTournament:
         process = self.process
         if process is None or process.returncode is not None:
             return
+        self.stopped = True
         with contextlib.suppress(ProcessLookupError):
             process.send_signal(signal.SIGINT)
         try:
