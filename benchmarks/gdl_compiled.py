@@ -1,7 +1,6 @@
-"""The compiled GDL reasoner against the interpreter, and how much of the corpus it covers.
+"""The compiled GDL reasoner against the interpreter, and what its steps cost.
 
     python benchmarks/gdl_compiled.py [GAME ...] [--seconds 5] [--runs 5]
-    python benchmarks/gdl_compiled.py --corpus [--replay] [--list FILE]
     python benchmarks/gdl_compiled.py --calibrate [GAME ...]
 
 The first form measures, for each corpus game named (default: ticTacToe,
@@ -14,24 +13,17 @@ written on its first use.  The last column is what ``--reasoner auto``
 (`gdl.load`) picks and how long it takes to be ready, trial included (see
 `gdl.compiled.trial`).
 
-The second form tries to compile every corpus game within the default
-budget and prints how many are compiled and, grouped, why the others are
-not, and the most CPU time spent before giving up; with ``--replay`` it also
-replays the recorded playouts of the compiled ones with the compiled
-reasoner; ``--list`` writes one line per game (to compare two runs).
-
-The third form prints the CPU time per unit of work of each step of
+The second form prints the CPU time per unit of work of each step of
 grounding and compiling (`gdl.network.grounding.WORK_UNITS`), unbounded.
+How much of the corpus gets the fast path is `benchmarks/gdl_coverage.py`.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import re
 import statistics
 import time
-from collections import Counter
 from pathlib import Path
 
 from games.base import Game
@@ -40,9 +32,8 @@ from gdl.compiled.compile import compile_rules
 from gdl.compiled.compiled_game import CompiledGame
 from gdl.interpreter.game import GdlGame
 from gdl.load import with_reasoner
-from gdl.network.formulas import build_network
+from gdl.network.formulas import build_network, cone
 from gdl.network.grounding import WORK_UNITS, Budget, GroundingError, Work, ground
-from gdl.traces import read_playouts, replay
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "gdl-corpus"
 GAMES = [
@@ -110,53 +101,6 @@ def compare(name: str, seconds: float, runs: int) -> str:
     )
 
 
-def survey(with_replay: bool, listing: Path | None) -> None:
-    """Compile every corpus game within the default budget; why not, and the work it took."""
-    compiled = 0
-    reasons: Counter[str] = Counter()
-    examples: dict[str, str] = {}
-    agreeing = 0
-    slowest = (0.0, "")
-    lines = []
-    names = sorted(path.stem for path in (CORPUS / "games").glob("*.kif"))
-    for name in names:
-        game = GdlGame.from_file(CORPUS / "games" / f"{name}.kif")
-        start = time.process_time()
-        try:
-            rules = compile_rules(game.strata, game.role_terms)
-        except GroundingError as error:
-            seconds = time.process_time() - start
-            slowest = max(slowest, (seconds, name))
-            kind = re.sub(r" \(.*", "", str(error))
-            kind = re.sub(r"relaxed model of .* (grows|needs)", r"relaxed model of R \1", kind)
-            kind = re.sub(r"(grows without bound):.*", r"\1", kind)
-            kind = re.sub(r"[0-9][0-9,.]*", "N", kind)
-            reasons[kind] += 1
-            examples.setdefault(kind, f"{name}: {error}")
-            lines.append(f"{name}\tnot compiled\t{seconds:.2f}\t{error}")
-            continue
-        seconds = time.process_time() - start
-        compiled += 1
-        lines.append(f"{name}\tcompiled\t{seconds:.2f}\t{rules.work:,} units")
-        if with_replay:
-            report = replay(
-                CompiledGame.from_game(game, rules),
-                read_playouts(CORPUS / "traces" / f"{name}.jsonl.gz"),
-            )
-            if report.agrees:
-                agreeing += 1
-            else:
-                print(f"{name}: {report.disagreements[0].describe()}")
-    print(f"{compiled} of {len(names)} corpus games compiled within the default budget")
-    if with_replay:
-        print(f"{agreeing} of {compiled} replay all their recorded playouts exactly")
-    for kind, count in reasons.most_common():
-        print(f"{count:4} not compiled: {kind}\n       e.g. {examples[kind][:160]}")
-    print(f"longest to give up: {slowest[1]}, {slowest[0]:.1f} s of CPU")
-    if listing is not None:
-        listing.write_text("\n".join(lines) + "\n")
-
-
 def calibrate(names: list[str]) -> None:
     """CPU microseconds per unit of work of each step, to check `WORK_UNITS`."""
     print("| game | units | grounding us/unit | network us/unit | code us/unit | compile us/unit |")
@@ -174,12 +118,13 @@ def calibrate(names: list[str]) -> None:
         generator = Generator(network)
         source = generator.state_source()
         written = clock()
+        cones = [cone(network, generator.step_targets()), cone(network, generator.goal_targets())]
         compile_source(source, generator.constants)
         done = clock()
         units = (
             work.spent,
             literals * WORK_UNITS["ground rule literal"],
-            network.literal_count() * WORK_UNITS["network literal"],
+            sum(map(network.literal_count, cones)) * WORK_UNITS["network literal"],
             len(source) * WORK_UNITS["source byte"],
         )
         times = (grounded - start, built - grounded, written - built, done - written)
@@ -192,18 +137,10 @@ def main() -> None:
     parser.add_argument("games", nargs="*", help=f"corpus games (default: {' '.join(GAMES)})")
     parser.add_argument("--seconds", type=float, default=5.0, help="per reasoner and game")
     parser.add_argument("--runs", type=int, default=5, help="runs per measure (median)")
-    parser.add_argument("--corpus", action="store_true", help="survey the whole corpus")
-    parser.add_argument("--replay", action="store_true", help="with --corpus: replay traces")
-    parser.add_argument(
-        "--list", type=Path, help="with --corpus: write each game's outcome to this file"
-    )
     parser.add_argument(
         "--calibrate", action="store_true", help="CPU time per unit of work of each step"
     )
     args = parser.parse_args()
-    if args.corpus:
-        survey(args.replay, args.list)
-        return
     if args.calibrate:
         calibrate(args.games or GAMES)
         return

@@ -62,6 +62,8 @@ def outcome(name: str, native: bool) -> tuple[str, str, int, float, str]:
     detail = f"{report.playouts} playouts, {report.steps} steps"
     if rules.goals_left:
         detail += "; goals by the interpreter"
+    elif rules.goals_code_left:
+        detail += "; goals by the interpreter on the Python path"
     return name, FAST, rules.work, seconds, detail
 
 

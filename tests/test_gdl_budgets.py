@@ -20,7 +20,8 @@ from gdl.interpreter import joins, magic
 from gdl.interpreter.game import GdlGame
 from gdl.load import game_from_text
 from gdl.network import grounding
-from gdl.network.grounding import Budget, GroundingError, Work, ground
+from gdl.network.formulas import cone
+from gdl.network.grounding import WORK_UNITS, Budget, GroundingError, Work, ground
 from gdl.syntax.errors import GdlError, GdlValidationError
 from gdl.syntax.parser import parse_rules
 from gdl.syntax.validator import MAX_ALTERNATIVES, validate
@@ -120,6 +121,41 @@ def test_goals_too_expensive_to_ground_are_left_to_the_interpreter(monkeypatch) 
     for seed in range(5):
         expected = interpreted.initial_state().random_playout(random.Random(seed))
         assert compiled.initial_state().random_playout(random.Random(seed)) == expected
+
+
+def test_goals_whose_code_does_not_fit_are_left_to_the_interpreter() -> None:
+    interpreted = GdlGame.from_text(COUNTING)
+    whole = compile_rules(interpreted.strata, interpreted.role_terms)
+    assert "goals" in whole.functions and not whole.goals_code_left
+    short = Budget(work=whole.work - 1)  # the goals' code, written last, does not fit
+    rules = compile_rules(interpreted.strata, interpreted.role_terms, short)
+    assert rules.work < whole.work and not rules.goals_left
+    assert "work budget" in rules.goals_code_left and "on the Python path" in rules.summary()
+    assert "goals" not in rules.functions and rules.network.goals != [[]]
+    compiled = CompiledGame.from_game(GdlGame.from_text(COUNTING), rules)
+    for seed in range(5):
+        expected = interpreted.initial_state().random_playout(random.Random(seed))
+        assert compiled.initial_state().random_playout(random.Random(seed)) == expected
+
+
+def test_a_general_next_function_that_does_not_fit_is_not_written_before_play() -> None:
+    interpreted = GdlGame.from_text(COUNTING)
+    whole = compile_rules(interpreted.strata, interpreted.role_terms)
+    assert "next" in whole.functions and not whole.general_left
+    generator, network = whole.generator, whole.network
+    goals = int(
+        network.literal_count(cone(network, generator.goal_targets()))
+        * WORK_UNITS["network literal"]
+    )
+    goals += int(len(generator.goals_source()) * WORK_UNITS["source byte"])
+    short = Budget(work=whole.work - goals - 1)  # the general function, written before, fails
+    rules = compile_rules(interpreted.strata, interpreted.role_terms, short)
+    assert rules.general_left and "next" not in rules.functions
+    compiled = CompiledGame.from_game(GdlGame.from_text(COUNTING), rules)
+    for seed in range(5):
+        expected = interpreted.initial_state().random_playout(random.Random(seed))
+        assert compiled.initial_state().random_playout(random.Random(seed)) == expected
+    assert rules.next_functions  # joint moves got their own functions from their first use
 
 
 def test_the_work_counted_never_passes_the_budget() -> None:

@@ -39,3 +39,24 @@ def test_compiled_game_agrees_with_its_recorded_playouts(name: str, shared_dir) 
     assert report.agrees, report.disagreements[0].describe()
     assert report.playouts == int(GAMES[name]["playouts"])
     assert report.steps == int(GAMES[name]["steps"])
+
+
+REWRITTEN = ["checkers", "chineseCheckers3", "urmAdd"]
+"""Games over 300,000 ground rules as written, compiled once their rules are rewritten
+(moves factored, relations restricted to their demand, variables eliminated)."""
+
+
+@pytest.mark.parametrize("name", REWRITTEN)
+def test_games_compiled_once_rewritten_agree_with_their_recorded_playouts(
+    name: str, shared_dir
+) -> None:
+    if name not in GAMES:
+        pytest.skip("the GDL corpus is absent")
+    corpus = shared_dir / "gdl-corpus"
+    game = GdlGame.from_file(corpus / "games" / f"{name}.kif")
+    rules = compile_rules(game.strata, game.role_terms)  # the default budget
+    report = replay(
+        CompiledGame.from_game(game, rules), read_playouts(corpus / "traces" / f"{name}.jsonl.gz")
+    )
+    assert report.agrees, report.disagreements[0].describe()
+    assert report.playouts == int(GAMES[name]["playouts"]) and report.playouts > 0

@@ -15,11 +15,13 @@ import subprocess
 import sys
 
 import pytest
+from test_gdl_budgets import COUNTING
 from test_gdl_compiled import HOSTILE
 from test_gdl_game import RACE
 
 from games.base import GameDefinitionError
 from games.registry import GDL_DIR
+from gdl.compiled.compile import compile_rules
 from gdl.compiled.compiled_game import CompiledGame, CompiledState
 from gdl.interpreter.game import GdlGame
 from gdl.load import with_reasoner
@@ -27,6 +29,8 @@ from gdl.native import build
 from gdl.native.attach import attach_in_background, attach_native
 from gdl.native.build import NativeUnavailable
 from gdl.native.csource import CGenerator, check_source
+from gdl.network import grounding
+from gdl.network.grounding import Budget
 from player.mcts import MCTS, RandomPlayout
 
 try:
@@ -117,6 +121,36 @@ def test_recursive_rules_and_simultaneous_moves_on_native_code() -> None:
     interpreted, native = native_game(path, "path")
     assert any(native.compiled.network.cyclic)
     assert_same_play(interpreted, native, playouts=10)
+
+
+@needs_native
+def test_goals_left_to_the_interpreter_on_native_code(monkeypatch) -> None:
+    """Native code cannot ask the interpreter for goals: playouts step through it instead."""
+    monkeypatch.setattr(grounding, "GOAL_SHARE", 10**9)  # no work left for goals
+    interpreted = GdlGame.from_text(COUNTING)
+    rules = compile_rules(interpreted.strata, interpreted.role_terms)
+    assert rules.goals_left
+    compiled = CompiledGame.from_game(GdlGame.from_text(COUNTING), rules)
+    attach_native(compiled)
+    assert compiled.native is not None and compiled.playout_batch == 1
+    start = compiled.initial_state()
+    for seed in range(5):
+        expected = interpreted.initial_state().random_playout(random.Random(seed))
+        assert start.random_playout(random.Random(seed)) == expected
+        assert start.random_playouts(random.Random(seed), 2)[0] == expected
+
+
+@needs_native
+def test_goals_the_python_leaves_to_the_interpreter_are_native() -> None:
+    interpreted = GdlGame.from_text(COUNTING)
+    whole = compile_rules(interpreted.strata, interpreted.role_terms).work
+    short = Budget(work=whole - 1)  # the goals' code, written last, does not fit
+    rules = compile_rules(interpreted.strata, interpreted.role_terms, short)
+    assert rules.goals_code_left and "goals" not in rules.functions
+    compiled = CompiledGame.from_game(GdlGame.from_text(COUNTING), rules)
+    attach_native(compiled)
+    assert compiled.native_playouts is not None
+    assert_same_play(interpreted, compiled, playouts=5)
 
 
 @needs_native

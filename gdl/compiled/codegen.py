@@ -4,10 +4,11 @@ Every generated function takes a state as an integer ``S`` (bit ``b`` set
 when base proposition ``b`` holds) and computes, in evaluation order, only
 the nodes its result needs, each into a local variable ``v<node>``:
 
-- ``legal(S)``: per role, the list of input indexes of its legal moves;
-- ``step(S)``: ``None`` in a terminal state, else what ``legal`` gives;
-- ``terminal(S)``; ``goals(S)``: per role, the positions of the goal
-  entries (`Network.goals`) that hold;
+- ``step(S)``: ``None`` in a terminal state, else per role the list of
+  input indexes of its legal moves (one function answers both questions:
+  a state is asked both, and most of its nodes serve both);
+- ``goals(S)``: per role, the positions of the goal entries
+  (`Network.goals`) that hold;
 - ``next(S)`` for one joint move, with its ``does`` literals folded away
   (`Generator.next_source`), so that base propositions carried over
   unchanged cost one mask for all; and ``next(S, m0, m1, ...)`` for any
@@ -35,7 +36,7 @@ from gdl.network.formulas import BASE, INPUT, NODE, Folded, MoveFolder, Network,
 
 _NAMES = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ALLOWED = frozenset(
-    {"S", "N", "C", "o", "in", "fixpoint", "legal", "step", "terminal", "goals", "next"}
+    {"S", "N", "C", "o", "in", "fixpoint", "step", "goals", "next"}
     | {"append", "sort", "def", "return", "if", "and", "or", "not", "None", "True", "False", "bool"}
     | {"B", "A", "to_bytes", "from_bytes", "bytearray", "int", "little"}
 )
@@ -397,21 +398,56 @@ class Generator:
     def __init__(self, network: Network) -> None:
         self.network = network
         self.constants: dict[str, object] = {}
-        self.next_cone = cone(network, [n for n in network.next if n is not None])
-        self.folder = MoveFolder(network, self.next_cone)
+        self.next_cone = cone(network, self.next_targets())
+        self._folder: MoveFolder | None = None
 
-    def state_source(self) -> str:
-        """The source of ``legal``, ``step``, ``terminal`` and ``goals``."""
+    def next_targets(self) -> list[int]:
+        """The nodes of the next state."""
+        return [node for node in self.network.next if node is not None]
+
+    @property
+    def folder(self) -> MoveFolder:
+        """Folds the next-state nodes for one joint move (made when first asked for)."""
+        if self._folder is None:
+            self._folder = MoveFolder(self.network, self.next_cone)
+        return self._folder
+
+    def step_targets(self) -> list[int]:
+        """The nodes ``step`` answers: legal moves, then terminal."""
         network = self.network
         legal_nodes = [node for moves in network.legal for node, _ in moves]
-        goal_nodes = [node for entries in network.goals for node, _ in entries]
-        terminal = [] if network.terminal is None else [network.terminal]
+        return legal_nodes + ([] if network.terminal is None else [network.terminal])
+
+    def goal_targets(self) -> list[int]:
+        """The nodes ``goals`` answers."""
+        return [node for entries in self.network.goals for node, _ in entries]
+
+    def state_source(self) -> str:
+        """The source of ``step`` and ``goals``."""
+        return self.step_source() + self.goals_source()
+
+    def step_source(self) -> str:
+        """The source of ``step(S)``: None if terminal, else per role its legal inputs."""
         lines: list[str] = []
-        self._legal("legal", legal_nodes, [], lines)
-        self._legal("step", legal_nodes, terminal, lines)
-        writer = self._writer("terminal", terminal, lines)
-        lines.append(f"    return bool({writer.test(network.terminal)})")
-        writer = self._writer("goals", goal_nodes, lines)
+        writer = self._writer("step", self.step_targets(), lines)
+        if self.network.terminal is not None:
+            lines.append(f"    if {writer.test(self.network.terminal)}: return None")
+        items = []
+        for role, moves in enumerate(self.network.legal):
+            lines.append(f"    l{role} = []")
+            for node, move in moves:
+                items += writer.items(node, f"l{role}.append({move})", idempotent=False)
+        writer.code.statements(items, lines)
+        for role in range(len(self.network.legal)):  # inputs are in the order of move texts
+            lines.append(f"    l{role}.sort()")
+        lines.append(f"    return ({''.join(f'l{r}, ' for r in range(len(self.network.legal)))})")
+        return "\n".join(lines) + "\n"
+
+    def goals_source(self) -> str:
+        """The source of ``goals(S)``: per role, the positions of its goal entries that hold."""
+        network = self.network
+        lines: list[str] = []
+        writer = self._writer("goals", self.goal_targets(), lines)
         items = []
         for role, entries in enumerate(network.goals):
             lines.append(f"    g{role} = []")
@@ -428,20 +464,6 @@ class Generator:
         lines += writer.code.prologue()
         writer.nodes(lines)
         return writer
-
-    def _legal(self, name: str, nodes: list[int], terminal: list[int], lines: list[str]) -> None:
-        writer = self._writer(name, nodes + terminal, lines)
-        if terminal:
-            lines.append(f"    if {writer.test(terminal[0])}: return None")
-        items = []
-        for role, moves in enumerate(self.network.legal):
-            lines.append(f"    l{role} = []")
-            for node, move in moves:
-                items += writer.items(node, f"l{role}.append({move})", idempotent=False)
-        writer.code.statements(items, lines)
-        for role in range(len(self.network.legal)):  # inputs are in the order of move texts
-            lines.append(f"    l{role}.sort()")
-        lines.append(f"    return ({''.join(f'l{r}, ' for r in range(len(self.network.legal)))})")
 
     def _next(self, signature: str, folded: dict[int, Folded], lines: list[str]) -> None:
         network = self.network

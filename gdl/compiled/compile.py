@@ -4,7 +4,10 @@
 `CompiledRules`, or raises `GroundingError` saying why the game stays on the
 interpreter.  The next-state function of a joint move is specialised for it
 once it has been used a few times (`CompiledRules.next_function`) and kept;
-the general next-state function serves the others.
+the general next-state function serves the others.  Goals are asked once a
+playout, so their code is written last: when it does not fit in what is left
+of the budget, the generated Python leaves them to the interpreter
+(`CompiledRules.goals_code_left`).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from gdl.compiled.codegen import Generator, compile_source
-from gdl.network.formulas import Network, build_network
+from gdl.network.formulas import Network, build_network, cone
 from gdl.network.grounding import WORK_UNITS, Budget, GroundingError, Work, ground
 from gdl.syntax.strata import Strata
 from gdl.syntax.terms import Term, to_kif
@@ -51,6 +54,14 @@ class CompiledRules:
     """Units of work spent (`gdl.network.grounding.Budget`)."""
     goals_left: str = ""
     """Why the goals are left to the interpreter, if they are (`ground`)."""
+    goals_code_left: str = ""
+    """Why the generated Python leaves the goals to the interpreter, if it does: their
+    code does not fit in what is left of the budget (othello's disc count: 4 MB).
+    The network has them, so native code computes them."""
+    general_left: str = ""
+    """Why the general next-state function was not written before play, if it was not
+    (it did not fit in the budget): then a joint move gets its own function on its
+    first use, and the general one is written only if one of them is too long."""
     specialise: bool = True
     next_functions: dict[tuple[int, ...], Callable[[int], int]] = field(default_factory=dict)
     uses: dict[tuple[int, ...], int] = field(default_factory=dict)
@@ -84,7 +95,7 @@ class CompiledRules:
             return native
         if self.specialise and len(self.next_functions) < MAX_SPECIALISED:
             uses = self.uses[joint] = self.uses.get(joint, 0) + 1
-            if uses < SPECIALISE_AFTER:
+            if uses < SPECIALISE_AFTER and not self.general_left:
                 return self.general(joint)  # not kept: its own function may come later
             found = self.specialised(joint)
         if found is None:
@@ -107,8 +118,8 @@ class CompiledRules:
 
     def general(self, joint: tuple[int, ...]) -> Callable[[int], int]:
         """The general next-state function applied to this joint move."""
-        function = self.functions.get("next")
-        if function is None:
+        function = self.functions.get("next")  # written with the others, before play
+        if function is None:  # it did not fit in the budget (`general_left`)
             source = self.generator.general_next_source()
             function = compile_source(source, self.generator.constants)["next"]
             self.functions["next"] = function
@@ -126,6 +137,16 @@ class CompiledRules:
             f"{self.work:,} units of work: grounded in {self.ground_seconds:.2f} s, "
             f"compiled in {self.compile_seconds:.2f} s of CPU"
             + (f"; goals by the interpreter ({self.goals_left})" if self.goals_left else "")
+            + (
+                f"; no general next-state function ({self.general_left})"
+                if self.general_left
+                else ""
+            )
+            + (
+                f"; goals by the interpreter on the Python path ({self.goals_code_left})"
+                if self.goals_code_left
+                else ""
+            )
         )
 
 
@@ -158,14 +179,21 @@ def _compile_rules(strata: Strata, roles: Sequence[Term], work: Work) -> Compile
     literals = sum(1 + len(positive) + len(negative) for _, positive, negative in program.rules)
     work.afford(int(literals * WORK_UNITS["ground rule literal"]), "building the network")
     network = build_network(program, roles)
-    work.afford(int(network.literal_count() * WORK_UNITS["network literal"]), "writing the code")
-    generator = Generator(network)
-    source = generator.state_source()
-    work.afford(int(len(source) * WORK_UNITS["source byte"]), "compiling the code")
+    generator = Generator(network)  # the functions of single joint moves are written in play
+    functions = _function(generator, generator.step_targets(), generator.step_source, work)
+    general_left = ""
     try:
-        functions = compile_source(source, generator.constants)
-    except SyntaxError as error:
-        raise GroundingError(f"the generated code cannot be compiled: {error}") from None
+        next_source = generator.general_next_source
+        functions.update(_function(generator, generator.next_targets(), next_source, work))
+    except GroundingError as error:
+        general_left = str(error)
+    goals_code_left = ""
+    try:  # last: the goals are asked once a playout, the interpreter can answer them
+        functions.update(
+            _function(generator, generator.goal_targets(), generator.goals_source, work)
+        )
+    except GroundingError as error:
+        goals_code_left = str(error)
     rules = CompiledRules(
         network,
         generator,
@@ -178,4 +206,26 @@ def _compile_rules(strata: Strata, roles: Sequence[Term], work: Work) -> Compile
     rules.compile_seconds = work.seconds() - ground_seconds
     rules.work = work.spent
     rules.goals_left = program.goals_left
+    rules.goals_code_left = goals_code_left
+    rules.general_left = general_left
     return rules
+
+
+def _function(
+    generator: Generator,
+    targets: list[int],
+    write: Callable[[], str],
+    work: Work,
+) -> dict[str, Callable]:
+    """Write and compile the function that answers `targets`, paying for both first.
+
+    Writing is charged for the literals of the nodes the function reads, compiling
+    for each byte written; past the budget, `GroundingError`."""
+    written = generator.network.literal_count(cone(generator.network, targets))
+    work.afford(int(written * WORK_UNITS["network literal"]), "writing the code")
+    source = write()
+    work.afford(int(len(source) * WORK_UNITS["source byte"]), "compiling the code")
+    try:
+        return compile_source(source, generator.constants)
+    except SyntaxError as error:
+        raise GroundingError(f"the generated code cannot be compiled: {error}") from None

@@ -24,11 +24,7 @@ from gdl.syntax.terms import Rule, Term
 class NativeCode(Protocol):
     """The rules as native code (`gdl.native`), answering in the compiled functions' terms."""
 
-    def legal(self, bits: int) -> tuple[list[int], ...]: ...
-
     def step(self, bits: int) -> tuple[list[int], ...] | None: ...
-
-    def terminal(self, bits: int) -> bool: ...
 
     def goals(self, bits: int) -> tuple[list[int], ...]: ...
 
@@ -73,6 +69,10 @@ class CompiledGame(GdlGame):
 
     native: NativeCode | None = None
     """The native code answering instead of the generated Python, once attached."""
+    native_playouts: NativeCode | None = None
+    """The native code playing whole random playouts: `native`, unless the goals are
+    left to the interpreter (`CompiledRules.goals_left`), which native code cannot ask;
+    then each step of a playout is a native call and its goals the interpreter's."""
     native_build: threading.Thread | None = None
     """The thread building the native code, when it is built in the background."""
 
@@ -89,13 +89,13 @@ class CompiledGame(GdlGame):
         `playout_batch` becomes `Game.playout_batch`.
         """
         functions = dict(self._functions)
-        functions.update(
-            legal=native.legal, step=native.step, terminal=native.terminal, goals=native.goals
-        )
+        functions.update(step=native.step, goals=native.goals)
         self.compiled.use_native_next(native.next)
         self._functions = functions
-        self.playout_batch = playout_batch
         self.native = native
+        if not self.compiled.goals_left:
+            self.playout_batch = playout_batch
+            self.native_playouts = native
 
     def initial_state(self) -> CompiledState:
         return CompiledState(self, self.compiled.network.init)
@@ -170,9 +170,17 @@ class CompiledState(State):
         base = self._game.compiled.network.base
         return frozenset(base[i] for i in _bit_indexes(self.bits))
 
+    def _step(self) -> None:
+        """Whether the state is terminal and, if not, its legal moves: one call answers both."""
+        moves = self._game._functions["step"](self.bits)
+        self._terminal = moves is None
+        self._legal = moves
+
     def _legal_ids(self) -> tuple[list[int], ...]:
-        if self._legal is None:
-            self._legal = self._game._functions["legal"](self.bits)
+        """Per role, the input indexes of its legal moves (asked of non-terminal states only)."""
+        if self._terminal is None:
+            self._step()
+        assert self._legal is not None, "a terminal state has no legal moves to ask for"
         return self._legal
 
     def legal_moves(self, role: int) -> tuple[str, ...]:
@@ -211,7 +219,7 @@ class CompiledState(State):
         With native code attached, the moves are those of the Python playout
         with ``random.Random(rng.getrandbits(32))`` (`gdl.native.rules`).
         """
-        native = self._game.native
+        native = self._game.native_playouts
         if native is not None:
             return self._native_playouts(native, rng, 1)[0]
         game = self._game
@@ -237,7 +245,7 @@ class CompiledState(State):
 
     def random_playouts(self, rng: random.Random, count: int) -> list[PlayoutResult]:
         """In one call of native code when attached (one 32-bit draw from `rng`)."""
-        native = self._game.native
+        native = self._game.native_playouts
         if native is None:
             return State.random_playouts(self, rng, count)
         return self._native_playouts(native, rng, count)
@@ -265,11 +273,14 @@ class CompiledState(State):
 
     def is_terminal(self) -> bool:
         if self._terminal is None:
-            self._terminal = self._game._functions["terminal"](self.bits)
-        return self._terminal
+            self._step()
+        return bool(self._terminal)
 
     def goals(self) -> Goals:
-        found = self._game._functions["goals"](self.bits)
+        function = self._game._functions.get("goals")
+        if function is None:  # the generated Python leaves them to the interpreter
+            return self._game.interpreted(self.bits).goals()
+        found = function(self.bits)
         values = self._game.compiled.goal_values
         goals = []
         for role, entries in enumerate(found):

@@ -10,6 +10,8 @@ A step maps the list of bindings to a new list:
 - ``(not sentence)`` keeps the bindings whose key is not in the index;
 - ``(distinct a b)`` keeps the bindings where the two values differ.
 
+Before a step that extends the bindings, the variables that no later literal
+and not the head read are dropped and the bindings made unique (`project`).
 The head is then built from each remaining binding.  The body order is chosen
 greedily when the clause is first evaluated: filters as soon as their
 variables are bound, otherwise the sentence expected to yield the fewest
@@ -233,6 +235,29 @@ class _Compiler:
             return _delta_step(spec, key_slots)
         return _positive_step(self.phase_of(spec.relation), spec, key_slots)
 
+    def project(self, remaining: list[Term]) -> Step | None:
+        """A step dropping the variables that neither `remaining` nor the head read, if any.
+
+        Bindings that differ only in such variables give the same heads, so
+        they are made one before the next join multiplies them: in amazons,
+        ``(does ?p (play ?x1 ?y1 ?x2 ?y2 ?x3 ?y3)) (distinctCell ?x ?y ?x1 ?y1)``
+        joins the 100 cells a move may start from, not each of 65,000 moves.
+        """
+        needed = set(variables(self.clause.head))
+        for literal in remaining:
+            needed.update(variables(literal))
+        dead = [t for t in self.slots if is_variable(t) and t not in needed]
+        if not dead:
+            return None
+        kept = [t for t in self.slots if t not in dead]
+        pick = tuple_getter(tuple(self.slots[t] for t in kept))
+        self.slots = {t: i for i, t in enumerate(kept)}
+
+        def project(bs, layers, delta):
+            return list(dict.fromkeys(map(pick, bs)))
+
+        return project
+
     def _distinct(self, a: Term, b: Term) -> Step:
         if a in self.slots and b in self.slots:
             first, second = self.slots[a], self.slots[b]
@@ -360,6 +385,10 @@ def compile_clause(
             if not positives:
                 raise ValueError(f"unsafe clause, cannot be ordered: {clause.rule.located()}")
             chosen = min(positives, key=lambda item: _cost(compiler, item, estimate))
+            if steps and not compiler.bound(chosen[1]):  # a step that extends the bindings
+                projection = compiler.project([lit for _, lit in remaining])
+                if projection is not None:
+                    steps.append(projection)
         steps.append(compiler.step(chosen[1]))
         remaining.remove(chosen)
     return ClausePlan(

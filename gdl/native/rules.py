@@ -56,9 +56,6 @@ class NativeRules:
             return None
         return self.legal(bits)
 
-    def terminal(self, bits: int) -> bool:
-        return bool(self.lib.gdl_terminal(self._state(bits)))
-
     def goals(self, bits: int) -> tuple[list[int], ...]:
         """Per role, the positions of its goal entries that hold."""
         return self._per_role(self.lib.gdl_goals, bits, self.goal_entries)

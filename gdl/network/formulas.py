@@ -63,9 +63,15 @@ class Network:
     def rule_count(self) -> int:
         return sum(len(bodies) for bodies in self.bodies)
 
-    def literal_count(self) -> int:
-        """Literals in all bodies, plus one per body and per node: the size of the network."""
-        return len(self.bodies) + sum(len(body) + 1 for bodies in self.bodies for body in bodies)
+    def literal_count(self, components: Iterable[int] | None = None) -> int:
+        """Literals in all bodies, plus one per body and per node: the size of the network
+        (of the nodes of `components` only, if given)."""
+        if components is None:
+            nodes: Iterable[int] = range(len(self.bodies))
+        else:
+            nodes = [node for c in components for node in self.components[c]]
+        bodies = self.bodies
+        return sum(1 + sum(len(body) + 1 for body in bodies[node]) for node in nodes)
 
 
 def build_network(program: GroundProgram, roles: Sequence[Term]) -> Network:

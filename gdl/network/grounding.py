@@ -19,6 +19,15 @@ whose body keeps only the literals that depend on the state or the moves.
 A negative literal on an atom outside the relaxed model is always true and
 is dropped too.
 
+Before that, rules are rewritten so that they have fewer ground instances
+for the same meaning: relations only asked with some arguments ground are
+restricted to them (`gdl.network.demand`), groups of literals linked only by
+variables outside the head become relations of their own
+(`project_local_variables`), and rules of a move are written by the cells
+the move touches (`gdl.network.factoring`, chosen once the relaxed model
+tells which pays).  A rule that still has many instances has its variables
+eliminated where measured to pay (`gdl.network.elimination`).
+
 Only what ``legal``, ``next``, ``init``, ``goal`` and ``terminal`` need is
 computed.  Both steps are bounded (`Budget`): units of work (mostly join
 bindings, each counted before it is made), ground rules, and the size of a
@@ -30,12 +39,21 @@ stops relations whose terms grow without bound.  Past a bound,
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from gdl.interpreter.facts import Layer
 from gdl.interpreter.joins import WorkLimit, compile_clause, estimator
 from gdl.interpreter.reasoner import Reasoner, WorkLimitExceeded
+from gdl.network.demand import restrict_to_demand
+from gdl.network.elimination import (
+    Bucket,
+    buckets,
+    eliminated,
+    phase_of_clause,
+    split_move,
+)
+from gdl.network.factoring import factor
 from gdl.syntax.strata import STATIC, Clause, Strata
 from gdl.syntax.terms import Term, arguments, relation, to_kif, variables
 
@@ -130,8 +148,8 @@ class GroundProgram:
     """Why the goals are not grounded (then there are no goal rules), if they are not."""
 
 
-def project_local_variables(clauses: list[Clause], phase: dict[str, int]) -> list[Clause]:
-    """The clauses with each group of literals joined only by local variables projected.
+def project_local_variables(clause: Clause, phase: dict[str, int], prefix: str) -> list[Clause]:
+    """The clause with each group of literals joined only by local variables projected.
 
     In ``(<= (next (connected ?k ?m ?n)) (transfer ?e) (true (connected ?e ?m
     ?n)) (true (step ?k)))`` the variable ``?e`` is not in the head, so the
@@ -142,45 +160,43 @@ def project_local_variables(clauses: list[Clause], phase: dict[str, int]) -> lis
     has a positive literal that depends on the state or the moves, the head
     variables it shares all appear in its positive literals, and the other
     literals have variables it does not share (else nothing is gained).
-    Projected relations are named ``projection N``: no GDL symbol contains a
-    space.
+    Projected relations are named `prefix` and a number (`prefix` contains a
+    space: no GDL symbol does).
     """
+    if phase.get(relation(clause.head), STATIC) == STATIC:
+        return [clause]
+    head = set(variables(clause.head))
+    body = list(clause.body)
+    parent = list(range(len(body)))
+    first: dict[str, int] = {}
+    for i, literal in enumerate(body):
+        for var in variables(literal):
+            if var not in head:
+                if var in first:
+                    parent[_find(parent, i)] = _find(parent, first[var])
+                else:
+                    first[var] = i
+    groups: dict[int, list[int]] = {}
+    for i, literal in enumerate(body):
+        if any(var not in head for var in variables(literal)):
+            groups.setdefault(_find(parent, i), []).append(i)
     projected: list[Clause] = []
-    for clause in clauses:
-        if phase.get(relation(clause.head), STATIC) == STATIC:
-            projected.append(clause)
-            continue
-        head = set(variables(clause.head))
-        body = list(clause.body)
-        parent = list(range(len(body)))
-        first: dict[str, int] = {}
-        for i, literal in enumerate(body):
-            for var in variables(literal):
-                if var not in head:
-                    if var in first:
-                        parent[_find(parent, i)] = _find(parent, first[var])
-                    else:
-                        first[var] = i
-        groups: dict[int, list[int]] = {}
-        for i, literal in enumerate(body):
-            if any(var not in head for var in variables(literal)):
-                groups.setdefault(_find(parent, i), []).append(i)
-        kept = set(range(len(body)))
-        added: list[Term] = []
-        for members in groups.values():
-            part = [body[i] for i in members]
-            interface = [v for v in dict.fromkeys(variables(tuple(part))) if v in head]
-            others = {v for i in range(len(body)) if i not in members for v in variables(body[i])}
-            if not others - set(interface) or not _projectable(part, head, phase):
-                continue  # no other variable to multiply the group by: nothing to gain
-            name = f"projection {len(projected)}"
-            sentence = (name, *interface) if interface else name
-            projected.append(Clause(sentence, tuple(part), clause.rule))
-            kept -= set(members)
-            added.append(sentence)
-        projected.append(
-            Clause(clause.head, tuple(body[i] for i in sorted(kept)) + tuple(added), clause.rule)
-        )
+    kept = set(range(len(body)))
+    added: list[Term] = []
+    for members in groups.values():
+        part = [body[i] for i in members]
+        interface = [v for v in dict.fromkeys(variables(tuple(part))) if v in head]
+        others = {v for i in range(len(body)) if i not in members for v in variables(body[i])}
+        if not others - set(interface) or not _projectable(part, head, phase):
+            continue  # no other variable to multiply the group by: nothing to gain
+        name = f"{prefix} {len(projected)}"
+        sentence = (name, *interface) if interface else name
+        projected.append(Clause(sentence, tuple(part), clause.rule))
+        kept -= set(members)
+        added.append(sentence)
+    projected.append(
+        Clause(clause.head, tuple(body[i] for i in sorted(kept)) + tuple(added), clause.rule)
+    )
     return projected
 
 
@@ -285,18 +301,44 @@ def ground(strata: Strata, budget: Budget | None = None, work: Work | None = Non
     """
     work = work or Work(budget or Budget())
     budget = work.budget
-    strata = Strata.of(strata.rules, project_local_variables(strata.clauses, strata.phase))
-    play = needed_relations(strata, PLAY)
-    goal = needed_relations(strata, ("goal",)) - play
-    relaxed = _Relaxed(strata, work)
-    relaxed.compute((RELAXED_TRUE, RELAXED_DOES, *sorted(play)), budget.work)
+    strata = Strata.of(strata.rules, restrict_to_demand(strata.clauses))
+    phase = strata.phase
+    projected = [
+        project_local_variables(clause, phase, f"projection {i}")
+        for i, clause in enumerate(strata.clauses)
+    ]
+    factorings = {
+        i: found
+        for i, clause in enumerate(strata.clauses)
+        if (found := factor(clause, phase, f"factor {i}")) is not None
+    }
+    # The relaxed model is the original rules' (factored ones computed as they are
+    # written), with what the factorings need besides.
+    extra = [clause for found in factorings.values() for clause in found.relaxed]
+    relaxed_strata = Strata.of(strata.rules, [c for part in projected for c in part] + extra)
+    relaxed = _Relaxed(relaxed_strata, work)
+    needed = needed_relations(relaxed_strata, PLAY)
+    needed |= {relation(clause.head) for clause in extra}
+    relaxed.compute((RELAXED_TRUE, RELAXED_DOES, *sorted(needed)), budget.work)
     layer = relaxed.reasoner.static
-    rules = _instances(strata, layer, play, work, budget.work, [])
+
+    def size(name: str) -> int:
+        return len(layer.facts.get(name, ()))
+
+    chosen: list[Clause] = []
+    for i, part in enumerate(projected):
+        found = factorings.get(i)
+        chosen += found.clauses if found is not None and found.worthwhile(size) else part
+    grounded = Strata.of(strata.rules, chosen)
+    play = needed_relations(grounded, PLAY)
+    goal = needed_relations(grounded, ("goal",)) - play
+    relaxed.compute(sorted(play), budget.work)
+    rules = _instances(grounded, layer, play, work, budget.work, [], "eliminated")
     goals_left = ""
     try:
         limit = min(budget.work, work.spent + budget.work // GOAL_SHARE)
         relaxed.compute(sorted(goal), limit)
-        rules = _instances(strata, layer, goal, work, limit, rules)
+        rules = _instances(grounded, layer, goal, work, limit, rules, "eliminated for goals")
     except GroundingError as error:
         goals_left = str(error)
         rules = [rule for rule in rules if relation(rule[0]) not in goal]
@@ -305,7 +347,6 @@ def ground(strata: Strata, budget: Budget | None = None, work: Work | None = Non
         (tuple(args) for args in layer.facts.get(RELAXED_DOES, ())),
         key=lambda move: (to_kif(move[0]), to_kif(move[1])),
     )
-    phase = strata.phase
     static = {
         name: layer.facts.get(name, set())
         for name, p in phase.items()
@@ -315,43 +356,174 @@ def ground(strata: Strata, budget: Budget | None = None, work: Work | None = Non
 
 
 def _instances(
-    strata: Strata, layer: Layer, names: set[str], work: Work, limit: int, rules: list[GroundRule]
+    strata: Strata,
+    layer: Layer,
+    names: set[str],
+    work: Work,
+    limit: int,
+    rules: list[GroundRule],
+    prefix: str,
 ) -> list[GroundRule]:
-    """`rules` and the ground rules of the state relations in `names`, within `limit` units."""
-    budget = work.budget
-    phase = strata.phase
-    layers = (layer,)
+    """`rules` and the ground rules of the state relations in `names`, within `limit` units.
 
-    def phase_of(name: str) -> int:
-        return 0
-
-    estimate = estimator(layers, phase_of, frozenset())
+    Relations made by eliminating variables are named `prefix` and numbers.
+    """
+    instantiator = _Instantiator(strata, layer, work, limit, rules, prefix)
     for clause in strata.clauses:
         name = relation(clause.head)
-        if phase.get(name, STATIC) == STATIC or name not in names:
-            continue
+        if strata.phase.get(name, STATIC) != STATIC and name in names:
+            instantiator.ground(clause)
+    return rules
+
+
+ELIMINATE_ABOVE = 20_000
+"""A rule with more ground rules than this has its variables eliminated where it pays
+(`gdl.network.elimination`)."""
+ATTEMPT_WORK = 100_000
+"""Units a rule, or a bucket measured for elimination, may spend before it counts as large."""
+MIN_RATIO = 2.0
+"""A bucket is eliminated when it has at least this many ground rules per fact of its relation."""
+MAX_ROUNDS = 3
+"""Rounds of elimination on one rule (each may find buckets among the last one's relations)."""
+
+
+class _Instantiator:
+    """Ground rules of clauses over the relaxed model, eliminating variables of large ones."""
+
+    def __init__(
+        self,
+        strata: Strata,
+        layer: Layer,
+        work: Work,
+        limit: int,
+        rules: list[GroundRule],
+        prefix: str,
+    ) -> None:
+        self.phase = dict(strata.phase)
+        self.layer = layer
+        self.work = work
+        self.limit = limit
+        self.rules = rules
+        self.estimate = estimator((layer,), _phase_zero, frozenset())
+        self.prefix = prefix
+        self.eliminations = 0
+
+    def ground(self, clause: Clause, depth: int = 0) -> None:
+        """Add the ground rules of `clause`, or of it rewritten if it is large and that pays:
+        its buckets eliminated, or else its move split (`gdl.network.elimination`)."""
+        alternatives: list[Callable[[], bool]] = []
+        if depth < MAX_ROUNDS:
+            self.eliminations += 1
+            prefix = f"{self.prefix} {self.eliminations}"
+            candidates = buckets(clause, self.phase, prefix)
+            split = split_move(clause, f"{prefix} move")
+            if candidates:
+                alternatives.append(lambda: self.eliminate(clause, candidates, depth))
+            if split is not None:
+                alternatives.append(lambda: self.split(*split, depth))
+        if alternatives:
+            attempt = self.instances(clause, ATTEMPT_WORK)
+            if attempt is not None and len(attempt[0]) <= ELIMINATE_ABOVE:
+                self.add(clause, *attempt)
+                return
+            for alternative in alternatives:
+                before = len(self.rules)
+                if alternative():
+                    if attempt is None or len(self.rules) - before < len(attempt[0]):
+                        return
+                    del self.rules[before:]  # no fewer ground rules than as written
+            if attempt is not None:
+                self.add(clause, *attempt)
+                return
+        found = self.instances(clause)
+        assert found is not None  # without a cap, the budget's limit raises
+        self.add(clause, *found)
+
+    def split(self, clause: Clause, parts: list[Clause], depth: int) -> bool:
+        """Ground `clause`, a rule whose move is split, with the relations of its parts."""
+        for part in parts:
+            found = self.instances(part)
+            assert found is not None
+            self.define(part, *found)
+        self.ground(clause, depth + 1)
+        return True
+
+    def define(self, clause: Clause, instances: set[tuple], split: int) -> None:
+        """Add a new relation's facts (the heads of its instances) and ground rules."""
+        name = relation(clause.head)
+        self.phase[name] = phase_of_clause(clause, self.phase)
+        self.layer.extend(name, {tuple(arguments(row[0])) for row in instances})
+        self.add(clause, instances, split)
+
+    def eliminate(self, clause: Clause, candidates: list[Bucket], depth: int) -> bool:
+        """Ground `clause` with the buckets that pay eliminated; False if none does.
+
+        The caller compares the ground rules with those of the rule as written, if known.
+        """
+        measured = []
+        for bucket in candidates:
+            found = self.instances(bucket.clause, ATTEMPT_WORK)
+            if found is None:
+                continue
+            ratio = len(found[0]) / max(1, len({row[0] for row in found[0]}))
+            if ratio >= MIN_RATIO:
+                measured.append((-ratio, sorted(bucket.members), bucket, found))
+        chosen: list[Bucket] = []
+        used: set[int] = set()
+        for _, _, bucket, found in sorted(measured, key=lambda item: item[:2]):
+            if used & bucket.members:
+                continue
+            used |= bucket.members
+            chosen.append(bucket)
+            self.define(bucket.clause, *found)
+        if not chosen:
+            return False
+        self.ground(eliminated(clause, chosen), depth + 1)
+        return True
+
+    def instances(self, clause: Clause, cap: int | None = None) -> tuple[set[tuple], int] | None:
+        """The instances of `clause` (rows: head, state literals) and where its negative
+        literals start; None past `cap` more units (`GroundingError` past the limit)."""
+        phase = self.phase
         positive, negative = _state_literals(clause, phase)
         body = tuple(
             lit for lit in (_relaxed_literal(b, phase) for b in clause.body) if lit is not None
         )
         # The join builds the ground head and state literals of each instance directly.
         binder = Clause((_BINDING, clause.head, *positive, *negative), body, clause.rule)
-        plan = compile_clause(binder, phase_of, estimate)
+        plan = compile_clause(binder, _phase_zero, self.estimate)
         plan.grows = False  # rows are rules made of relaxed facts, already bounded in size
+        limit = self.limit if cap is None else min(self.limit, self.work.spent + cap)
         try:
-            instances = plan.run_counted(layers, None, work.counter, limit)
+            return plan.run_counted((self.layer,), None, self.work.counter, limit), 1 + len(
+                positive
+            )
         except WorkLimit:
-            raise work.exceeded(f"instantiating the rules (at {clause.rule.located()})") from None
+            if limit < self.limit:
+                return None
+            raise self.work.exceeded(
+                f"instantiating the rules (at {clause.rule.located()})"
+            ) from None
+
+    def add(self, clause: Clause, instances: set[tuple], split: int) -> None:
+        """Add the ground rules of `instances` (`GroundingError` past the budget's count)."""
+        rules = self.rules
+        budget = self.work.budget
         if len(rules) + len(instances) > budget.ground_rules:
             raise GroundingError(
                 f"more than {budget.ground_rules:,} ground rules "
                 f"({len(instances):,} from {clause.rule.located()})"
             )
-        split = 1 + len(positive)
+        layer = self.layer
         for row in instances:
+            if not _relaxed_holds(row[0], layer):
+                continue  # a factored rule's instance the rule as written never gives
             negated = tuple(atom for atom in row[split:] if _relaxed_holds(atom, layer))
             rules.append((row[0], row[1:split], negated))
-    return rules
+
+
+def _phase_zero(name: str) -> int:
+    return 0
 
 
 def _relaxed_holds(sentence: Term, layer: Layer) -> bool:

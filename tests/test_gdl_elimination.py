@@ -1,0 +1,84 @@
+"""Variables of large rules eliminated a bucket at a time (`gdl.network.elimination`).
+
+The rules with a bucket eliminated must give the same game (the compiled
+reasoner plays as the interpreter) with fewer ground rules.
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_gdl_compiled import assert_same_random_playouts
+from test_gdl_factoring import UNTOUCHED, hoppers
+
+from gdl.compiled.compiled_game import CompiledGame
+from gdl.interpreter.game import GdlGame
+from gdl.network import grounding
+from gdl.network.elimination import buckets, split_move
+from gdl.network.grounding import ground
+from gdl.syntax.strata import clauses
+from gdl.syntax.terms import to_kif
+
+THREATS = """
+(<= (threatens ?r ?s) (true (cell ?x ?y ?r)) (true (cell ?u ?v ?s)) (neighbour ?x ?y ?u ?v)
+    (distinct ?r ?s))
+(<= terminal (threatens ?r ?s) (true (step 4)))
+(<= (next (trail ?r ?u ?v)) (does ?r (move ?x ?y ?u ?v)) (true (paint ?x ?y)))
+"""
+"""A piece of one role next to another's: cells times neighbours times pieces as written;
+and a move from a painted cell leaves a trail where it lands."""
+
+
+def test_buckets_are_the_literals_of_a_local_variable_with_a_safe_rule() -> None:
+    game = GdlGame.from_text(hoppers(UNTOUCHED) + THREATS)
+    (clause,) = clauses(game.rules[-3])
+    found = buckets(clause, game.strata.phase, "e")
+    # ?x ?y go with the literals of ?x; ?r ?u ?v are needed outside them.
+    assert [to_kif(b.clause.head) for b in found] == ["(e 0 ?s ?x ?y)", "(e 1 ?r ?u ?v)"]
+    assert [sorted(b.members) for b in found] == [[1, 2], [0, 2]]
+
+
+def test_a_large_rule_has_its_buckets_eliminated(monkeypatch) -> None:
+    strata = GdlGame.from_text(hoppers(UNTOUCHED) + THREATS).strata
+
+    def count(above: int) -> int:
+        with monkeypatch.context() as patch:
+            patch.setattr(grounding, "ELIMINATE_ABOVE", above)
+            rules = ground(strata).rules
+        return sum(1 for head, _, _ in rules if head[0] == "threatens" or "eliminated" in head[0])
+
+    # 3 piece values, 25 cells and their neighbours: 480 ground rules as written.
+    written, eliminated = count(10**9), count(10)
+    assert eliminated < written, (eliminated, written)
+
+
+@pytest.mark.parametrize("above", [10, 10**9])
+def test_eliminated_rules_play_as_the_interpreter(above: int, monkeypatch) -> None:
+    monkeypatch.setattr(grounding, "ELIMINATE_ABOVE", above)
+    text = hoppers(UNTOUCHED) + THREATS
+    interpreted = GdlGame.from_text(text, name="threats")
+    compiled = CompiledGame.from_text(text, name="threats")
+    assert_same_random_playouts(interpreted, compiled, playouts=30)
+
+
+def test_a_move_is_split_into_the_parts_other_literals_use() -> None:
+    game = GdlGame.from_text(hoppers(UNTOUCHED) + THREATS)
+    (clause,) = clauses(game.rules[-1])
+    rewritten, parts = split_move(clause, "m")
+    assert [to_kif(part.head) for part in parts] == ["(m 0 ?r ?x ?y)", "(m 1 ?r ?u ?v)"]
+    assert [to_kif(lit) for lit in rewritten.body] == [
+        "(true (paint ?x ?y))",
+        "(m 0 ?r ?x ?y)",
+        "(m 1 ?r ?u ?v)",
+    ]
+
+
+def test_rules_rewritten_wherever_possible_play_as_the_interpreter(monkeypatch) -> None:
+    """No work to measure a rule as written: every split and elimination is taken."""
+    monkeypatch.setattr(grounding, "ELIMINATE_ABOVE", 0)
+    monkeypatch.setattr(grounding, "ATTEMPT_WORK", 0)
+    text = hoppers(UNTOUCHED) + THREATS
+    rules = ground(GdlGame.from_text(text).strata).rules
+    assert any(" move " in head[0] for head, _, _ in rules)  # moves were split
+    interpreted = GdlGame.from_text(text, name="split")
+    compiled = CompiledGame.from_text(text, name="split")
+    assert_same_random_playouts(interpreted, compiled, playouts=30)
