@@ -48,7 +48,13 @@ VARIANTS = ("solver=yes,mast=no", "solver=no,mast=yes", "solver=yes,mast=yes")
 def search_options(variant: str) -> dict[str, object]:
     """The `MCTS` arguments of a variant, read as the ``mcts`` agent reads its spec."""
     options = make_agent(f"mcts:{variant}")
-    return {"solver": options.solver, "mast": options.mast, "mast_steps": options.mast_steps}
+    return {
+        "c": options.c,
+        "solver": options.solver,
+        "mast": options.mast,
+        "mast_steps": options.mast_steps,
+        "greedy": options.greedy,
+    }
 
 
 def native_game(name: str) -> Game:

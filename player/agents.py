@@ -20,7 +20,7 @@ from typing import TextIO
 
 from games.base import Game, GameError, State, canonical_move
 from games.registry import parse_spec
-from player.mcts import DEFAULT_C, FINAL_CHOICES, MAST, MCTS, SOLVER, MoveStats
+from player.mcts import DEFAULT_C, FINAL_CHOICES, GREEDY, MAST, MCTS, SOLVER, MoveStats
 from player.state_table import StateTable, table_path
 
 DEFAULT_TIME = 1.0
@@ -99,7 +99,8 @@ class MCTSAgent(Agent):
     (`player.state_table`).  `nodes` caps the nodes of the tree
     (`MCTS.max_nodes`; None: no cap).  `solver` and `mast` switch on the
     MCTS-Solver and MAST playouts (`MCTS`; `mast_steps`: MAST for that many moves
-    of a playout only).
+    of a playout only); `greedy` makes the random playouts take a winning move
+    where they see one in their first `greedy` moves.
     """
 
     spec = "mcts"
@@ -118,6 +119,7 @@ class MCTSAgent(Agent):
         solver: bool = SOLVER,
         mast: bool = MAST,
         mast_steps: int | None = None,
+        greedy: int = GREEDY,
         seed: int | None = None,
     ) -> None:
         self.iterations = iterations
@@ -131,6 +133,7 @@ class MCTSAgent(Agent):
         self.solver = solver
         self.mast = mast
         self.mast_steps = mast_steps
+        self.greedy = greedy
         self.rng = random.Random(seed)
         self.tree: MCTS | None = None
         self.table: StateTable | None = None
@@ -163,6 +166,7 @@ class MCTSAgent(Agent):
                 solver=self.solver,
                 mast=self.mast,
                 mast_steps=self.mast_steps,
+                greedy=self.greedy,
             )
         if self.time is not None:
             own = time.monotonic() + self.time
@@ -293,6 +297,7 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "solver": (_boolean, "yes|no"),
     "mast": (_boolean, "yes|no"),
     "mast_steps": (_at_least(int, 1), "N"),
+    "greedy": (_at_least(int, 0), "N"),
 }
 """The options of an ``mcts`` agent spec."""
 

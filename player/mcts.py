@@ -41,6 +41,9 @@ SOLVER = False
 MAST = False
 """Whether MAST playouts are on by default: only if they win against plain UCT."""
 
+GREEDY = 0
+"""Playout moves in which winning moves are taken by default (`RandomPlayout`)."""
+
 
 @dataclass(frozen=True)
 class MoveStats:
@@ -62,17 +65,26 @@ class RandomPlayout:
     One playout, or the mean of `Game.playout_batch` of them where the game
     asks for more (its playouts cost little beside the tree's bookkeeping),
     run in one call (`State.random_playouts`).  `playouts` counts them all.
+    With `greedy`, the playouts take a winning move where they see one in
+    their first `greedy` moves (`State.greedy_playouts`).
     """
 
     playouts = 0
+    greedy = 0
+
+    def __init__(self, greedy: int = 0) -> None:
+        self.greedy = greedy
 
     def evaluate(self, state: State, rng: random.Random) -> Rewards:
         count = state.game.playout_batch
         self.playouts += count
-        if count == 1:
+        if self.greedy:
+            results = state.greedy_playouts(rng, count, self.greedy)
+        elif count == 1:
             goals, _ = state.random_playout(rng)
             return [goal * 0.01 for goal in goals]
-        results = state.random_playouts(rng, count)
+        else:
+            results = state.random_playouts(rng, count)
         scale = 0.01 / count
         columns = zip(*(goals for goals, _ in results), strict=True)
         return [sum(column) * scale for column in columns]
@@ -201,6 +213,8 @@ class MCTS:
     Sampling Technique, `player.mast`), playouts prefer the moves with the
     best average reward so far, over the whole search; with `mast_steps`, for
     that many moves only, the game's own random playout playing the rest.
+    With `greedy` (not with `mast`), random playouts take a winning move where
+    they see one in their first `greedy` moves (`RandomPlayout`).
     """
 
     def __init__(
@@ -218,6 +232,7 @@ class MCTS:
         solver: bool = SOLVER,
         mast: bool = MAST,
         mast_steps: int | None = None,
+        greedy: int = GREEDY,
     ) -> None:
         if final not in FINAL_CHOICES:
             raise GameError(f"final choice must be one of {', '.join(FINAL_CHOICES)}: {final!r}")
@@ -232,7 +247,7 @@ class MCTS:
         """MAST's move averages, learnt from every simulation (None: no MAST)."""
         if evaluator is None:
             if self.averages is None:
-                evaluator = RandomPlayout()
+                evaluator = RandomPlayout(greedy)
             else:
                 evaluator = MastPlayout(self.averages, steps=mast_steps)
         self.evaluator = evaluator

@@ -30,8 +30,11 @@ class NativeCode(Protocol):
 
     def next(self, bits: int, does: int) -> int: ...
 
-    def playouts(self, bits: int, rng: random.Random, count: int) -> list[PlayoutResult]:
-        """Random playouts; `PlayoutBroke` if one reaches a state where the rules break."""
+    def playouts(
+        self, bits: int, rng: random.Random, count: int, greedy: int = 0
+    ) -> list[PlayoutResult]:
+        """Random playouts (greedy for `greedy` moves, see `State.greedy_playouts`);
+        `PlayoutBroke` if one reaches a state where the rules break."""
         ...
 
 
@@ -247,11 +250,19 @@ class CompiledState(State):
             return State.random_playouts(self, rng, count)
         return self._native_playouts(native, rng, count)
 
+    def greedy_playouts(self, rng: random.Random, count: int, plies: int) -> list[PlayoutResult]:
+        """In one call of native code when attached: those of `State.greedy_playouts`
+        with ``random.Random(rng.getrandbits(32))``."""
+        native = self._game.native
+        if native is None:
+            return State.greedy_playouts(self, rng, count, plies)
+        return self._native_playouts(native, rng, count, plies)
+
     def _native_playouts(
-        self, native: NativeCode, rng: random.Random, count: int
+        self, native: NativeCode, rng: random.Random, count: int, greedy: int = 0
     ) -> list[PlayoutResult]:
         try:
-            return native.playouts(self.bits, rng, count)
+            return native.playouts(self.bits, rng, count, greedy)
         except PlayoutBroke as broke:  # the interpreter explains, as on the Python path
             state = CompiledState(self._game, broke.bits)
             if state.is_terminal():

@@ -13,7 +13,10 @@ compiled reasoner):
 - ``gdl_playouts(S, count, seed, ...)``: `count` random playouts, choosing
   each role's move as ``random.Random(seed).choice`` does (Python's Mersenne
   Twister, seeded as Python seeds it), so that they are exactly the playouts
-  the Python reasoners play with ``random.Random(seed)``.
+  the Python reasoners play with ``random.Random(seed)``; with ``greedy`` > 0,
+  in the first ``greedy`` moves of each playout a role that alone has a choice
+  takes a move that ends the game with goal 100 for it, where there is one
+  (`State.greedy_playouts`).
 
 Each node is a byte of an array ``v`` on the C stack of the call (a
 thread-local one costs a function call per access in a shared library),
@@ -68,7 +71,7 @@ void gdl_legal(const uint64_t *S, int *counts, int *moves);
 int gdl_terminal(const uint64_t *S);
 void gdl_goals(const uint64_t *S, int *counts, int *entries);
 void gdl_next(const uint64_t *S, const uint64_t *D, uint64_t *o);
-int gdl_playouts(const char *S, int count, uint32_t seed, int *goals, int *steps,
+int gdl_playouts(const char *S, int count, uint32_t seed, int greedy, int *goals, int *steps,
                  uint64_t *fail);
 """
 """What the library exports (cffi's ``cdef``)."""
@@ -161,12 +164,46 @@ static int check_goals(int *goals, const unsigned char *v) {
     return 1;
 }
 
-int gdl_playouts(const char *S, int count, u32 seed, int *goals, int *steps, u64 *fail) {
+/* The position in moves of a move that ends the game with goal 100 for the one
+   role with a choice in T (the others have one move each), or -1.  Clobbers v. */
+static int winning_move(const u64 *T, const int *counts, const int *moves, unsigned char *v) {
+    u64 D[NWI], o[NW];
+    int g[NR];
+    int role, chooser = -1, start = 0, first = 0, k, pick;
+    memset(D, 0, sizeof(D));
+    for (role = 0; role < NR; role++) {
+        if (counts[role] > 1) {
+            if (chooser >= 0) return -1;
+            chooser = role;
+            first = start;
+        } else if (counts[role] == 1) {
+            pick = moves[start];
+            D[pick >> 6] |= 1ULL << (pick & 63);
+        } else return -1;
+        start += counts[role];
+    }
+    if (chooser < 0) return -1;
+    for (k = first; k < first + counts[chooser]; k++) {
+        pick = moves[k];
+        D[pick >> 6] |= 1ULL << (pick & 63);
+        next_state(T, D, o, v);
+        eval_step(o, v);
+        if (TERMINAL) {
+            eval_goal_entries(o, v);
+            if (check_goals(g, v) && g[chooser] == 100) return k;
+        }
+        D[pick >> 6] &= ~(1ULL << (pick & 63));
+    }
+    return -1;
+}
+
+int gdl_playouts(const char *S, int count, u32 seed, int greedy, int *goals, int *steps,
+                 u64 *fail) {
     u64 T[NW], o[NW], D[NWI];
     u32 mt[625];
     int moves[MOVES_MAX + 1], counts[NR];
     unsigned char v[NN];
-    int done, n, role, start, pick;
+    int done, n, role, start, pick, win, first = -2;
     mt_seed(mt, seed);
     for (done = 0; done < count; done++) {
         memcpy(T, S, sizeof(T));
@@ -176,13 +213,21 @@ int gdl_playouts(const char *S, int count, u32 seed, int *goals, int *steps, u64
             if (TERMINAL) break;
             legal_lists(counts, moves, v);
             memset(D, 0, sizeof(D));
+            win = -1;
+            if (n > 0 && n < greedy) win = winning_move(T, counts, moves, v);
+            else if (n == 0 && greedy > 0) {  /* every playout's first state: looked at once */
+                if (first == -2) first = winning_move(T, counts, moves, v);
+                win = first;
+            }
             start = 0;
             for (role = 0; role < NR; role++) {
                 if (counts[role] == 0) {
                     memcpy(fail, T, sizeof(T));
                     return -1 - done;
                 }
-                pick = moves[start + choose(mt, counts[role])];
+                if (win < 0) pick = moves[start + choose(mt, counts[role])];
+                else if (win >= start && win < start + counts[role]) pick = moves[win];
+                else pick = moves[start];
                 D[pick >> 6] |= 1ULL << (pick & 63);
                 start += counts[role];
             }

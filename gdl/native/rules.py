@@ -83,8 +83,13 @@ class NativeRules:
         self.lib.gdl_next(self._state(bits), moves, out)
         return int.from_bytes(ffi.buffer(out), "little")
 
-    def playouts(self, bits: int, rng: random.Random, count: int) -> list[PlayoutResult]:
+    def playouts(
+        self, bits: int, rng: random.Random, count: int, greedy: int = 0
+    ) -> list[PlayoutResult]:
         """`count` random playouts from `bits`: per playout, the goals and the steps.
+
+        With `greedy`, winning moves are taken in the first `greedy` moves of
+        each playout, as `games.base.State.greedy_playouts` takes them.
 
         Raises `PlayoutBroke` with the state where the rules break (a role
         without legal moves, a role without exactly one goal).
@@ -102,7 +107,7 @@ class NativeRules:
         _, goals, steps, fail = buffers
         seed = rng.getrandbits(32)
         state = bits.to_bytes(self.state_bytes, "little")
-        if self.lib.gdl_playouts(state, count, seed, goals, steps, fail) < 0:
+        if self.lib.gdl_playouts(state, count, seed, greedy, goals, steps, fail) < 0:
             raise PlayoutBroke(int.from_bytes(ffi.buffer(fail), "little"))
         roles = self.roles
         if count == 1:
