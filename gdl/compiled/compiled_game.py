@@ -253,7 +253,7 @@ class CompiledState(State):
     def greedy_playouts(self, rng: random.Random, count: int, plies: int) -> list[PlayoutResult]:
         """In one call of native code when attached: those of `State.greedy_playouts`
         with ``random.Random(rng.getrandbits(32))``."""
-        native = self._game.native
+        native = self._game.native_playouts
         if native is None:
             return State.greedy_playouts(self, rng, count, plies)
         return self._native_playouts(native, rng, count, plies)
