@@ -421,7 +421,14 @@ ONE_CORE = pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: one m
 
 @pytest.mark.parametrize("jobs", [1, pytest.param(2, marks=ONE_CORE)])
 async def test_a_stopped_tournament_aborts_and_keeps_its_finished_matches(arena, jobs) -> None:
-    client = await arena()
+    view = await stop_after_a_match(await arena(), jobs)
+    assert view["status"] == "aborted" and "stopped" in view["failure"]
+    assert 1 <= view["done"] < 1000 and len(view["matches"]) == view["done"]
+
+
+async def stop_after_a_match(client, jobs: int = 1) -> dict:
+    """Start a tournament of 1000 matches, stop it once one has finished; its view once it
+    has ended."""
     started = await client.post(
         "/api/tournaments",
         json={
@@ -433,13 +440,7 @@ async def test_a_stopped_tournament_aborts_and_keeps_its_finished_matches(arena,
             "jobs": jobs,
         },
     )
-    view = await stop_after_a_match(client, (await started.json())["id"])
-    assert view["status"] == "aborted" and "stopped" in view["failure"]
-    assert 1 <= view["done"] < 1000 and len(view["matches"]) == view["done"]
-
-
-async def stop_after_a_match(client, tournament_id: str) -> dict:
-    """Stop the tournament once a match of it has finished; its view once it has ended."""
+    tournament_id = (await started.json())["id"]
     async with asyncio.timeout(120):
         while not (await (await client.get(f"/api/tournaments/{tournament_id}")).json())["done"]:
             await asyncio.sleep(0.1)
@@ -456,15 +457,6 @@ async def test_a_stopped_tournament_killed_before_it_says_so_is_aborted(arena, m
     """On a loaded machine the process may not abort its matches within the grace: it is
     killed, says nothing, and the tournament still reads stopped, not finished."""
     monkeypatch.setattr(tournaments, "STOP_GRACE", 0.0)
-    client = await arena()
-    started = await client.post(
-        "/api/tournaments",
-        json={
-            "game": {"builtin": "tictactoe"},
-            "players": ["mcts:iterations=500", "random"],
-            "matches": 1000,
-        },
-    )
-    view = await stop_after_a_match(client, (await started.json())["id"])
+    view = await stop_after_a_match(await arena())
     assert view["status"] == "aborted" and view["failure"] == "the tournament was stopped"
     assert 1 <= view["done"] < 1000
