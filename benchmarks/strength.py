@@ -3,23 +3,32 @@
     python benchmarks/strength.py --opponent http://127.0.0.1:9160 \\
         --games connectFour,breakthrough,ticTacToe --matches 10 \\
         --startclock 60 --playclock 10 --out strength.json [--plot strength.png]
+        [--opponent-name NAME] [--stop-after MINUTES]
         [--ours URL] [--serve-args "--workers 2"]
 
 Starts our player (``python -m ggp serve`` of this checkout on a free loopback
 port, its log kept beside the results) unless ``--ours`` gives the URL of one
-already running (another version, say), then referees, game by game, matches
-between it and the opponent through our referee (`server.tournament`), the
-seats swapped every other match.  A game is a ``.kif`` path, the name of a
-corpus game (``../shared/gdl-corpus/games/NAME.kif``) or a built-in game
-(refereed with its native rules, the players receiving its GDL twin).
+already running (another version, say), then referees matches between it and
+the opponent through our referee (`server.tournament`): one match of each game
+in turn, round after round, until every game has ``--matches``, our seat
+swapped from one match of a game to the next.  A game is a ``.kif`` path, the
+name of a corpus game (``../shared/gdl-corpus/games/NAME.kif``) or a built-in
+game (refereed with its native rules, the players receiving its GDL twin).
 
-Writes JSON: per game our score (the mean of goal/100, a draw counting half)
-with its 95% Wilson interval, wins/draws/losses, the errors recorded against
-each side (TO, CE, IL), the machine's load average before and after; overall
-the same; and, when we started the player, how many of its replies were late
-(after the clock) or fallbacks (read from its log).  ``--plot`` draws the scores
-with their intervals (matplotlib, the ``plot`` extra).  Contains no other
-program: the opponent is whatever answers at its URL.
+The results are written after every match, so a run that is stopped loses at
+most the match being played, and a run given an ``--out`` that exists goes on
+from it: the matches there count towards ``--matches`` (the opponent's name,
+clocks and serve options must be the same).  ``--stop-after`` starts no match
+after that many minutes, for a run that must end by a given time.
+
+Writes JSON: each match (seats, goals, steps, the errors recorded against each
+side, the machine's load average before and after, seconds, our commit and,
+when we started the player, our replies in it read from its log); per game
+and overall our score (the mean of goal/100, a draw counting half) with its
+95% Wilson interval, wins/draws/losses, errors, the range of the load, and how
+many of our replies were late (after the clock) or fallbacks.  ``--plot``
+draws the scores with their intervals (matplotlib, the ``plot`` extra).
+Contains no other program: the opponent is whatever answers at its URL.
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ import json
 import os
 import re
 import shlex
+import subprocess
 import sys
 import tempfile
 import time
@@ -53,72 +63,80 @@ def game_spec(name: str) -> str:
     return str(corpus) if not name.endswith(".kif") and corpus.exists() else name
 
 
-def start_ours(port: int, serve_args: list[str], log: Path):
-    import subprocess
-
+def start_ours(port: int, serve_args: list[str], log: Path) -> subprocess.Popen:
     command = [sys.executable, "-m", "ggp", "serve", "--host", "127.0.0.1", "--port", str(port)]
     command += ["--name", "ours", *serve_args]
     with log.open("w") as out:
         return subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
 
 
-def summary(points: list[float], wins: int, draws: int, losses: int) -> dict:
-    low, high = wilson_interval(sum(points), len(points))
-    return {
-        "matches": len(points),
-        "score": sum(points) / len(points) if points else None,
-        "interval95": [low, high],
-        "wins": wins,
-        "draws": draws,
-        "losses": losses,
-    }
+SETTINGS = ("opponent", "startclock", "playclock", "serve_args")
+"""What the matches of one results file share: a run going on from a file must
+use the same."""
+
+REPLY_KEYS = ("plays", "late", "fallbacks", "searched", "on_native_code")
 
 
-def play_game(game: str, urls: list[str], args, log_dir: Path) -> dict:
+def our_commit() -> str | None:
+    """This checkout's commit (``-dirty`` with uncommitted changes), if git knows it."""
+    try:
+        described = subprocess.run(
+            ["git", "describe", "--always", "--dirty"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return described.stdout.strip() or None
+
+
+def play_match(game: str, index: int, ours: str, args, log_dir: Path) -> dict:
+    """Match `index` of `game`: we take the first seat in even matches, the second in odd."""
+    urls = [ours, args.opponent] if index % 2 == 0 else [args.opponent, ours]
     load_before = os.getloadavg()[0]
     began = time.perf_counter()
-    results = run_tournament(
+    (result,) = run_tournament(
         game_spec(game),
         urls,
-        games=args.matches,
-        swap=True,
-        seed=args.seed,
+        games=1,
+        seed=args.seed + index,
         jobs=1,
         gdl=True,
         clocks=Clocks(args.startclock, args.playclock),
         grace=args.grace,
         log_dir=log_dir,
     )
-    points, record = [], [0, 0, 0]
+    if result.refused:
+        raise SystemExit(f"{game}: the match was refused: {result.refused}")
+    agent_of_ours = urls.index(ours)
     errors = {"ours": [0, 0, 0], "opponent": [0, 0, 0]}
-    for result in results:
-        ours = result.seats.index(0)
-        result_of_ours = outcome(result.goals, ours)
-        record[{1: 0, 0: 1, -1: 2}[result_of_ours]] += 1
-        points.append(result.goals[ours] / 100)
-        for role, agent in enumerate(result.seats):
-            side = errors["ours" if agent == 0 else "opponent"]
-            for kind in range(3):
-                side[kind] += result.errors[role][kind]
-    entry = summary(points, *record)
-    entry["errors"] = {
-        side: dict(zip(("TO", "CE", "IL"), counts, strict=True)) for side, counts in errors.items()
+    for role, agent in enumerate(result.seats):
+        side = errors["ours" if agent == agent_of_ours else "opponent"]
+        for kind, count in enumerate(result.errors[role] if result.errors else ()):
+            side[kind] += count
+    return {
+        "match_id": result.match_id,
+        "ours_role": result.seats.index(agent_of_ours),
+        "goals": list(result.goals),
+        "steps": result.steps,
+        "errors": {
+            side: dict(zip(("TO", "CE", "IL"), n, strict=True)) for side, n in errors.items()
+        },
+        "load_before": round(load_before, 2),
+        "load_after": round(os.getloadavg()[0], 2),
+        "seconds": round(time.perf_counter() - began, 1),
+        "commit": args.commit,
     }
-    entry["load_before"], entry["load_after"] = load_before, os.getloadavg()[0]
-    entry["seconds"] = round(time.perf_counter() - began, 1)
-    entry["matches_detail"] = [
-        {"match_id": r.match_id, "seats": list(r.seats), "goals": list(r.goals), "steps": r.steps}
-        for r in results
-    ]
-    return entry
 
 
-def replies_of(log: Path, playclock: float) -> dict:
-    """Our player's ``play`` replies, from its log: how many, the slowest, how many
-    came after the play clock (late), how many were fallbacks, and how many of
-    the searched ones searched on native code."""
+def replies_of(log: Path, playclock: float, match_id: str) -> dict:
+    """Our player's ``play`` replies in one match, from its log: how many, the
+    slowest, how many came after the play clock (late), how many were
+    fallbacks, and how many of the searched ones searched on native code."""
     text = log.read_text(errors="replace") if log.exists() else ""
-    plays = re.findall(r"\bplay \S+: .*? in ([0-9.]+) s(.*)", text)
+    plays = re.findall(rf"\bplay {re.escape(match_id)}: .*? in ([0-9.]+) s(.*)", text)
     took = [float(seconds) for seconds, _ in plays]
     return {
         "plays": len(plays),
@@ -130,6 +148,85 @@ def replies_of(log: Path, playclock: float) -> dict:
     }
 
 
+def summary(matches: list[dict]) -> dict:
+    """Our score over `matches` with its interval, record, errors, load and replies."""
+    points = [m["goals"][m["ours_role"]] / 100 for m in matches]
+    record = [outcome(m["goals"], m["ours_role"]) for m in matches]
+    low, high = wilson_interval(sum(points), len(points))
+    loads = [m[key] for m in matches for key in ("load_before", "load_after")]
+    entry = {
+        "matches": len(points),
+        "score": sum(points) / len(points) if points else None,
+        "interval95": [low, high],
+        "wins": record.count(1),
+        "draws": record.count(0),
+        "losses": record.count(-1),
+        "errors": {
+            side: {
+                kind: sum(m["errors"][side][kind] for m in matches) for kind in ("TO", "CE", "IL")
+            }
+            for side in ("ours", "opponent")
+        },
+        "load": [min(loads, default=None), max(loads, default=None)],
+        "seconds": round(sum(m["seconds"] for m in matches), 1),
+        "commits": sorted({str(m["commit"]) for m in matches}),
+    }
+    replies = [m["replies"] for m in matches if "replies" in m]
+    if replies:
+        entry["ours_replies"] = {key: sum(r[key] for r in replies) for key in REPLY_KEYS}
+        entry["ours_replies"]["slowest"] = max(
+            (r["slowest"] for r in replies if r["slowest"] is not None), default=None
+        )
+    return entry
+
+
+def summarise(report: dict) -> None:
+    """Recompute the per-game and overall summaries from the matches played."""
+    every = []
+    for game in report["games"].values():
+        if game["matches_detail"]:
+            game.update(summary(game["matches_detail"]))
+            every += game["matches_detail"]
+    if every:
+        report["overall"] = summary(every)
+
+
+def line(name: str, entry: dict) -> str:
+    low, high = entry["interval95"]
+    return (
+        f"{name}: score {entry['score']:.2f} [{low:.2f}, {high:.2f}] over {entry['matches']} "
+        f"W/D/L {entry['wins']}/{entry['draws']}/{entry['losses']} errors {entry['errors']} "
+        f"load {entry['load'][0]:.1f}-{entry['load'][1]:.1f}; ours: {entry.get('ours_replies')}"
+    )
+
+
+def starting_report(args) -> dict:
+    """The results of `args.out` to go on from, or new ones."""
+    settings = {
+        "opponent": args.opponent_name or args.opponent,
+        "startclock": args.startclock,
+        "playclock": args.playclock,
+        "serve_args": args.serve_args,
+    }
+    if not args.out.exists():
+        return {**settings, "games": {}}
+    try:
+        report = json.loads(args.out.read_text())
+        earlier = {key: report[key] for key in SETTINGS}
+        matches = [m for game in report["games"].values() for m in game["matches_detail"]]
+        if not all({"ours_role", "goals", "errors"} <= m.keys() for m in matches):
+            raise ValueError("matches without our role, goals or errors")
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise SystemExit(
+            f"{args.out}: not results of this script ({error}); give another --out"
+        ) from None
+    if earlier != settings:
+        raise SystemExit(
+            f"{args.out} holds matches played with {earlier}, not {settings}; give another --out"
+        )
+    return report
+
+
 def draw(report: dict, path: Path) -> None:
     try:
         import matplotlib
@@ -138,7 +235,7 @@ def draw(report: dict, path: Path) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         raise SystemExit("--plot needs matplotlib: pip install 'ggp-player[plot]'") from None
-    games = list(report["games"])
+    games = [g for g in report["games"] if report["games"][g]["matches_detail"]]
     scores = [report["games"][g]["score"] for g in games]
     lows = [s - report["games"][g]["interval95"][0] for g, s in zip(games, scores, strict=True)]
     highs = [report["games"][g]["interval95"][1] - s for g, s in zip(games, scores, strict=True)]
@@ -148,6 +245,7 @@ def draw(report: dict, path: Path) -> None:
     axes.set_ylim(0, 1)
     axes.set_ylabel("our score (95% Wilson interval)")
     axes.set_title(f"ggp serve vs {report['opponent']}", fontsize=10)
+    axes.set_xticks(range(len(games)), [f"{g}\n({report['games'][g]['matches']})" for g in games])
     figure.tight_layout()
     figure.savefig(path, dpi=100)
 
@@ -155,69 +253,72 @@ def draw(report: dict, path: Path) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--opponent", required=True, help="URL of the opponent GGP player")
+    parser.add_argument("--opponent-name", help="the opponent's name in the results (default: URL)")
     parser.add_argument("--ours", help="URL of our player, already running (default: start one)")
     parser.add_argument("--serve-args", default="", help="options for the ggp serve we start")
     parser.add_argument("--games", default="connectFour,breakthrough,ticTacToe")
-    parser.add_argument("--matches", type=int, default=10, help="matches per game")
+    parser.add_argument("--matches", type=int, default=10, help="matches per game in all")
     parser.add_argument("--startclock", type=float, default=60)
     parser.add_argument("--playclock", type=float, default=10)
     parser.add_argument("--grace", type=float, default=1)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--out", type=Path, required=True, help="results (JSON)")
+    parser.add_argument("--stop-after", type=float, help="start no match after this many minutes")
+    parser.add_argument("--out", type=Path, required=True, help="results (JSON; goes on from it)")
     parser.add_argument("--plot", type=Path, help="scores with intervals (PNG)")
     parser.add_argument("--log-dir", type=Path, help="match logs (default: a temporary folder)")
     args = parser.parse_args()
+    report = starting_report(args)
+    args.commit = None if args.ours else our_commit()
+    stop_at = None if args.stop_after is None else time.monotonic() + 60 * args.stop_after
 
     log_dir = args.log_dir or Path(tempfile.mkdtemp(prefix="strength-"))
     log_dir.mkdir(parents=True, exist_ok=True)
-    ours_log = log_dir / "ours.log"
+    ours_log = log_dir / f"ours-{time.strftime('%Y%m%dT%H%M%S')}.log"
     process = None
     if args.ours:
         ours = args.ours
     else:
         ours = f"http://127.0.0.1:{free_port()}"
         process = start_ours(int(ours.rsplit(":", 1)[1]), shlex.split(args.serve_args), ours_log)
-    report: dict = {
-        "opponent": args.opponent,
-        "ours": ours,
-        "serve_args": args.serve_args,
-        "startclock": args.startclock,
-        "playclock": args.playclock,
-        "games": {},
-    }
+    games = args.games.split(",")
+    for game in games:
+        report["games"].setdefault(game, {"matches_detail": []})
     try:
         if process is not None:
             import asyncio
 
             asyncio.run(wait_until_up(ours, process))
-        for game in args.games.split(","):
-            report["games"][game] = entry = play_game(game, [ours, args.opponent], args, log_dir)
-            print(
-                f"{game}: score {entry['score']:.2f} "
-                f"[{entry['interval95'][0]:.2f}, {entry['interval95'][1]:.2f}] "
-                f"W/D/L {entry['wins']}/{entry['draws']}/{entry['losses']} "
-                f"errors {entry['errors']} load {entry['load_before']:.1f}"
-                f"->{entry['load_after']:.1f} in {entry['seconds']} s",
-                flush=True,
-            )
-            args.out.write_text(json.dumps(report, indent=1))
+        while stop_at is None or time.monotonic() < stop_at:
+            pending = [g for g in games if len(report["games"][g]["matches_detail"]) < args.matches]
+            if not pending:
+                break
+            for game in pending:
+                if stop_at is not None and time.monotonic() >= stop_at:
+                    break
+                done = report["games"][game]["matches_detail"]
+                match = play_match(game, len(done), ours, args, log_dir)
+                if process is not None:
+                    match["replies"] = replies_of(ours_log, args.playclock, match["match_id"])
+                done.append(match)
+                summarise(report)
+                args.out.write_text(json.dumps(report, indent=1))
+                print(
+                    f"{game} match {len(done)}: goals {match['goals']}, ours role "
+                    f"{match['ours_role']}, {match['steps']} steps, load "
+                    f"{match['load_before']:.1f}->{match['load_after']:.1f}, "
+                    f"{match['seconds']} s; ours: {match.get('replies')}",
+                    flush=True,
+                )
     finally:
         if process is not None:
             stop_player(process)
-    every = report["games"].values()
-    points = [m["goals"][m["seats"].index(0)] / 100 for g in every for m in g["matches_detail"]]
-    report["overall"] = summary(
-        points, *(sum(g[k] for g in every) for k in ("wins", "draws", "losses"))
-    )
-    if process is not None:
-        report["ours_replies"] = replies_of(ours_log, args.playclock)
+    summarise(report)
     args.out.write_text(json.dumps(report, indent=1))
-    overall = report["overall"]
-    print(
-        f"overall: {overall['score']:.2f} [{overall['interval95'][0]:.2f}, "
-        f"{overall['interval95'][1]:.2f}] over {overall['matches']} matches; "
-        f"ours: {report.get('ours_replies', 'not started here')}"
-    )
+    for game in games:
+        if report["games"][game]["matches_detail"]:
+            print(line(game, report["games"][game]))
+    if "overall" in report:
+        print(line("overall", report["overall"]))
     if args.plot:
         draw(report, args.plot)
     return 0

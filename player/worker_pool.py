@@ -8,6 +8,8 @@ is answered by summing the root statistics of our role over the workers that
 answered in time: the move with the most visits is played (ties: the best
 mean).  A worker whose own choice is not its most visited move has seen more
 than visits say (a move that wins at once, a proof): its choice is played.
+The solver's bounds are merged too, so a move one worker proved lost is not
+played on the others' visits while a move that may not lose is left.
 A worker that answers well after the others is left out (`STRAGGLER_GRACE`),
 and a pool whose first answers came late asks the next searches to end that
 much earlier (`LATENESS_KEPT`): on a loaded machine a worker may not be given
@@ -23,14 +25,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import random
 import time
 from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
+from player.mcts import MoveStats, choose_move
 from player.worker_client import WorkerClient, WorkerDied, WorkerTimeout
 
 log = logging.getLogger(__name__)
+
+_TIE_BREAK = random.Random()
+"""Only asked when no move was visited, which `combined_move` answers first."""
 
 STRAGGLER_GRACE = 0.02
 """Seconds past a search's end that the answers of the other workers are waited
@@ -170,14 +177,22 @@ class WorkerPool:
 
 
 def summed_statistics(answers: Sequence[dict[str, Any]]) -> list[list[Any]]:
-    """The ``stats`` of several search answers summed: ``[move, visits, mean]``, best first."""
-    visits: dict[str, int] = {}
-    totals: dict[str, float] = {}
+    """The ``stats`` of several search answers summed, best first:
+    ``[move, visits, mean, lower, upper]``.  Visits and rewards add up; of a
+    move's proven bounds the highest lower and the lowest upper hold (every
+    worker proves from the same rules, so each bound is true)."""
+    merged: dict[str, list[float]] = {}
     for answer in answers:
-        for move, count, mean in answer["stats"]:
-            visits[move] = visits.get(move, 0) + count
-            totals[move] = totals.get(move, 0.0) + count * mean
-    summed = [[move, n, totals[move] / n if n else 0.0] for move, n in visits.items()]
+        for move, count, mean, *bounds in answer["stats"]:
+            lower, upper = bounds or (0.0, 1.0)
+            row = merged.setdefault(move, [0, 0.0, lower, upper])
+            row[0] += count
+            row[1] += count * mean
+            row[2], row[3] = max(row[2], lower), min(row[3], upper)
+    summed = [
+        [move, n, total / n if n else 0.0, lower, upper]
+        for move, (n, total, lower, upper) in merged.items()
+    ]
     return sorted(summed, key=lambda row: (row[1], row[2]), reverse=True)
 
 
@@ -190,4 +205,4 @@ def combined_move(answers: Sequence[dict[str, Any]]) -> str:
     summed = summed_statistics(answers)
     if not summed or summed[0][1] == 0:
         return answers[0]["move"]  # no simulation anywhere: the first worker's pick
-    return summed[0][0]
+    return choose_move([MoveStats(*row) for row in summed], _TIE_BREAK)

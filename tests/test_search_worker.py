@@ -38,6 +38,27 @@ def test_load_search_advance_in_process() -> None:
     )
 
 
+def test_the_search_proves_wins_plays_them_and_answers_at_once() -> None:
+    """x to move with (mark 1 3) winning: the solver proves it (lower bound 1),
+    the move is played, and the proven root ends the search before the budget."""
+    worker = SearchWorker()
+    worker.handle({"cmd": "load", "rules": TICTACTOE})
+    for joint in (
+        ["(mark 1 1)", "noop"],
+        ["noop", "(mark 2 1)"],
+        ["(mark 1 2)", "noop"],
+        ["noop", "(mark 2 2)"],
+    ):
+        worker.handle({"cmd": "advance", "joint": joint})
+    answer = worker.handle(
+        {"cmd": "search", "role": 0, "until": time.time() + 30, "iterations": 100_000}
+    )
+    assert answer["move"] == "(mark 1 3)"
+    assert answer["sims"] < 100_000
+    rows = {row[0]: row for row in answer["stats"]}
+    assert rows["(mark 1 3)"][3:] == [1.0, 1.0]
+
+
 def test_the_answer_says_what_plays_the_rules() -> None:
     assert reasoner_of(game_from_text(TICTACTOE, reasoner="interpreter")) == "interpreter"
     compiled = game_from_text(TICTACTOE, reasoner="compiled")
@@ -117,7 +138,7 @@ async def test_a_worker_process_answers_in_order_and_quits() -> None:
             {"cmd": "search", "role": 0, "until": time.time() + 5, "iterations": 40}, 30
         )
         assert (answer["sims"], answer["steps"], answer["pondered"]) == (40, 1, 0)
-        assert sum(visits for _, visits, _ in answer["stats"]) == 40
+        assert sum(row[1] for row in answer["stats"]) == 40
         assert 2 <= answer["nodes"] <= 5  # the root and its joint moves that were tried
         with pytest.raises(WorkerError, match="unknown command"):
             await worker.request({"cmd": "dance"}, 30)
@@ -194,7 +215,7 @@ def test_pondering_searches_the_tree_the_next_search_continues() -> None:
     assert (answer["sims"], answer["pondered"]) == (5, pondered)
     assert answer["ponder_seconds"] > 0
     # the statistics of the answer count the pondered simulations too
-    assert sum(visits for _, visits, _ in answer["stats"]) == pondered + 5
+    assert sum(row[1] for row in answer["stats"]) == pondered + 5
     again = worker.handle({"cmd": "search", "role": 0, "until": time.time(), "iterations": 1})
     assert again["pondered"] == 0  # counted once
 
@@ -209,7 +230,7 @@ def test_after_advance_pondering_searches_the_new_root() -> None:
     pondered = worker.pondered
     answer = worker.handle({"cmd": "search", "role": 1, "until": time.time() + 10, "iterations": 1})
     assert answer["steps"] == 1 and answer["move"] != "(mark 2 2)"
-    assert sum(visits for _, visits, _ in answer["stats"]) >= pondered + 1
+    assert sum(row[1] for row in answer["stats"]) >= pondered + 1
 
 
 def test_pondering_stops_at_the_end_of_the_game() -> None:

@@ -33,6 +33,19 @@ def test_a_worker_that_chose_against_its_visits_knows_better() -> None:
     assert combined_move([other, knows]) == "c"
 
 
+def test_proofs_are_merged_over_workers_and_a_move_proven_lost_is_not_played() -> None:
+    """One worker proved "a" lost (upper 0): summed visits favour "a", "b" is played."""
+    proved = _answer("b", [["b", 20, 0.4, 0.0, 1.0], ["a", 10, 0.3, 0.0, 0.0]])
+    unaware = _answer("a", [["a", 60, 0.6, 0.0, 1.0], ["b", 10, 0.4, 0.0, 1.0]])
+    summed = summed_statistics([unaware, proved])
+    assert summed[0][:2] == ["a", 70] and summed[0][3:] == [0.0, 0.0]
+    assert summed[1][3:] == [0.0, 1.0]
+    assert combined_move([unaware, proved]) == "b"
+    # and a move one worker proved won is played over more visited ones
+    won = _answer("a", [["a", 60, 0.6, 0.0, 1.0], ["c", 5, 1.0, 1.0, 1.0]])
+    assert combined_move([won, _answer("a", [["a", 50, 0.6], ["c", 1, 1.0]])]) == "c"
+
+
 def test_without_any_simulation_the_first_workers_move_is_played() -> None:
     assert combined_move([_answer("b", [["a", 0, 0.0], ["b", 0, 0.0]]), _answer("a", [])]) == "b"
 
@@ -50,7 +63,7 @@ async def test_two_workers_load_advance_and_search_as_one() -> None:
         search = {"cmd": "search", "role": 1, "until": time.time() + 30, "iterations": 25}
         answer = await pool.request(search, 60)
         assert (answer["sims"], answer["steps"]) == (50, 1)  # 25 from each
-        assert sum(visits for _, visits, _ in answer["stats"]) == 50
+        assert sum(row[1] for row in answer["stats"]) == 50
         assert answer["move"] == answer["stats"][0][0] != "(mark 2 2)"
         assert (await pool.request({"cmd": "save"}, 60)) == {"path": None}
         # a worker that ends is dropped; the other goes on alone
@@ -83,7 +96,7 @@ async def test_workers_ponder_between_commands_and_the_search_goes_on_from_there
                 break
         assert answer["pondered"] > 0 and answer["steps"] == 1
         # more visits at the new root than the two simulations searched for
-        assert sum(visits for _, visits, _ in answer["stats"]) > 2
+        assert sum(row[1] for row in answer["stats"]) > 2
         # the end of the game stops pondering; commands are still answered
         assert (await pool.request({"cmd": "advance", "joint": ["Heads", "Heads"]}, 60)) == {
             "terminal": True
