@@ -15,8 +15,8 @@ echoes that ``id``:
   server sent the command, not from when an earlier command let the worker
   read it) and for at most N simulations; answers
   ``{"move": M, "sims": N, "steps": K, "nodes": H, "stats": [[MOVE, VISITS,
-  MEAN, LOWER, UPPER], ...], "pondered": P, "ponder_seconds": W, "cpu": C, "reasoner": R}``, M the best
-  move of role index I after K joint moves (the server checks that the worker
+  MEAN, LOWER, UPPER], ...], "pondered": P, "ponder_seconds": W, "cpu": C,
+  "reasoner": R}``, M the best move of role index I after K joint moves (the server checks that the worker
   is in step), H the nodes the tree holds, the root statistics of role I
   best first with the bounds the solver proved of its reward after each
   move (to sum them over several workers), P the simulations run while
