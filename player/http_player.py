@@ -327,9 +327,11 @@ class Player:
             else ""
         )
         reasoner = f" ({choice.reasoner})" if choice.reasoner else ""
+        proven = "" if choice.proven is None else f", proven goal {choice.proven}"
         return (
             choice.move,
-            f"{choice.sims} simulations{pondered}, {choice.nodes} nodes{reasoner}{unchecked}",
+            f"{choice.sims} simulations{pondered}, {choice.nodes} nodes{proven}{reasoner}"
+            f"{unchecked}",
         )
 
     async def _finish(

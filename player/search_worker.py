@@ -16,13 +16,15 @@ echoes that ``id``:
   read it) and for at most N simulations; answers
   ``{"move": M, "sims": N, "steps": K, "nodes": H, "stats": [[MOVE, VISITS,
   MEAN, LOWER, UPPER], ...], "pondered": P, "ponder_seconds": W, "cpu": C,
-  "reasoner": R}``, M the best move of role index I after K joint moves (the server checks that the worker
-  is in step), H the nodes the tree holds, the root statistics of role I
-  best first with the bounds the solver proved of its reward after each
-  move (to sum them over several workers), P the simulations run while
-  pondering since the last answer, in W seconds, C the CPU seconds of
-  this search and R what played the rules (`reasoner_of`: ``native`` once
-  the native code built in the background is attached);
+  "reasoner": R, "proven": G}``, M the best move of role index I after K
+  joint moves (the server checks that the worker is in step), H the nodes
+  the tree holds, the root statistics of role I best first with the bounds
+  the solver proved of its reward after each move (to sum them over several
+  workers), P the simulations run while pondering since the last answer, in
+  W seconds, C the CPU seconds of this search, R what played the rules
+  (`reasoner_of`: ``native`` once the native code built in the background is
+  attached) and G the goal of role I the solver proved at the root (null:
+  not proven);
 - ``{"cmd": "advance", "joint": [M, ...]}``: the joint move was played;
   re-root the tree (kept for the next search); answers ``{"terminal": bool}``;
 - ``{"cmd": "save"}``: save the state table, if any; answers ``{"path": P or null}``;
@@ -165,13 +167,12 @@ class SearchWorker:
             "sims": sims,
             "steps": self.steps,
             "nodes": tree.node_count,
-            "stats": [
-                [s.move, s.visits, s.value, s.lower, s.upper] for s in tree.statistics(role)
-            ],
+            "stats": [[s.move, s.visits, s.value, s.lower, s.upper] for s in tree.statistics(role)],
             "pondered": self.pondered,
             "ponder_seconds": round(self.ponder_seconds, 3),
             "cpu": round(time.process_time() - cpu, 4),
             "reasoner": reasoner_of(tree.root.state.game),
+            "proven": None if tree.root.proven is None else round(100 * tree.root.proven[role]),
         }
         self.pondered, self.ponder_seconds = 0, 0.0
         return answer

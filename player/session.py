@@ -125,6 +125,8 @@ class Choice:
     """...and the seconds they took."""
     reasoner: str = ""
     """What played the rules in the search (`player.search_worker.reasoner_of`)."""
+    proven: int | None = None
+    """Our goal, proven by the search's solver at this move (None: not proven)."""
 
 
 @dataclass(frozen=True)
@@ -496,6 +498,7 @@ class Session:
             pondered=answer["pondered"],
             ponder_seconds=answer["ponder_seconds"],
             reasoner=answer.get("reasoner", ""),
+            proven=answer.get("proven"),
         )
 
     def _fallback(self, why: str) -> Choice:

@@ -169,6 +169,7 @@ class WorkerPool:
             "cpu": sum(answer.get("cpu", 0.0) for answer in in_step),
             "reasoner": in_step[0].get("reasoner", ""),
             "stats": summed_statistics(in_step),
+            "proven": next((a["proven"] for a in in_step if a.get("proven") is not None), None),
         }
 
     async def close(self, grace: float = 5.0) -> None:

@@ -56,7 +56,7 @@ def test_the_search_proves_wins_plays_them_and_answers_at_once() -> None:
     assert answer["move"] == "(mark 1 3)"
     assert answer["sims"] < 100_000
     rows = {row[0]: row for row in answer["stats"]}
-    assert rows["(mark 1 3)"][3:] == [1.0, 1.0]
+    assert rows["(mark 1 3)"][3:] == [1.0, 1.0] and answer["proven"] == 100
 
 
 def test_the_answer_says_what_plays_the_rules() -> None:
