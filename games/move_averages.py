@@ -59,7 +59,14 @@ class MoveAverages:
 
     def best(self, role: int, moves: Sequence[str]) -> str:
         """The move of `moves` with the best average for `role` (the first on ties)."""
-        return max(moves, key=lambda move: self.value(role, move))
+        slots, counts, sums = self.slots[role], self.counts, self.sums
+        best, top = moves[0], -1.0
+        for move in moves:
+            index = slots.get(move)
+            value = UNSEEN if index is None or not counts[index] else sums[index] / counts[index]
+            if value > top:
+                best, top = move, value
+        return best
 
     def table(self, role: int) -> dict[str, tuple[int, float]]:
         """The moves `role` has played: move -> (count, summed reward)."""
