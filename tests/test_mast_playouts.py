@@ -87,3 +87,5 @@ def test_mast_search_on_native_code_learns_in_place_and_finds_the_block() -> Non
     assert search.averages.numbering is not None  # the native arrays are the store
     learnt = search.averages.table(1)
     assert sum(count for count, _ in learnt.values()) > playouts
+    with pytest.raises(ValueError, match="not numbered by this game's inputs"):
+        native.native_playouts.mast_playouts(state.bits, random.Random(), 1, MoveAverages(2), 0.4)
