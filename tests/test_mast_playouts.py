@@ -89,3 +89,18 @@ def test_mast_search_on_native_code_learns_in_place_and_finds_the_block() -> Non
     assert sum(count for count, _ in learnt.values()) > playouts
     with pytest.raises(ValueError, match="not numbered by this game's inputs"):
         native.native_playouts.mast_playouts(state.bits, random.Random(), 1, MoveAverages(2), 0.4)
+
+
+@needs_native
+def test_a_mast_search_on_native_code_is_the_generic_search() -> None:
+    interpreted, native = native_game((GDL_DIR / "tictactoe.kif").read_text(), "tictactoe")
+    interpreted.playout_batch = native.playout_batch
+    searches = [
+        MCTS(game.initial_state(), mast=True, rng=random.Random(5))
+        for game in (interpreted, native)
+    ]
+    for search in searches:
+        search.search(iterations=150)
+    generic, on_native = searches
+    assert on_native.statistics(0) == generic.statistics(0)
+    assert tables(on_native.averages, 2) == tables(generic.averages, 2)
