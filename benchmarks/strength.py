@@ -43,6 +43,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from statistics import median
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -75,6 +76,12 @@ SETTINGS = ("opponent", "startclock", "playclock", "serve_args")
 use the same."""
 
 REPLY_KEYS = ("plays", "late", "fallbacks", "searched", "on_native_code")
+
+SEARCH = re.compile(r", (\d+) simulations(?: \+ (\d+) pondered in ([0-9.]+) s)?")
+"""A searched move in our log: its simulations, and those pondered before it."""
+
+PER_MOVE = ("simulations", "pondered", "ponder_seconds")
+"""Figures of each searched move, summarised by their medians."""
 
 
 def our_commit() -> str | None:
@@ -134,10 +141,15 @@ def play_match(game: str, index: int, ours: str, args, log_dir: Path) -> dict:
 def replies_of(log: Path, playclock: float, match_id: str) -> dict:
     """Our player's ``play`` replies in one match, from its log: how many, the
     slowest, how many came after the play clock (late), how many were
-    fallbacks, and how many of the searched ones searched on native code."""
+    fallbacks, how many of the searched ones searched on native code, and
+    for each searched move the simulations of its search, those pondered
+    since the move before and the seconds pondering took (the opponent's
+    time it used)."""
     text = log.read_text(errors="replace") if log.exists() else ""
     plays = re.findall(rf"\bplay {re.escape(match_id)}: .*? in ([0-9.]+) s(.*)", text)
     took = [float(seconds) for seconds, _ in plays]
+    searches = [SEARCH.search(rest) for _, rest in plays]
+    searches = [found for found in searches if found is not None]
     return {
         "plays": len(plays),
         "slowest": max(took, default=None),
@@ -145,6 +157,9 @@ def replies_of(log: Path, playclock: float, match_id: str) -> dict:
         "fallbacks": sum("fallback" in rest for _, rest in plays),
         "searched": sum("simulations" in rest for _, rest in plays),
         "on_native_code": sum("(native, " in rest for _, rest in plays),
+        "simulations": [int(found[1]) for found in searches],
+        "pondered": [int(found[2] or 0) for found in searches],
+        "ponder_seconds": [float(found[3] or 0) for found in searches],
     }
 
 
@@ -177,6 +192,9 @@ def summary(matches: list[dict]) -> dict:
         entry["ours_replies"]["slowest"] = max(
             (r["slowest"] for r in replies if r["slowest"] is not None), default=None
         )
+        for key in PER_MOVE:
+            values = [value for r in replies for value in r.get(key, ())]
+            entry["ours_replies"][f"median_{key}"] = median(values) if values else None
     return entry
 
 
@@ -193,11 +211,23 @@ def summarise(report: dict) -> None:
 
 def line(name: str, entry: dict) -> str:
     low, high = entry["interval95"]
+    replies = {
+        key: value
+        for key, value in entry.get("ours_replies", {}).items()
+        if key in REPLY_KEYS or key.startswith("median_") or key == "slowest"
+    }
     return (
         f"{name}: score {entry['score']:.2f} [{low:.2f}, {high:.2f}] over {entry['matches']} "
         f"W/D/L {entry['wins']}/{entry['draws']}/{entry['losses']} errors {entry['errors']} "
-        f"load {entry['load'][0]:.1f}-{entry['load'][1]:.1f}; ours: {entry.get('ours_replies')}"
+        f"load {entry['load'][0]:.1f}-{entry['load'][1]:.1f}; ours: {replies}"
     )
+
+
+def brief(replies: dict | None) -> dict | None:
+    """One match's replies without the figures of each move."""
+    if replies is None:
+        return None
+    return {key: value for key, value in replies.items() if key not in PER_MOVE}
 
 
 def starting_report(args) -> dict:
@@ -306,7 +336,7 @@ def main() -> int:
                     f"{game} match {len(done)}: goals {match['goals']}, ours role "
                     f"{match['ours_role']}, {match['steps']} steps, load "
                     f"{match['load_before']:.1f}->{match['load_after']:.1f}, "
-                    f"{match['seconds']} s; ours: {match.get('replies')}",
+                    f"{match['seconds']} s; ours: {brief(match.get('replies'))}",
                     flush=True,
                 )
     finally:

@@ -257,6 +257,7 @@ class Session:
             return None
         if self.closing:
             copy.kill("the match has ended")
+            await copy.close(0)  # reaped here: no process outlives the event loop
             return None
         return copy
 

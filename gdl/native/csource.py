@@ -492,6 +492,28 @@ class CGenerator:
             return "1" if value else "0"
         return f"v[{node}]"
 
+    def _written(
+        self,
+        component: int,
+        folded: dict[int, Folded],
+        preset: frozenset[int],
+        statements: list[list[str]],
+    ) -> tuple[int, Folded] | None:
+        """The node of an acyclic component and its bodies, if it has code to write.
+
+        A cyclic component's code is written here, to `statements`; a constant
+        node has none, nor has a preset node without other bodies.
+        """
+        members = self.network.components[component]
+        if self.network.cyclic[component]:
+            statements.append(self._cyclic(members, folded))
+            return None
+        (node,) = members
+        value = folded[node]
+        if type(value) is bool or (node in preset and not value):
+            return None
+        return node, value
+
     def _evaluator(
         self,
         name: str,
@@ -513,13 +535,10 @@ class CGenerator:
             members = network.components[component]
             if only is not None and members[0] not in only:
                 continue
-            if network.cyclic[component]:
-                statements.append(self._cyclic(members, folded))
+            written = self._written(component, folded, preset, statements)
+            if written is None:
                 continue
-            (node,) = members
-            value = folded[node]
-            if type(value) is bool or (node in preset and not value):
-                continue
+            node, value = written
             if len(value) >= TABLE_BODIES and all(len(body) <= 3 for body in value):
                 arguments = "S, D, v" if "*D" in parameters else "S, 0, v"
                 statements += self._table_node(node, value, arguments, node in preset)
@@ -572,13 +591,10 @@ class CGenerator:
             bodies: list[tuple[int, tuple]] = []
             for component in levels[height]:
                 members = network.components[component]
-                if network.cyclic[component]:
-                    statements.append(self._cyclic(members, folded))
+                written = self._written(component, folded, preset, statements)
+                if written is None:
                     continue
-                (node,) = members
-                value = folded[node]
-                if type(value) is bool or (node in preset and not value):
-                    continue
+                node, value = written
                 singles = [body for body in value if len(body) == 1 and body[0][:1] == (BASE,)]
                 plain = [body for body in value if not (len(body) == 1 and body[0][:1] == (BASE,))]
                 first = self.expressions.disjunction(singles)[0] if singles else "0"
