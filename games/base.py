@@ -19,6 +19,8 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
+from games.move_averages import MoveAverages
+
 Goals = tuple[int, ...]
 """One goal value (0..100) per role, in role order."""
 
@@ -169,6 +171,31 @@ class State(ABC):
         """
         return [_greedy_playout(self, rng, plies) for _ in range(count)]
 
+    def mast_playouts(
+        self,
+        rng: random.Random,
+        count: int,
+        averages: MoveAverages,
+        epsilon: float,
+        plies: int | None = None,
+    ) -> list[PlayoutResult]:
+        """`count` MAST playouts, learnt into `averages` as they are played.
+
+        Draws one 32-bit seed from `rng` and plays from ``random.Random(seed)``:
+        in each move, a role with a choice plays a uniformly random move with
+        probability `epsilon` (one ``random()`` draw, then ``choice``), else its
+        move with the best average (`MoveAverages.best`); a role without a
+        choice plays its one move, drawing nothing.  After `plies` moves (None:
+        never) every role plays ``choice`` of its moves, as `random_playout`
+        does.  At the end of each playout, every move played by the averages'
+        rule (the epsilon-greedy one) is learnt with its role's goal/100, once
+        per time it was played, so that the next playout already knows it.
+        Games with native code run them in one call and play exactly these
+        playouts for the seed.
+        """
+        seeded = random.Random(rng.getrandbits(32))
+        return [_mast_playout(self, seeded, averages, epsilon, plies) for _ in range(count)]
+
     def render(self) -> str:
         """A human-readable picture of the state (the facts unless overridden)."""
         return "\n".join(self.facts())
@@ -243,3 +270,27 @@ def _greedy_playout(state: State, rng: random.Random, plies: int) -> PlayoutResu
         state = state.next(joint)
         steps += 1
     return state.goals(), steps
+
+
+def _mast_playout(
+    state: State, rng: random.Random, averages: MoveAverages, epsilon: float, plies: int | None
+) -> PlayoutResult:
+    played: list[tuple[int, str]] = []
+    steps = 0
+    while not state.is_terminal():
+        joint = []
+        for role, moves in enumerate(state.all_legal_moves()):
+            if plies is not None and steps >= plies:
+                move = rng.choice(moves)
+            elif len(moves) == 1:
+                move = moves[0]
+            else:
+                move = rng.choice(moves) if rng.random() < epsilon else averages.best(role, moves)
+                played.append((role, move))
+            joint.append(move)
+        state = state.next(joint)
+        steps += 1
+    goals = state.goals()
+    for role, move in played:
+        averages.learn(role, move, goals[role] * 0.01)
+    return goals, steps

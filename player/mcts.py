@@ -211,8 +211,9 @@ class MCTS:
     proven win is played and a proven loss avoided while a move that may not
     lose is left; a proven root ends the search.  With `mast` (Move-Average
     Sampling Technique, `player.mast`), playouts prefer the moves with the
-    best average reward so far, over the whole search; with `mast_steps`, for
-    that many moves only, the game's own random playout playing the rest.
+    best average reward so far, over the whole search (`State.mast_playouts`:
+    in native code where the game has it); with `mast_steps`, for that many
+    moves only, uniformly random moves playing the rest.
     With `greedy` (not with `mast`), random playouts take a winning move where
     they see one in their first `greedy` moves (`RandomPlayout`).
     """

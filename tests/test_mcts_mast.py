@@ -18,8 +18,9 @@ def test_averages_count_and_average_each_roles_moves() -> None:
     for reward in (1.0, 0.0, 0.5):
         averages.learn(0, "(mark 1 1)", reward)
     averages.learn(1, "(mark 1 1)", 0.25)
-    assert averages.counts == [{"(mark 1 1)": 3}, {"(mark 1 1)": 1}]
-    assert averages.means == [{"(mark 1 1)": pytest.approx(0.5)}, {"(mark 1 1)": 0.25}]
+    assert averages.table(0) == {"(mark 1 1)": (3, 1.5)}
+    assert averages.table(1) == {"(mark 1 1)": (1, 0.25)}
+    assert averages.value(0, "(mark 1 1)") == 0.5
     # A move never seen counts as the best, so that it gets played.
     assert averages.best(0, ["(mark 1 1)", "(mark 2 2)"]) == "(mark 2 2)"
     averages.learn(0, "(mark 2 2)", 0.1)
@@ -33,26 +34,27 @@ def test_a_greedy_playout_follows_the_averages_and_learns_what_it_played() -> No
         averages.learn(1, f"(mark 3 {column})", 0.9)
     for move in TICTACTOE.initial_state().legal_moves(0):
         for role in (0, 1):
-            if move not in averages.means[role]:
+            if move not in averages.table(role):
                 averages.learn(role, move, 0.1)
     rewards = MastPlayout(averages, epsilon=0.0).evaluate(
         TICTACTOE.initial_state(), random.Random(0)
     )
     assert rewards == [1.0, 0.0]  # X completes the top row first
-    assert sum(averages.counts[0][f"(mark 1 {c})"] for c in (1, 2, 3)) == 3 + 3
-    assert sum(averages.counts[1][f"(mark 3 {c})"] for c in (1, 2, 3)) == 3 + 2
-    assert averages.counts[1].get("noop") is None  # forced moves are not learnt
+    learnt = [averages.table(role) for role in (0, 1)]
+    assert sum(learnt[0][f"(mark 1 {c})"][0] for c in (1, 2, 3)) == 3 + 3
+    assert sum(learnt[1][f"(mark 3 {c})"][0] for c in (1, 2, 3)) == 3 + 2
+    assert "noop" not in learnt[1]  # forced moves are not learnt
 
 
-def test_with_steps_mast_plays_only_the_first_moves_then_the_games_own_playout() -> None:
+def test_with_steps_mast_plays_only_the_first_moves_then_random_ones() -> None:
     averages = MoveAverages(2)
     playout = MastPlayout(averages, steps=3)
     for seed in range(20):
         rewards = playout.evaluate(TICTACTOE.initial_state(), random.Random(seed))
         assert sorted(rewards) in ([0.0, 1.0], [0.5, 0.5])  # played to the end
     # Three moves a playout are learnt (X twice, O once), no more.
-    assert sum(averages.counts[0].values()) == 40
-    assert sum(averages.counts[1].values()) == 20
+    assert sum(count for count, _ in averages.table(0).values()) == 40
+    assert sum(count for count, _ in averages.table(1).values()) == 20
 
 
 def test_the_search_learns_the_moves_it_chose_in_the_tree() -> None:
@@ -60,11 +62,11 @@ def test_the_search_learns_the_moves_it_chose_in_the_tree() -> None:
         TICTACTOE.initial_state(), mast=True, evaluator=RandomPlayout(), rng=random.Random(3)
     )
     search.search(iterations=1)
-    [(move, count)] = search.averages.counts[0].items()
+    [(move, (count, _))] = search.averages.table(0).items()
     assert count == 1 and search.root.counts[0][search.root.moves[0].index(move)] == 1
-    assert search.averages.counts[1] == {}  # O had no choice at the root
+    assert search.averages.table(1) == {}  # O had no choice at the root
     search.search(iterations=199)
-    assert sum(search.averages.counts[0].values()) >= 200
+    assert sum(count for count, _ in search.averages.table(0).values()) >= 200
 
 
 def test_mast_search_finds_the_block() -> None:

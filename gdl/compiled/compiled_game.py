@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from games.base import GameError, Goals, PlayoutResult, State, canonical_move, check_joint
+from games.move_averages import MoveAverages
 from gdl.compiled.compile import CompiledRules, compile_rules
 from gdl.interpreter.game import GdlGame, GdlState
 from gdl.network.grounding import Budget
@@ -35,6 +36,19 @@ class NativeCode(Protocol):
     ) -> list[PlayoutResult]:
         """Random playouts (greedy for `greedy` moves, see `State.greedy_playouts`);
         `PlayoutBroke` if one reaches a state where the rules break."""
+        ...
+
+    def mast_playouts(
+        self,
+        bits: int,
+        rng: random.Random,
+        count: int,
+        averages: MoveAverages,
+        epsilon: float,
+        plies: int | None = None,
+    ) -> list[PlayoutResult]:
+        """MAST playouts (`State.mast_playouts`), `averages` numbered by input
+        index; `PlayoutBroke` as for `playouts`."""
         ...
 
 
@@ -78,6 +92,7 @@ class CompiledGame(GdlGame):
 
     def _attach(self, compiled: CompiledRules) -> None:
         self.compiled = compiled
+        self._move_slots: list[dict[str, int]] | None = None
         self._functions = compiled.functions
         self._base_index = {term: i for i, term in enumerate(compiled.network.base)}
 
@@ -129,6 +144,24 @@ class CompiledGame(GdlGame):
         if self.compiled.specialised(joint) is None:
             self.compiled.general(joint)
         return not self.compiled.specialise
+
+    def number_moves(self, averages: MoveAverages) -> None:
+        """Number `averages` by input index (`MoveAverages.renumber`), if not yet so.
+
+        Input indexes are distinct for the moves of different roles, so one
+        pair of arrays serves them all and native code indexes it by the
+        input bits it plays.
+        """
+        slots = self._move_slots
+        if slots is None:
+            network = self.compiled.network
+            texts = self.compiled.move_texts
+            slots = [{} for _ in self.roles]
+            for index, (role, _) in enumerate(network.inputs):
+                slots[self._role_index[role]][texts[index]] = index
+            self._move_slots = slots
+        if averages.numbering is not slots:
+            averages.renumber(slots, slots, len(self.compiled.move_texts))
 
     def interpreted(self, bits: int) -> GdlState:
         """The state with these bits, evaluated by the interpreter."""
@@ -258,11 +291,36 @@ class CompiledState(State):
             return State.greedy_playouts(self, rng, count, plies)
         return self._native_playouts(native, rng, count, plies)
 
+    def mast_playouts(
+        self,
+        rng: random.Random,
+        count: int,
+        averages: MoveAverages,
+        epsilon: float,
+        plies: int | None = None,
+    ) -> list[PlayoutResult]:
+        """In one call of native code when attached: those of `State.mast_playouts`
+        with ``random.Random(rng.getrandbits(32))``, learnt into `averages` in place
+        (numbered by this game's input indexes from the first call on)."""
+        native = self._game.native_playouts
+        if native is None:
+            return State.mast_playouts(self, rng, count, averages, epsilon, plies)
+        self._game.number_moves(averages)
+        return self._broke_explained(
+            native.mast_playouts, self.bits, rng, count, averages, epsilon, plies
+        )
+
     def _native_playouts(
         self, native: NativeCode, rng: random.Random, count: int, greedy: int = 0
     ) -> list[PlayoutResult]:
+        return self._broke_explained(native.playouts, self.bits, rng, count, greedy)
+
+    def _broke_explained(
+        self, playouts: Callable[..., list[PlayoutResult]], *args: Any
+    ) -> list[PlayoutResult]:
+        """`playouts(*args)`, where the rules breaking is explained by the interpreter."""
         try:
-            return native.playouts(self.bits, rng, count, greedy)
+            return playouts(*args)
         except PlayoutBroke as broke:  # the interpreter explains, as on the Python path
             state = CompiledState(self._game, broke.bits)
             if state.is_terminal():

@@ -16,7 +16,10 @@ compiled reasoner):
   the Python reasoners play with ``random.Random(seed)``; with ``greedy`` > 0,
   in the first ``greedy`` moves of each playout a role that alone has a choice
   takes a move that ends the game with goal 100 for it, where there is one
-  (`State.greedy_playouts`).
+  (`State.greedy_playouts`);
+- ``gdl_mast_playouts(S, count, seed, ...)``: `count` MAST playouts
+  (`State.mast_playouts`), the move averages arrays indexed by input index,
+  read and updated in place.
 
 Each node is a byte of an array ``v`` on the C stack of the call (a
 thread-local one costs a function call per access in a shared library),
@@ -73,6 +76,8 @@ void gdl_goals(const uint64_t *S, int *counts, int *entries);
 void gdl_next(const uint64_t *S, const uint64_t *D, uint64_t *o);
 int gdl_playouts(const char *S, int count, uint32_t seed, int greedy, int *goals, int *steps,
                  uint64_t *fail);
+int gdl_mast_playouts(const char *S, int count, uint32_t seed, int plies, double epsilon,
+                      int64_t *seen, double *sums, int *goals, int *steps, uint64_t *fail);
 """
 """What the library exports (cffi's ``cdef``)."""
 
@@ -239,6 +244,86 @@ int gdl_playouts(const char *S, int count, u32 seed, int greedy, int *goals, int
         if (!check_goals(goals + done * NR, v)) {
             memcpy(fail, T, sizeof(T));
             return -1 - done;
+        }
+        steps[done] = n;
+    }
+    return count;
+}
+
+/* Python's random.random(): 53 random bits from two draws. */
+static double mt_random(u32 *mt) {
+    u32 a = mt_next(mt) >> 5, b = mt_next(mt) >> 6;
+    return ((double)a * 67108864.0 + (double)b) * (1.0 / 9007199254740992.0);
+}
+
+/* MAST playouts, as games.base.State.mast_playouts plays them: seen[i] and sums[i]
+   are the count and summed reward of the move of input index i (an input is one
+   role's move), read to choose and updated at the end of each playout. */
+int gdl_mast_playouts(const char *S, int count, u32 seed, int plies, double epsilon,
+                      int64_t *seen, double *sums, int *goals, int *steps, u64 *fail) {
+    u64 T[NW], o[NW], D[NWI];
+    u32 mt[625];
+    int moves[MOVES_MAX + 1], counts[NR];
+    int times[NWI * 64], touched[NWI * 64], owner[NWI * 64];
+    unsigned char v[NN];
+    int done, n, role, start, pick, c, k, j, ntouched;
+    double best, value, reward;
+    memset(times, 0, sizeof(times));
+    mt_seed(mt, seed);
+    for (done = 0; done < count; done++) {
+        memcpy(T, S, sizeof(T));
+        n = 0;
+        ntouched = 0;
+        for (;;) {
+            eval_step(T, v);
+            if (TERMINAL) break;
+            legal_lists(counts, moves, v);
+            memset(D, 0, sizeof(D));
+            start = 0;
+            for (role = 0; role < NR; role++) {
+                c = counts[role];
+                if (c == 0) {
+                    memcpy(fail, T, sizeof(T));
+                    return -1 - done;
+                }
+                if (plies >= 0 && n >= plies) pick = moves[start + choose(mt, c)];
+                else if (c == 1) pick = moves[start];
+                else {
+                    if (mt_random(mt) < epsilon) pick = moves[start + choose(mt, c)];
+                    else {
+                        pick = moves[start];
+                        best = seen[pick] ? sums[pick] / (double)seen[pick] : 1.0;
+                        for (k = start + 1; k < start + c; k++) {
+                            j = moves[k];
+                            value = seen[j] ? sums[j] / (double)seen[j] : 1.0;
+                            if (value > best) { best = value; pick = j; }
+                        }
+                    }
+                    if (times[pick]++ == 0) {
+                        touched[ntouched] = pick;
+                        owner[ntouched++] = role;
+                    }
+                }
+                D[pick >> 6] |= 1ULL << (pick & 63);
+                start += c;
+            }
+            next_state(T, D, o, v);
+            memcpy(T, o, sizeof(T));
+            n++;
+        }
+        eval_goal_entries(T, v);
+        if (!check_goals(goals + done * NR, v)) {
+            memcpy(fail, T, sizeof(T));
+            return -1 - done;
+        }
+        for (j = 0; j < ntouched; j++) {
+            pick = touched[j];
+            reward = goals[done * NR + owner[j]] * 0.01;
+            for (k = 0; k < times[pick]; k++) {
+                seen[pick]++;
+                sums[pick] += reward;
+            }
+            times[pick] = 0;
         }
         steps[done] = n;
     }

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.base import PlayoutResult
+from games.move_averages import MoveAverages
 from gdl.compiled.compiled_game import PlayoutBroke
 from gdl.native.build import NativeUnavailable, build_library, new_ffi
 from gdl.native.csource import CGenerator
@@ -40,6 +41,7 @@ class NativeRules:
         self.lib.gdl_sizes(sizes)
         self.words, self.input_words, self.roles, self.moves_max, self.goal_entries = sizes[0:5]
         self.state_bytes = 8 * self.words
+        self.inputs = len(network.inputs)
         self._local = threading.local()
         """Each thread's result buffers for `playouts` (a call releases the GIL)."""
 
@@ -95,8 +97,51 @@ class NativeRules:
         without legal moves, a role without exactly one goal).
         """
         ffi = self.ffi
+        _, goals, steps, fail = self._buffers(count)
+        seed = rng.getrandbits(32)
+        state = bits.to_bytes(self.state_bytes, "little")
+        if self.lib.gdl_playouts(state, count, seed, greedy, goals, steps, fail) < 0:
+            raise PlayoutBroke(int.from_bytes(ffi.buffer(fail), "little"))
+        return self._results(count, goals, steps)
+
+    def mast_playouts(
+        self,
+        bits: int,
+        rng: random.Random,
+        count: int,
+        averages: MoveAverages,
+        epsilon: float,
+        plies: int | None = None,
+    ) -> list[PlayoutResult]:
+        """`count` MAST playouts from `bits` (`games.base.State.mast_playouts`).
+
+        `averages` must be numbered by input index (`MoveAverages.renumber`):
+        the C code reads and updates its arrays in place.  `PlayoutBroke` as
+        for `playouts`.
+        """
+        if len(averages.counts) < self.inputs:
+            raise ValueError("the move averages are not numbered by this game's inputs")
+        ffi = self.ffi
+        _, goals, steps, fail = self._buffers(count)
+        seed = rng.getrandbits(32)
+        state = bits.to_bytes(self.state_bytes, "little")
+        seen = ffi.from_buffer("int64_t[]", averages.counts)
+        sums = ffi.from_buffer("double[]", averages.sums)
+        limit = -1 if plies is None else plies
+        if (
+            self.lib.gdl_mast_playouts(
+                state, count, seed, limit, epsilon, seen, sums, goals, steps, fail
+            )
+            < 0
+        ):
+            raise PlayoutBroke(int.from_bytes(ffi.buffer(fail), "little"))
+        return self._results(count, goals, steps)
+
+    def _buffers(self, count: int) -> tuple[int, Any, Any, Any]:
+        """This thread's result buffers, for `count` playouts at least."""
         buffers = getattr(self._local, "buffers", None)
         if buffers is None or buffers[0] < count:
+            ffi = self.ffi
             size = max(count, 16)
             buffers = self._local.buffers = (
                 size,
@@ -104,11 +149,10 @@ class NativeRules:
                 ffi.new("int[]", size),
                 ffi.new("uint64_t[]", self.words),
             )
-        _, goals, steps, fail = buffers
-        seed = rng.getrandbits(32)
-        state = bits.to_bytes(self.state_bytes, "little")
-        if self.lib.gdl_playouts(state, count, seed, greedy, goals, steps, fail) < 0:
-            raise PlayoutBroke(int.from_bytes(ffi.buffer(fail), "little"))
+        return buffers
+
+    def _results(self, count: int, goals: Any, steps: Any) -> list[PlayoutResult]:
+        ffi = self.ffi
         roles = self.roles
         if count == 1:
             return [(tuple(ffi.unpack(goals, roles)), steps[0])]
