@@ -5,8 +5,9 @@
     python benchmarks/mcts_enhancements.py --native --game connectFour --time 0.5
 
 For every game and every variant (agent options added to ``mcts``), plays
-GAMES matches of the variant against plain UCT (``mcts:solver=no,mast=no``)
-through the tournament referee, seats swapped every other match, and prints
+GAMES matches of the variant against plain UCT (``mcts:solver=no,mast=no``;
+``--baseline SPEC`` for other options, e.g. ``c=0.35,solver=yes`` as ``ggp
+serve`` searches) through the tournament referee, seats swapped every other match, and prints
 the variant's score (mean of goal/100, a draw counting half) with its 95%
 Wilson interval.  Both agents of a match take turns in one process, so the
 load of a shared machine falls on both alike at equal time.  Then the cost of
@@ -54,6 +55,8 @@ def search_options(variant: str) -> dict[str, object]:
         "mast": options.mast,
         "mast_steps": options.mast_steps,
         "greedy": options.greedy,
+        "shallow": options.shallow,
+        "shallow_visits": options.shallow_visits,
     }
 
 
@@ -100,9 +103,11 @@ def score(
     seed: int,
     jobs: int,
     native: Game | None = None,
+    baseline: str = PLAIN,
 ):
-    """The variant's score against plain UCT and its interval, over `games` matches."""
-    specs = [f"mcts:{budget},{variant}", f"mcts:{budget},{PLAIN}"]
+    """The variant's score against the baseline (plain UCT) and its interval,
+    over `games` matches."""
+    specs = [f"mcts:{budget},{variant}", f"mcts:{budget},{baseline}"]
     if native is not None:
         goals = [play_native(native, specs, index, seed) for index in range(games)]
     else:
@@ -121,11 +126,13 @@ def speeds(
     seconds: float,
     rounds: int,
     native: Game | None = None,
+    baseline: str = PLAIN,
 ) -> dict[str, float]:
-    """Simulations per CPU-second from the initial state of every variant and plain,
-    alternating in `rounds` rounds of `seconds` each so that load hits all alike."""
+    """Simulations per CPU-second from the initial state of every variant and the
+    baseline, alternating in `rounds` rounds of `seconds` each so that load hits
+    all alike."""
     state = (native or cached_game(game, gdl).game).initial_state()
-    sims = {variant: 0 for variant in (PLAIN, *variants)}
+    sims = {variant: 0 for variant in (baseline, *variants)}
     cpu = {variant: 0.0 for variant in sims}
     for round_ in range(rounds):
         for variant in sims:
@@ -146,6 +153,9 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, help="simulations a move (equal iterations)")
     parser.add_argument("--game", action="append", help="default: connect_four, breakthrough")
     parser.add_argument("--variant", action="append", help=f"default: {', '.join(VARIANTS)}")
+    parser.add_argument(
+        "--baseline", default=PLAIN, help=f"the options of the agent to beat (default: {PLAIN})"
+    )
     parser.add_argument("--gdl", action="store_true", help="play the games' GDL twins")
     parser.add_argument(
         "--native", action="store_true", help="GDL games on native code, as ggp serve plays"
@@ -164,7 +174,8 @@ def main() -> None:
     natives = {game: native_game(game) for game in games} if args.native else {}
     report: dict[str, object] = {"budget": budget, "gdl": args.gdl, "scores": {}, "speeds": {}}
 
-    print(f"score against plain UCT, {budget} a move, {args.games} matches, seats swapped")
+    print(f"score against mcts:{args.baseline}, {budget} a move, {args.games} matches", end="")
+    print(", seats swapped")
     print("| game | variant | score | 95% Wilson | wins | seconds |\n|---|---|---|---|---|---|")
     for game in games if args.games > 0 else []:
         for variant in variants:
@@ -178,6 +189,7 @@ def main() -> None:
                 args.seed,
                 args.jobs,
                 natives.get(game),
+                args.baseline,
             )
             report["scores"][f"{game} {variant}"] = result  # type: ignore[index]
             print(
@@ -187,15 +199,22 @@ def main() -> None:
                 flush=True,
             )
     if args.speed_seconds > 0:
-        print("\nsimulations per CPU-second from the initial state (ratio to plain)")
+        print(f"\nsimulations per CPU-second from the initial state (ratio to {args.baseline})")
         print("| game | variant | sims/s | ratio |\n|---|---|---|---|")
         for game in games:
             found = speeds(
-                game, args.gdl, variants, args.speed_seconds, rounds=3, native=natives.get(game)
+                game,
+                args.gdl,
+                variants,
+                args.speed_seconds,
+                rounds=3,
+                native=natives.get(game),
+                baseline=args.baseline,
             )
             report["speeds"][game] = found  # type: ignore[index]
             for variant, rate in found.items():
-                print(f"| {game}{twin} | {variant} | {rate:.0f} | {rate / found[PLAIN]:.2f} |")
+                ratio = rate / found[args.baseline]
+                print(f"| {game}{twin} | {variant} | {rate:.0f} | {ratio:.2f} |")
     if args.out is not None:
         args.out.write_text(json.dumps(report, indent=1))
 

@@ -20,7 +20,17 @@ from typing import TextIO
 
 from games.base import Game, GameError, State, canonical_move
 from games.registry import parse_spec
-from player.mcts import DEFAULT_C, FINAL_CHOICES, GREEDY, MAST, MCTS, SOLVER, MoveStats
+from player.mcts import (
+    DEFAULT_C,
+    FINAL_CHOICES,
+    GREEDY,
+    MAST,
+    MCTS,
+    SHALLOW,
+    SHALLOW_VISITS,
+    SOLVER,
+    MoveStats,
+)
 from player.state_table import StateTable, table_path
 
 DEFAULT_TIME = 1.0
@@ -100,7 +110,9 @@ class MCTSAgent(Agent):
     (`MCTS.max_nodes`; None: no cap).  `solver` and `mast` switch on the
     MCTS-Solver and MAST playouts (`MCTS`; `mast_steps`: MAST for that many moves
     of a playout only); `greedy` makes the random playouts take a winning move
-    where they see one in their first `greedy` moves.
+    where they see one in their first `greedy` moves; `shallow` (with `solver`)
+    searches a node reached `shallow_visits` times `shallow` plies deep for
+    forced wins and losses (`player.shallow`).
     """
 
     spec = "mcts"
@@ -120,8 +132,12 @@ class MCTSAgent(Agent):
         mast: bool = MAST,
         mast_steps: int | None = None,
         greedy: int = GREEDY,
+        shallow: int = SHALLOW,
+        shallow_visits: int = SHALLOW_VISITS,
         seed: int | None = None,
     ) -> None:
+        if shallow and not solver:
+            raise GameError("agent mcts: shallow=PLIES needs solver=yes (it proves for the solver)")
         self.iterations = iterations
         self.time = DEFAULT_TIME if iterations is None and time is None else time
         self.c = c
@@ -134,6 +150,8 @@ class MCTSAgent(Agent):
         self.mast = mast
         self.mast_steps = mast_steps
         self.greedy = greedy
+        self.shallow = shallow
+        self.shallow_visits = shallow_visits
         self.rng = random.Random(seed)
         self.tree: MCTS | None = None
         self.table: StateTable | None = None
@@ -167,6 +185,8 @@ class MCTSAgent(Agent):
                 mast=self.mast,
                 mast_steps=self.mast_steps,
                 greedy=self.greedy,
+                shallow=self.shallow,
+                shallow_visits=self.shallow_visits,
             )
         if self.time is not None:
             own = time.monotonic() + self.time
@@ -298,6 +318,8 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "mast": (_boolean, "yes|no"),
     "mast_steps": (_at_least(int, 1), "N"),
     "greedy": (_at_least(int, 0), "N"),
+    "shallow": (_at_least(int, 0), "PLIES"),
+    "shallow_visits": (_at_least(int, 1), "N"),
 }
 """The options of an ``mcts`` agent spec."""
 

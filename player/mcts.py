@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from games.base import GameDefinitionError, GameError, State
 from player.mast import MastPlayout, MoveAverages
+from player.shallow import proven_moves
 from player.solver import allowed_moves, joints_to_prove, move_bounds, prove
 
 if TYPE_CHECKING:
@@ -43,6 +44,12 @@ MAST = False
 
 GREEDY = 0
 """Playout moves in which winning moves are taken by default (`RandomPlayout`)."""
+
+SHALLOW = 0
+"""Plies of the shallow proof search by default (`player.shallow`; 0: none)."""
+
+SHALLOW_VISITS = 1
+"""Visits after which a node gets its shallow proof search by default."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +113,7 @@ class Node:
     role's reward (None: nothing known, 0 and 1), `allowed[r]` lists the
     moves role r may still choose (None: all), and `proven` is the exact
     rewards once the bounds meet, at terminal nodes from the start.
+    `probed` says whether the shallow proof search has looked at the node.
     """
 
     __slots__ = (
@@ -125,6 +133,7 @@ class Node:
         "upper",
         "allowed",
         "proven",
+        "probed",
     )
 
     def __init__(self, state: State, depth: int) -> None:
@@ -147,6 +156,7 @@ class Node:
         self.upper = self.lower
         self.allowed: list[list[int] | None] | None = None
         self.proven = rewards
+        self.probed = False
 
     def expand(self, rng: random.Random) -> None:
         """Learn the legal moves (done once, the second time the node is visited).
@@ -216,6 +226,10 @@ class MCTS:
     moves only, uniformly random moves playing the rest.
     With `greedy` (not with `mast`), random playouts take a winning move where
     they see one in their first `greedy` moves (`RandomPlayout`).
+    With `shallow` (needs `solver`), a node of a turn-taking game reached
+    `shallow_visits` times (at the earliest when it is expanded, its second
+    visit) is searched `shallow` plies deep for forced wins (`player.shallow`),
+    once; what that proves goes into the solver's bounds.
     """
 
     def __init__(
@@ -234,7 +248,15 @@ class MCTS:
         mast: bool = MAST,
         mast_steps: int | None = None,
         greedy: int = GREEDY,
+        shallow: int = SHALLOW,
+        shallow_visits: int = SHALLOW_VISITS,
     ) -> None:
+        if shallow < 0 or shallow_visits < 1:
+            raise GameError(
+                f"shallow needs plies >= 0 and visits >= 1, got {shallow} and {shallow_visits}"
+            )
+        if shallow and not solver:
+            raise GameError("the shallow proof search needs the solver (solver=yes)")
         if final not in FINAL_CHOICES:
             raise GameError(f"final choice must be one of {', '.join(FINAL_CHOICES)}: {final!r}")
         if max_nodes is not None and max_nodes < 1:
@@ -244,6 +266,8 @@ class MCTS:
         self.stochastic = stochastic
         self.rng = rng or random.Random()
         self.solver = solver
+        self.shallow = shallow
+        self.shallow_visits = shallow_visits
         self.averages = MoveAverages(len(state.game.roles)) if mast else None
         """MAST's move averages, learnt from every simulation (None: no MAST)."""
         if evaluator is None:
@@ -298,6 +322,10 @@ class MCTS:
             while node.proven is None:
                 if node.moves is None:
                     node.expand(self.rng)
+                if self.shallow and not node.probed and node.visits >= self.shallow_visits:
+                    self._probe(node, path)
+                    if node.proven is not None:
+                        continue  # proven now: backed up as such, below
                 joint = self._choose_joint(node)
                 path.append((node, joint))
                 child = node.children.get(joint)
@@ -335,6 +363,38 @@ class MCTS:
         if self.averages is not None:
             self.averages.learn_path(path, rewards)
 
+    def _probe(self, node: Node, path: list[tuple[Node, tuple[int, ...]]]) -> None:
+        """The shallow proof search at `node` (reached by `path`): store the
+        children it proves and back the proofs up at once."""
+        node.probed = True
+        if len(node.choosers) != 1:  # simultaneous moves (or none): not searched
+            return
+
+        def children() -> Iterator[tuple[tuple[int, ...], State]]:
+            for joint in node.joints:
+                child = node.children.get(joint)
+                if child is None:
+                    yield joint, _next_state(node, joint)
+                elif child.proven is None:
+                    yield joint, child.state
+
+        roles = len(node.moves)
+        found = proven_moves(children(), roles, self.shallow)
+        for joint, state, rewards in found:
+            child = node.children.get(joint)
+            if child is None:
+                if self._full():
+                    continue
+                child = self._add_child(node, joint, state)
+            if rewards is not None:
+                child.lower = child.upper = tuple(rewards)
+                child.proven = rewards
+        changed = bool(found) and prove(node)
+        for ancestor, _ in reversed(path):
+            if not changed:
+                break
+            changed = prove(ancestor)
+
     def _choose_joint(self, node: Node) -> tuple[int, ...]:
         """The joint move (move indices) chosen at `node`: each role chooses its own."""
         choosers = node.choosers
@@ -364,8 +424,9 @@ class MCTS:
             return indices[self.rng.choices(range(len(values)), values)[0]]
         return indices[values.index(max(values))]
 
-    def _add_child(self, node: Node, joint: tuple[int, ...]) -> Node:
-        state = _next_state(node, joint)
+    def _add_child(self, node: Node, joint: tuple[int, ...], state: State | None = None) -> Node:
+        if state is None:
+            state = _next_state(node, joint)
         child = node.children[joint] = self._new_node(state, node.depth + 1)
         if child.rewards is not None:
             _note_decisive(node, joint, child.rewards)
