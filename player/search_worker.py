@@ -83,6 +83,13 @@ while a move that may not lose is left, and a proven root is answered at once.
 At equal time it neither won nor lost against plain UCT (0.529, 0.48-0.58, over
 420 matches; 0.550 on native code), so it is on for what it guarantees."""
 
+SEARCH_SHALLOW = 0
+"""Plies of the shallow proof search (`player.shallow`, `MCTS.shallow`; 0: off).
+MEASUREMENT PENDING"""
+
+SEARCH_SHALLOW_VISITS = 200
+"""Visits after which a node of the search gets its shallow proof search."""
+
 
 class SearchWorker:
     """The game, the search tree and the state table of one match."""
@@ -146,6 +153,8 @@ class SearchWorker:
             table=self.table,
             max_nodes=max_nodes,
             solver=SEARCH_SOLVER,
+            shallow=SEARCH_SHALLOW,
+            shallow_visits=SEARCH_SHALLOW_VISITS,
         )
         return {"roles": list(game.roles)}
 
