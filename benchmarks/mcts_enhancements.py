@@ -3,15 +3,18 @@
     python benchmarks/mcts_enhancements.py --games 60 --time 0.1 --jobs 2
     python benchmarks/mcts_enhancements.py --games 60 --iterations 500 --gdl
     python benchmarks/mcts_enhancements.py --native --game connectFour --time 0.5
+    python benchmarks/mcts_enhancements.py --native --game connectFour --time 0.5 \
+        --baseline c=0.35,solver=yes --variant c=0.35,solver=yes,transpose=yes
 
 For every game and every variant (agent options added to ``mcts``), plays
-GAMES matches of the variant against plain UCT (``mcts:solver=no,mast=no``)
-through the tournament referee, seats swapped every other match, and prints
-the variant's score (mean of goal/100, a draw counting half) with its 95%
+GAMES matches of the variant against plain UCT (``mcts:solver=no,mast=no``;
+``--baseline`` gives other options, ``ggp serve``'s search for one) through
+the tournament referee, seats swapped every other match, and prints the
+variant's score (mean of goal/100, a draw counting half) with its 95%
 Wilson interval.  Both agents of a match take turns in one process, so the
 load of a shared machine falls on both alike at equal time.  Then the cost of
 each variant: simulations per CPU-second of a search from the initial state,
-variant and plain alternating in rounds in this process, and their ratio.
+variant and baseline alternating in rounds in this process, and their ratio.
 With ``--out FILE`` the figures are also written as JSON.
 
 ``--native`` plays as ``ggp serve``'s search workers do: a GDL game (a corpus
@@ -54,6 +57,7 @@ def search_options(variant: str) -> dict[str, object]:
         "mast": options.mast,
         "mast_steps": options.mast_steps,
         "greedy": options.greedy,
+        "transpose": options.transpose,
     }
 
 
@@ -100,9 +104,10 @@ def score(
     seed: int,
     jobs: int,
     native: Game | None = None,
+    baseline: str = PLAIN,
 ):
-    """The variant's score against plain UCT and its interval, over `games` matches."""
-    specs = [f"mcts:{budget},{variant}", f"mcts:{budget},{PLAIN}"]
+    """The variant's score against `baseline` and its interval, over `games` matches."""
+    specs = [f"mcts:{budget},{variant}", f"mcts:{budget},{baseline}"]
     if native is not None:
         goals = [play_native(native, specs, index, seed) for index in range(games)]
     else:
@@ -121,11 +126,13 @@ def speeds(
     seconds: float,
     rounds: int,
     native: Game | None = None,
+    baseline: str = PLAIN,
 ) -> dict[str, float]:
-    """Simulations per CPU-second from the initial state of every variant and plain,
-    alternating in `rounds` rounds of `seconds` each so that load hits all alike."""
+    """Simulations per CPU-second from the initial state of every variant and the
+    baseline, alternating in `rounds` rounds of `seconds` each so that load hits
+    all alike."""
     state = (native or cached_game(game, gdl).game).initial_state()
-    sims = {variant: 0 for variant in (PLAIN, *variants)}
+    sims = {variant: 0 for variant in (baseline, *variants)}
     cpu = {variant: 0.0 for variant in sims}
     for round_ in range(rounds):
         for variant in sims:
@@ -146,6 +153,9 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, help="simulations a move (equal iterations)")
     parser.add_argument("--game", action="append", help="default: connect_four, breakthrough")
     parser.add_argument("--variant", action="append", help=f"default: {', '.join(VARIANTS)}")
+    parser.add_argument(
+        "--baseline", default=PLAIN, help=f"the options of the opponent (default: {PLAIN})"
+    )
     parser.add_argument("--gdl", action="store_true", help="play the games' GDL twins")
     parser.add_argument(
         "--native", action="store_true", help="GDL games on native code, as ggp serve plays"
@@ -162,9 +172,18 @@ def main() -> None:
     variants = args.variant or list(VARIANTS)
     twin = " (native)" if args.native else " (GDL twin)" if args.gdl else ""
     natives = {game: native_game(game) for game in games} if args.native else {}
-    report: dict[str, object] = {"budget": budget, "gdl": args.gdl, "scores": {}, "speeds": {}}
+    report: dict[str, object] = {
+        "budget": budget,
+        "baseline": args.baseline,
+        "gdl": args.gdl,
+        "scores": {},
+        "speeds": {},
+    }
 
-    print(f"score against plain UCT, {budget} a move, {args.games} matches, seats swapped")
+    make_agent(f"mcts:{args.baseline}")  # a bad spec fails now, not after the first game
+    print(
+        f"score against mcts:{args.baseline}, {budget} a move, {args.games} matches, seats swapped"
+    )
     print("| game | variant | score | 95% Wilson | wins | seconds |\n|---|---|---|---|---|---|")
     for game in games if args.games > 0 else []:
         for variant in variants:
@@ -178,6 +197,7 @@ def main() -> None:
                 args.seed,
                 args.jobs,
                 natives.get(game),
+                args.baseline,
             )
             report["scores"][f"{game} {variant}"] = result  # type: ignore[index]
             print(
@@ -187,15 +207,23 @@ def main() -> None:
                 flush=True,
             )
     if args.speed_seconds > 0:
-        print("\nsimulations per CPU-second from the initial state (ratio to plain)")
+        print("\nsimulations per CPU-second from the initial state (ratio to the baseline)")
         print("| game | variant | sims/s | ratio |\n|---|---|---|---|")
         for game in games:
             found = speeds(
-                game, args.gdl, variants, args.speed_seconds, rounds=3, native=natives.get(game)
+                game,
+                args.gdl,
+                variants,
+                args.speed_seconds,
+                rounds=3,
+                native=natives.get(game),
+                baseline=args.baseline,
             )
             report["speeds"][game] = found  # type: ignore[index]
             for variant, rate in found.items():
-                print(f"| {game}{twin} | {variant} | {rate:.0f} | {rate / found[PLAIN]:.2f} |")
+                print(
+                    f"| {game}{twin} | {variant} | {rate:.0f} | {rate / found[args.baseline]:.2f} |"
+                )
     if args.out is not None:
         args.out.write_text(json.dumps(report, indent=1))
 

@@ -20,7 +20,16 @@ from typing import TextIO
 
 from games.base import Game, GameError, State, canonical_move
 from games.registry import parse_spec
-from player.mcts import DEFAULT_C, FINAL_CHOICES, GREEDY, MAST, MCTS, SOLVER, MoveStats
+from player.mcts import (
+    DEFAULT_C,
+    FINAL_CHOICES,
+    GREEDY,
+    MAST,
+    MCTS,
+    SOLVER,
+    TRANSPOSE,
+    MoveStats,
+)
 from player.state_table import StateTable, table_path
 
 DEFAULT_TIME = 1.0
@@ -100,7 +109,8 @@ class MCTSAgent(Agent):
     (`MCTS.max_nodes`; None: no cap).  `solver` and `mast` switch on the
     MCTS-Solver and MAST playouts (`MCTS`; `mast_steps`: MAST for that many moves
     of a playout only); `greedy` makes the random playouts take a winning move
-    where they see one in their first `greedy` moves.
+    where they see one in their first `greedy` moves; `transpose` shares the
+    node of a state reached by several orders of moves (`MCTS`).
     """
 
     spec = "mcts"
@@ -120,6 +130,7 @@ class MCTSAgent(Agent):
         mast: bool = MAST,
         mast_steps: int | None = None,
         greedy: int = GREEDY,
+        transpose: bool = TRANSPOSE,
         seed: int | None = None,
     ) -> None:
         self.iterations = iterations
@@ -134,6 +145,7 @@ class MCTSAgent(Agent):
         self.mast = mast
         self.mast_steps = mast_steps
         self.greedy = greedy
+        self.transpose = transpose
         self.rng = random.Random(seed)
         self.tree: MCTS | None = None
         self.table: StateTable | None = None
@@ -167,6 +179,7 @@ class MCTSAgent(Agent):
                 mast=self.mast,
                 mast_steps=self.mast_steps,
                 greedy=self.greedy,
+                transpose=self.transpose,
             )
         if self.time is not None:
             own = time.monotonic() + self.time
@@ -298,6 +311,7 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "mast": (_boolean, "yes|no"),
     "mast_steps": (_at_least(int, 1), "N"),
     "greedy": (_at_least(int, 0), "N"),
+    "transpose": (_boolean, "yes|no"),
 }
 """The options of an ``mcts`` agent spec."""
 
