@@ -43,6 +43,33 @@ BACK_AND_FORTH = """
 """
 """A walk to 3 in which ``back`` returns from 1 to 0: states repeat."""
 
+LATE = """
+(role a) (role b)
+(init (step 0))
+(init (control b))
+(<= (legal b left) (true (step 0)))
+(<= (legal b right) (true (step 0)))
+(<= (legal a noop) (true (control b)))
+(<= (legal b noop) (true (control a)))
+(<= (legal a go) (true (control a)))
+(<= (legal a (x ?k)) (true (side right)) (index ?k))
+(<= (next (side left)) (does b left))
+(<= (next (side right)) (does b right))
+(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
+(<= (next (dead ?k)) (does a (x ?k)))
+(<= (next (control a)) (true (step ?n)))
+(succ 0 1) (succ 1 2) (succ 2 3)
+(<= terminal (true (step 3)))
+(<= terminal (true (dead ?k)))
+(<= (goal a 100) (true (step 3)))
+(<= (goal a 0) (true (dead ?k)))
+(<= (goal b 0) terminal)
+""" + " ".join(f"(index {k})" for k in range(30))
+"""b moves left or right, then a: ``go`` twice wins; after right, 30 other
+moves lose at once.  Both sides' ``go`` lead to the same state, proven won
+on the left (two moves) mostly before it is tried on the right (one move
+in 31)."""
+
 
 def nodes(search: MCTS) -> list[Node]:
     """The distinct nodes reachable from the root, found independently of MCTS."""
@@ -123,6 +150,24 @@ def test_a_proof_under_a_shared_node_reaches_its_other_parent() -> None:
         assert search.root.proven == [0.0]
         shared = [node for node in nodes(search) if len(parents(search).get(id(node), [])) > 1]
         assert [node.depth for node in shared] == [2]
+
+
+def test_a_new_edge_to_a_proven_shared_node_brings_its_proof_at_once() -> None:
+    game = GdlGame.from_text(LATE, name="late")
+    checked = 0
+    for seed in range(8):
+        search = MCTS(game.initial_state(), rng=random.Random(seed), transpose=True, solver=True)
+        shared_key = (2, game.initial_state().next(["noop", "left"]).next(["go", "noop"]).key())
+        proven_before = False
+        while search.search(iterations=1):
+            shared = search.positions.get(shared_key)
+            if shared is not None and len(parents(search).get(id(shared), [])) == 2:
+                break  # the iteration that linked the second parent
+            proven_before = shared is not None and shared.proven is not None
+        if proven_before:  # the right side's new edge met the proof: the root knows now
+            assert search.root.proven == [1.0, 0.0]
+            checked += 1
+    assert checked >= 3
 
 
 def test_the_count_and_the_node_limit_count_a_shared_node_once() -> None:
