@@ -3,16 +3,18 @@
     python benchmarks/mcts_enhancements.py --games 60 --time 0.1 --jobs 2
     python benchmarks/mcts_enhancements.py --games 60 --iterations 500 --gdl
     python benchmarks/mcts_enhancements.py --native --game connectFour --time 0.5
+    python benchmarks/mcts_enhancements.py --native --game connectFour --time 0.5 \
+        --baseline c=0.35,solver=yes --variant c=0.35,solver=yes,transpose=yes
 
 For every game and every variant (agent options added to ``mcts``), plays
 GAMES matches of the variant against plain UCT (``mcts:solver=no,mast=no``;
-``--baseline SPEC`` for other options, e.g. ``c=0.35,solver=yes`` as ``ggp
-serve`` searches) through the tournament referee, seats swapped every other match, and prints
-the variant's score (mean of goal/100, a draw counting half) with its 95%
+``--baseline`` gives other options, ``ggp serve``'s search for one) through
+the tournament referee, seats swapped every other match, and prints the
+variant's score (mean of goal/100, a draw counting half) with its 95%
 Wilson interval.  Both agents of a match take turns in one process, so the
 load of a shared machine falls on both alike at equal time.  Then the cost of
 each variant: simulations per CPU-second of a search from the initial state,
-variant and plain alternating in rounds in this process, and their ratio.
+variant and baseline alternating in rounds in this process, and their ratio.
 With ``--out FILE`` the figures are also written as JSON.
 
 ``--native`` plays as ``ggp serve``'s search workers do: a GDL game (a corpus
@@ -55,6 +57,7 @@ def search_options(variant: str) -> dict[str, object]:
         "mast": options.mast,
         "mast_steps": options.mast_steps,
         "greedy": options.greedy,
+        "transpose": options.transpose,
         "shallow": options.shallow,
         "shallow_visits": options.shallow_visits,
     }
@@ -105,8 +108,7 @@ def score(
     native: Game | None = None,
     baseline: str = PLAIN,
 ):
-    """The variant's score against the baseline (plain UCT) and its interval,
-    over `games` matches."""
+    """The variant's score against `baseline` and its interval, over `games` matches."""
     specs = [f"mcts:{budget},{variant}", f"mcts:{budget},{baseline}"]
     if native is not None:
         goals = [play_native(native, specs, index, seed) for index in range(games)]
@@ -154,7 +156,7 @@ def main() -> None:
     parser.add_argument("--game", action="append", help="default: connect_four, breakthrough")
     parser.add_argument("--variant", action="append", help=f"default: {', '.join(VARIANTS)}")
     parser.add_argument(
-        "--baseline", default=PLAIN, help=f"the options of the agent to beat (default: {PLAIN})"
+        "--baseline", default=PLAIN, help=f"the options of the opponent (default: {PLAIN})"
     )
     parser.add_argument("--gdl", action="store_true", help="play the games' GDL twins")
     parser.add_argument(
@@ -172,10 +174,18 @@ def main() -> None:
     variants = args.variant or list(VARIANTS)
     twin = " (native)" if args.native else " (GDL twin)" if args.gdl else ""
     natives = {game: native_game(game) for game in games} if args.native else {}
-    report: dict[str, object] = {"budget": budget, "gdl": args.gdl, "scores": {}, "speeds": {}}
+    report: dict[str, object] = {
+        "budget": budget,
+        "baseline": args.baseline,
+        "gdl": args.gdl,
+        "scores": {},
+        "speeds": {},
+    }
 
-    print(f"score against mcts:{args.baseline}, {budget} a move, {args.games} matches", end="")
-    print(", seats swapped")
+    make_agent(f"mcts:{args.baseline}")  # a bad spec fails now, not after the first game
+    print(
+        f"score against mcts:{args.baseline}, {budget} a move, {args.games} matches, seats swapped"
+    )
     print("| game | variant | score | 95% Wilson | wins | seconds |\n|---|---|---|---|---|---|")
     for game in games if args.games > 0 else []:
         for variant in variants:
@@ -199,7 +209,7 @@ def main() -> None:
                 flush=True,
             )
     if args.speed_seconds > 0:
-        print(f"\nsimulations per CPU-second from the initial state (ratio to {args.baseline})")
+        print("\nsimulations per CPU-second from the initial state (ratio to the baseline)")
         print("| game | variant | sims/s | ratio |\n|---|---|---|---|")
         for game in games:
             found = speeds(
@@ -213,8 +223,9 @@ def main() -> None:
             )
             report["speeds"][game] = found  # type: ignore[index]
             for variant, rate in found.items():
-                ratio = rate / found[args.baseline]
-                print(f"| {game}{twin} | {variant} | {rate:.0f} | {ratio:.2f} |")
+                print(
+                    f"| {game}{twin} | {variant} | {rate:.0f} | {rate / found[args.baseline]:.2f} |"
+                )
     if args.out is not None:
         args.out.write_text(json.dumps(report, indent=1))
 

@@ -29,6 +29,7 @@ from player.mcts import (
     SHALLOW,
     SHALLOW_VISITS,
     SOLVER,
+    TRANSPOSE,
     MoveStats,
 )
 from player.state_table import StateTable, table_path
@@ -112,7 +113,8 @@ class MCTSAgent(Agent):
     of a playout only); `greedy` makes the random playouts take a winning move
     where they see one in their first `greedy` moves; `shallow` (with `solver`)
     searches a node reached `shallow_visits` times `shallow` plies deep for
-    forced wins and losses (`player.shallow`).
+    forced wins and losses (`player.shallow`); `transpose` shares the
+    node of a state reached by several orders of moves (`MCTS`).
     """
 
     spec = "mcts"
@@ -134,6 +136,7 @@ class MCTSAgent(Agent):
         greedy: int = GREEDY,
         shallow: int = SHALLOW,
         shallow_visits: int = SHALLOW_VISITS,
+        transpose: bool = TRANSPOSE,
         seed: int | None = None,
     ) -> None:
         if shallow and not solver:
@@ -152,6 +155,7 @@ class MCTSAgent(Agent):
         self.greedy = greedy
         self.shallow = shallow
         self.shallow_visits = shallow_visits
+        self.transpose = transpose
         self.rng = random.Random(seed)
         self.tree: MCTS | None = None
         self.table: StateTable | None = None
@@ -187,6 +191,7 @@ class MCTSAgent(Agent):
                 greedy=self.greedy,
                 shallow=self.shallow,
                 shallow_visits=self.shallow_visits,
+                transpose=self.transpose,
             )
         if self.time is not None:
             own = time.monotonic() + self.time
@@ -320,6 +325,7 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "greedy": (_at_least(int, 0), "N"),
     "shallow": (_at_least(int, 0), "PLIES"),
     "shallow_visits": (_at_least(int, 1), "N"),
+    "transpose": (_boolean, "yes|no"),
 }
 """The options of an ``mcts`` agent spec."""
 

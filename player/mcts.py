@@ -45,6 +45,9 @@ MAST = False
 GREEDY = 0
 """Playout moves in which winning moves are taken by default (`RandomPlayout`)."""
 
+TRANSPOSE = False
+"""Whether transpositions are shared by default: only if they win against plain UCT."""
+
 SHALLOW = 0
 """Plies of the shallow proof search by default (`player.shallow`; 0: none)."""
 
@@ -228,6 +231,17 @@ class MCTS:
     moves only, uniformly random moves playing the rest.
     With `greedy` (not with `mast`), random playouts take a winning move where
     they see one in their first `greedy` moves (`RandomPlayout`).
+
+    With `transpose`, the tree is a graph: a move that leads to a state the
+    tree already holds at the same depth (reached by another order of moves)
+    leads to that node, whose statistics every path then shares; the moves'
+    statistics at the parent stay per edge (UCT1 of Childs, Brodeur and
+    Kocsis, 2008).  Keying by depth as well as state keeps the graph acyclic
+    in games that repeat states.  The first visit of such an edge is
+    evaluated from the shared node (a playout, or its proof) like a new leaf.
+    A proof reaches the parents the node was proven under at once and each
+    other parent when a path through it next reaches the proven node.
+
     With `shallow` (needs `solver`), a node of a turn-taking game reached
     `shallow_visits` times (at the earliest when it is expanded, its second
     visit) is searched `shallow` plies deep for forced wins (`player.shallow`),
@@ -250,6 +264,7 @@ class MCTS:
         mast: bool = MAST,
         mast_steps: int | None = None,
         greedy: int = GREEDY,
+        transpose: bool = TRANSPOSE,
         shallow: int = SHALLOW,
         shallow_visits: int = SHALLOW_VISITS,
     ) -> None:
@@ -286,6 +301,8 @@ class MCTS:
         """Whether `_nodes` is exact: `advance` keeps it as a bound, counted
         only when the bound reaches `max_nodes`, so that a search far below the
         cap never walks the tree."""
+        self.positions: dict[tuple[int, str], Node] | None = {} if transpose else None
+        """With `transpose`: every node held, by depth and state key."""
         self.root = self._new_node(state, depth)
         self._ensure_expanded(self.root)
 
@@ -332,20 +349,27 @@ class MCTS:
                 path.append((node, joint))
                 child = node.children.get(joint)
                 if child is None:
-                    if self._full():
-                        rewards = self._evaluate_unstored(node, joint)
+                    state = _next_state(node, joint)
+                    key = None if self.positions is None else (node.depth + 1, state.key())
+                    child = None if key is None else self.positions.get(key)
+                    if child is None and self._full():
+                        rewards = self._evaluate_unstored(node, joint, state)
                         break
-                    node = self._add_child(node, joint)
+                    node = self._add_child(node, joint, state, child or key)
                     node.visits += 1
                     if node.proven is None:
                         rewards = self.evaluator.evaluate(node.state, self.rng)
                     else:
-                        rewards, proof = node.proven, self.solver
+                        rewards = node.proven
+                    # A new terminal node, or a shared one that brings its bounds.
+                    proof = self.solver and node.lower is not None
                     break
                 node = child
             else:  # a terminal or proven node: backed up without a playout
                 rewards = node.proven
                 node.visits += 1
+                # In a tree the parent knew the proof; in a graph, maybe not.
+                proof = self.solver and self.positions is not None
         except GameDefinitionError:
             self._back_up(path, [0.0] * len(self.root.state.game.roles), False)
             raise
@@ -385,9 +409,11 @@ class MCTS:
         for joint, state, rewards in found:
             child = node.children.get(joint)
             if child is None:
-                if self._full():
+                key = None if self.positions is None else (node.depth + 1, state.key())
+                shared = None if key is None else self.positions.get(key)
+                if shared is None and self._full():
                     continue
-                child = self._add_child(node, joint, state)
+                child = self._add_child(node, joint, state, shared or key)
             if rewards is not None:
                 child.lower = child.upper = tuple(rewards)
                 child.proven = rewards
@@ -426,10 +452,19 @@ class MCTS:
             return indices[self.rng.choices(range(len(values)), values)[0]]
         return indices[values.index(max(values))]
 
-    def _add_child(self, node: Node, joint: tuple[int, ...], state: State | None = None) -> Node:
-        if state is None:
-            state = _next_state(node, joint)
-        child = node.children[joint] = self._new_node(state, node.depth + 1)
+    def _add_child(
+        self,
+        node: Node,
+        joint: tuple[int, ...],
+        state: State,
+        shared: Node | tuple[int, str] | None,
+    ) -> Node:
+        """Link `joint` at `node` to `state`'s node: `shared`, the one the tree holds
+        already, or a new one (held by its key `shared` when transposing)."""
+        if isinstance(shared, Node):
+            child = node.children[joint] = shared
+        else:
+            child = node.children[joint] = self._new_node(state, node.depth + 1, shared)
         if child.rewards is not None:
             _note_decisive(node, joint, child.rewards)
         return child
@@ -440,9 +475,8 @@ class MCTS:
             return False
         return self.node_count >= self.max_nodes
 
-    def _evaluate_unstored(self, node: Node, joint: tuple[int, ...]) -> Rewards:
-        """The rewards of the state `joint` leads to from `node`, which is not stored."""
-        state = _next_state(node, joint)
+    def _evaluate_unstored(self, node: Node, joint: tuple[int, ...], state: State) -> Rewards:
+        """The rewards of `state`, where `joint` leads from `node`, which is not stored."""
         if state.is_terminal():
             rewards = [goal * 0.01 for goal in state.goals()]
             _note_decisive(node, joint, rewards)
@@ -457,9 +491,13 @@ class MCTS:
             self._exact = True
         return self._nodes
 
-    def _new_node(self, state: State, depth: int) -> Node:
+    def _new_node(self, state: State, depth: int, key: tuple[int, str] | None = None) -> Node:
+        """A node for `state` at `depth` (held under `key`, computed if not given,
+        when transposing), preset from the state table if it has the state."""
         self._nodes += 1
         node = Node(state, depth)
+        if self.positions is not None:
+            self.positions[key or (depth, state.key())] = node
         if self.table is not None and node.rewards is None:
             self.table.preset(node, self.rng)
         return node
@@ -507,7 +545,9 @@ class MCTS:
         """The joint move `joint` was played, leading to `state`: re-root the tree.
 
         The matching subtree, if the search has built it, becomes the root
-        (tree reuse); otherwise the search starts afresh from `state`.
+        (tree reuse); otherwise the search starts afresh from `state`.  With
+        transpositions, the nodes the new root cannot reach are dropped (a walk
+        of what is kept, which counts it too).
         """
         root = self.root
         child = None
@@ -517,7 +557,12 @@ class MCTS:
                 child = root.children.get(tuple(moves.index(move) for moves, move in pairs))
         if child is None or child.state != state:
             self._nodes, self._exact = 0, True
+            if self.positions is not None:
+                self.positions = {}
             child = self._new_node(state, root.depth + 1)
+        elif self.positions is not None:
+            self.positions = {(node.depth, node.state.key()): node for node in _subtree(child)}
+            self._nodes, self._exact = len(self.positions), True
         else:
             self._nodes -= 1  # the old root goes: the rest is a bound until counted
             self._exact = False
@@ -556,9 +601,14 @@ def _note_decisive(node: Node, joint: tuple[int, ...], rewards: Rewards) -> None
 
 
 def _subtree(root: Node) -> Iterator[Node]:
-    """Every node under `root`, root included (iteratively: trees can be deep)."""
+    """Every node under `root`, root included, once each (iteratively: trees can
+    be deep; a node shared by transpositions is reached by several paths)."""
     stack = [root]
+    seen = {id(root)}
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(node.children.values())
+        for child in node.children.values():
+            if id(child) not in seen:
+                seen.add(id(child))
+                stack.append(child)

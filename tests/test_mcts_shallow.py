@@ -97,9 +97,12 @@ def test_proofs_deeper_in_the_tree_are_backed_up_to_the_root() -> None:
         assert {s.upper for s in search.statistics(1)} == {0.0}
 
 
-def test_every_bound_in_the_tree_holds_the_true_value() -> None:
+@pytest.mark.parametrize("transpose", [False, True])
+def test_every_bound_in_the_tree_holds_the_true_value(transpose: bool) -> None:
     for seed in range(3):
-        search = searched(TICTACTOE.initial_state(), 2_000, seed, shallow=3, shallow_visits=2)
+        search = searched(
+            TICTACTOE.initial_state(), 2_000, seed, shallow=3, shallow_visits=2, transpose=transpose
+        )
         stack: list[Node] = [search.root]
         probed = checked = 0
         while stack:
