@@ -7,6 +7,7 @@ import random
 
 from games.base import State
 from player.agents import Agent
+from player.mcts import Node
 
 
 @functools.cache
@@ -16,6 +17,14 @@ def value(state: State) -> tuple[int, ...]:
         return state.goals()
     mover, moves = mover_and_moves(state)
     return max((value(after) for _, after in children(state, mover, moves)), key=lambda g: g[mover])
+
+
+def bounds_hold(node: Node) -> bool:
+    """Whether the solver's bounds at `node` hold every role's perfect-play reward."""
+    truth = [goal / 100 for goal in value(node.state)]
+    return all(
+        low <= true <= high for low, true, high in zip(node.lower, truth, node.upper, strict=True)
+    )
 
 
 def mover_and_moves(state: State) -> tuple[int, tuple[str, ...]]:
