@@ -60,6 +60,9 @@ def search_options(variant: str) -> dict[str, object]:
         "transpose": options.transpose,
         "shallow": options.shallow,
         "shallow_visits": options.shallow_visits,
+        "rave": options.rave,
+        "rave_ref": options.rave_ref,
+        "rave_bias": options.rave_bias,
     }
 
 

@@ -17,8 +17,10 @@ from __future__ import annotations
 import random
 import re
 from abc import ABC, abstractmethod
+from array import array
 from collections.abc import Sequence
 
+from games import amaf
 from games.move_averages import MoveAverages
 
 Goals = tuple[int, ...]
@@ -78,6 +80,11 @@ class Game(ABC):
     @abstractmethod
     def state_from_facts(self, facts: Sequence[str]) -> State:
         """Rebuild a state from its GDL facts (the inverse of `State.facts`)."""
+
+    def move_slots(self) -> amaf.MoveSlots:
+        """A numbering of the moves for AMAF tables (`games.amaf`): here made as
+        moves appear; games with native playouts number them as their C code does."""
+        return amaf.MoveSlots(len(self.roles))
 
     def role_index(self, role: str) -> int:
         """The position of `role` in `roles`; a clear error if there is none."""
@@ -196,6 +203,32 @@ class State(ABC):
         seeded = random.Random(rng.getrandbits(32))
         return [_mast_playout(self, seeded, averages, epsilon, plies) for _ in range(count)]
 
+    def amaf_playouts(
+        self,
+        rng: random.Random,
+        count: int,
+        slots: amaf.MoveSlots,
+        tables: Sequence[array | None],
+        tree: amaf.Tree,
+    ) -> list[PlayoutResult]:
+        """`count` random playouts that record their moves in AMAF tables (`games.amaf`).
+
+        Draws one 32-bit seed from `rng` and plays the playouts of
+        `random_playouts` with ``random.Random(seed)``; then the simulation
+        (the moves `tree` of its path, whose nodes' tables are `tables`, and
+        these playouts) is added to the tables (`amaf.add`), each playout's
+        moves numbered by `slots`.  Games with native code do it in one call.
+        """
+        seeded = random.Random(rng.getrandbits(32))
+        results = []
+        playouts = []
+        for _ in range(count):
+            goals, steps, played = _recorded_playout(self, seeded, slots)
+            results.append((goals, steps))
+            playouts.append(([goal * 0.01 for goal in goals], played))
+        amaf.add(tables, tree, playouts)
+        return results
+
     def render(self) -> str:
         """A human-readable picture of the state (the facts unless overridden)."""
         return "\n".join(self.facts())
@@ -294,3 +327,22 @@ def _mast_playout(
     for role, move in played:
         averages.learn(role, move, goals[role] * 0.01)
     return goals, steps
+
+
+def _recorded_playout(
+    state: State, rng: random.Random, slots: amaf.MoveSlots
+) -> tuple[Goals, int, list[tuple[int, int]]]:
+    """A random playout (as `State.random_playout` plays it) and the distinct
+    (slot, role) moves of the roles that had a choice."""
+    played: dict[int, int] = {}
+    steps = 0
+    while not state.is_terminal():
+        joint = []
+        for role, moves in enumerate(state.all_legal_moves()):
+            move = rng.choice(moves)
+            if len(moves) > 1:
+                played.setdefault(slots.slot(role, move), role)
+            joint.append(move)
+        state = state.next(joint)
+        steps += 1
+    return state.goals(), steps, list(played.items())

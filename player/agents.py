@@ -26,12 +26,14 @@ from player.mcts import (
     GREEDY,
     MAST,
     MCTS,
+    RAVE,
     SHALLOW,
     SHALLOW_VISITS,
     SOLVER,
     TRANSPOSE,
     MoveStats,
 )
+from player.rave import BIAS, REF
 from player.state_table import StateTable, table_path
 
 DEFAULT_TIME = 1.0
@@ -114,7 +116,8 @@ class MCTSAgent(Agent):
     where they see one in their first `greedy` moves; `shallow` (with `solver`)
     searches a node reached `shallow_visits` times `shallow` plies deep for
     forced wins and losses (`player.shallow`); `transpose` shares the
-    node of a state reached by several orders of moves (`MCTS`).
+    node of a state reached by several orders of moves (`MCTS`); `rave`
+    chooses moves by GRAVE with `rave_ref` and `rave_bias` (`player.rave`).
     """
 
     spec = "mcts"
@@ -137,6 +140,9 @@ class MCTSAgent(Agent):
         shallow: int = SHALLOW,
         shallow_visits: int = SHALLOW_VISITS,
         transpose: bool = TRANSPOSE,
+        rave: bool = RAVE,
+        rave_ref: int = REF,
+        rave_bias: float = BIAS,
         seed: int | None = None,
     ) -> None:
         if shallow and not solver:
@@ -156,6 +162,9 @@ class MCTSAgent(Agent):
         self.shallow = shallow
         self.shallow_visits = shallow_visits
         self.transpose = transpose
+        self.rave = rave
+        self.rave_ref = rave_ref
+        self.rave_bias = rave_bias
         self.rng = random.Random(seed)
         self.tree: MCTS | None = None
         self.table: StateTable | None = None
@@ -192,6 +201,9 @@ class MCTSAgent(Agent):
                 shallow=self.shallow,
                 shallow_visits=self.shallow_visits,
                 transpose=self.transpose,
+                rave=self.rave,
+                rave_ref=self.rave_ref,
+                rave_bias=self.rave_bias,
             )
         if self.time is not None:
             own = time.monotonic() + self.time
@@ -326,6 +338,9 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "shallow": (_at_least(int, 0), "PLIES"),
     "shallow_visits": (_at_least(int, 1), "N"),
     "transpose": (_boolean, "yes|no"),
+    "rave": (_boolean, "yes|no"),
+    "rave_ref": (_at_least(int, 0), "N"),
+    "rave_bias": (_at_least(float, 0), "X"),
 }
 """The options of an ``mcts`` agent spec."""
 

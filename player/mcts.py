@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import time
+from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from math import log, sqrt
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from games.base import GameDefinitionError, GameError, State
 from player.mast import MastPlayout, MoveAverages
+from player.rave import BIAS, REF, Rave
 from player.shallow import proven_moves
 from player.solver import allowed_moves, joints_to_prove, move_bounds, prove
 
@@ -50,6 +52,9 @@ TRANSPOSE = False
 
 SHALLOW = 0
 """Plies of the shallow proof search by default (`player.shallow`; 0: none)."""
+
+RAVE = False
+"""Whether RAVE/GRAVE (`player.rave`) is on by default: only if it wins against plain UCT."""
 
 SHALLOW_VISITS = 200
 """Visits after which a node gets its shallow proof search by default: at 1 (every
@@ -119,6 +124,8 @@ class Node:
     moves role r may still choose (None: all), and `proven` is the exact
     rewards once the bounds meet, at terminal nodes from the start.
     `probed` says whether the shallow proof search has looked at the node.
+    With RAVE (`player.rave`), `amaf` is the node's AMAF table once it has
+    one and `slots` its moves' table positions per role, once needed.
     """
 
     __slots__ = (
@@ -139,6 +146,8 @@ class Node:
         "allowed",
         "proven",
         "probed",
+        "amaf",
+        "slots",
     )
 
     def __init__(self, state: State, depth: int) -> None:
@@ -162,6 +171,8 @@ class Node:
         self.allowed: list[list[int] | None] | None = None
         self.proven = rewards
         self.probed = False
+        self.amaf: array | None = None
+        self.slots: tuple[tuple[int, ...], ...] | None = None
 
     def expand(self, rng: random.Random) -> None:
         """Learn the legal moves (done once, the second time the node is visited).
@@ -246,6 +257,12 @@ class MCTS:
     `shallow_visits` times (at the earliest when it is expanded, its second
     visit) is searched `shallow` plies deep for forced wins (`player.shallow`),
     once; what that proves goes into the solver's bounds.
+
+    With `rave` (not with `mast`, `greedy` or `stochastic`), moves are chosen by GRAVE
+    (`player.rave`): their mean blended with the AMAF value of the closest
+    node up the path whose table holds more than `rave_ref` simulations
+    (0: the node's own, plain RAVE), weighted by `rave_bias`; the random
+    playouts report their moves to the tables of the path.
     """
 
     def __init__(
@@ -267,6 +284,9 @@ class MCTS:
         transpose: bool = TRANSPOSE,
         shallow: int = SHALLOW,
         shallow_visits: int = SHALLOW_VISITS,
+        rave: bool = RAVE,
+        rave_ref: int = REF,
+        rave_bias: float = BIAS,
     ) -> None:
         if shallow < 0 or shallow_visits < 1:
             raise GameError(
@@ -274,6 +294,10 @@ class MCTS:
             )
         if shallow and not solver:
             raise GameError("the shallow proof search needs the solver (solver=yes)")
+        if rave and (mast or greedy or stochastic):
+            raise GameError(
+                "RAVE chooses by its value on random playouts: not with mast, greedy or stochastic"
+            )
         if final not in FINAL_CHOICES:
             raise GameError(f"final choice must be one of {', '.join(FINAL_CHOICES)}: {final!r}")
         if max_nodes is not None and max_nodes < 1:
@@ -293,6 +317,8 @@ class MCTS:
             else:
                 evaluator = MastPlayout(self.averages, steps=mast_steps)
         self.evaluator = evaluator
+        self.rave = Rave(state.game, rave_ref, rave_bias) if rave else None
+        """GRAVE's tables and choice (None: UCB1 alone)."""
         self.table = table
         self.max_nodes = max_nodes
         self._nodes = 0
@@ -337,6 +363,8 @@ class MCTS:
         path: list[tuple[Node, tuple[int, ...]]] = []
         proof = False
         """Whether a new proof (a new terminal node) is to be backed up."""
+        reference = None
+        """With RAVE: the AMAF table the choices use (`Rave.reference`)."""
         try:
             while node.proven is None:
                 if node.moves is None:
@@ -345,7 +373,9 @@ class MCTS:
                     self._probe(node, path)
                     if node.proven is not None:
                         continue  # proven now: backed up as such, below
-                joint = self._choose_joint(node)
+                if self.rave is not None:
+                    reference = self.rave.reference(node, reference)
+                joint = self._choose_joint(node, reference)
                 path.append((node, joint))
                 child = node.children.get(joint)
                 if child is None:
@@ -353,14 +383,16 @@ class MCTS:
                     key = None if self.positions is None else (node.depth + 1, state.key())
                     child = None if key is None else self.positions.get(key)
                     if child is None and self._full():
-                        rewards = self._evaluate_unstored(node, joint, state)
+                        rewards = self._evaluate_unstored(node, joint, state, path)
                         break
                     node = self._add_child(node, joint, state, child or key)
                     node.visits += 1
                     if node.proven is None:
-                        rewards = self.evaluator.evaluate(node.state, self.rng)
+                        rewards = self._playout(node.state, path)
                     else:
                         rewards = node.proven
+                        if self.rave is not None:
+                            self.rave.record(path, rewards)
                     # A new terminal node, or a shared one that brings its bounds.
                     proof = self.solver and node.lower is not None
                     break
@@ -368,6 +400,8 @@ class MCTS:
             else:  # a terminal or proven node: backed up without a playout
                 rewards = node.proven
                 node.visits += 1
+                if self.rave is not None:
+                    self.rave.record(path, rewards)
                 # In a tree the parent knew the proof; in a graph, maybe not.
                 proof = self.solver and self.positions is not None
         except GameDefinitionError:
@@ -423,21 +457,27 @@ class MCTS:
                 break
             changed = prove(ancestor)
 
-    def _choose_joint(self, node: Node) -> tuple[int, ...]:
-        """The joint move (move indices) chosen at `node`: each role chooses its own."""
+    def _choose_joint(self, node: Node, reference: array | None = None) -> tuple[int, ...]:
+        """The joint move (move indices) chosen at `node`: each role chooses its own
+        (by GRAVE with the AMAF table `reference`, if any)."""
         choosers = node.choosers
         if len(choosers) == 1:  # a turn-taking game: one role has a choice
-            return node.joints[self._choose(node, choosers[0])]
+            return node.joints[self._choose(node, choosers[0], reference)]
         joint = [0] * len(node.moves)
         for role in choosers:
-            joint[role] = self._choose(node, role)
+            joint[role] = self._choose(node, role, reference)
         return tuple(joint)
 
-    def _choose(self, node: Node, role: int) -> int:
-        """The move index role `role` takes at `node`: untried first, then UCB1."""
+    def _choose(self, node: Node, role: int, reference: array | None = None) -> int:
+        """The move index role `role` takes at `node`: untried first, then UCB1
+        (with an AMAF table `reference`: by GRAVE's value, `Rave.choose`)."""
         if node.decisive is not None:
             return node.decisive
         allowed = None if node.allowed is None else node.allowed[role]
+        if reference is not None:
+            indices = range(len(node.counts[role])) if allowed is None else allowed
+            explore = self.c * sqrt(log(max(node.visits, 1)))
+            return self.rave.choose(node, role, reference, explore, indices)
         untried = node.untried[role]
         if allowed is not None:  # the solver ruled some moves out for good
             while untried and untried[-1] not in allowed:
@@ -475,12 +515,24 @@ class MCTS:
             return False
         return self.node_count >= self.max_nodes
 
-    def _evaluate_unstored(self, node: Node, joint: tuple[int, ...], state: State) -> Rewards:
-        """The rewards of `state`, where `joint` leads from `node`, which is not stored."""
+    def _evaluate_unstored(
+        self, node: Node, joint: tuple[int, ...], state: State, path: list[tuple[Node, tuple]]
+    ) -> Rewards:
+        """The rewards of `state`, where `joint` leads from `node` (the end of
+        `path`), which is not stored."""
         if state.is_terminal():
             rewards = [goal * 0.01 for goal in state.goals()]
             _note_decisive(node, joint, rewards)
+            if self.rave is not None:
+                self.rave.record(path, rewards)
             return rewards
+        return self._playout(state, path)
+
+    def _playout(self, state: State, path: list[tuple[Node, tuple]]) -> Rewards:
+        """The rewards of the new leaf `state` at the end of `path`: the evaluator's,
+        or with RAVE playouts recorded in the path's AMAF tables."""
+        if self.rave is not None:
+            return self.rave.evaluate(state, self.rng, path)
         return self.evaluator.evaluate(state, self.rng)
 
     @property

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import random
 import threading
+from array import array
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from games.amaf import MoveSlots, Tree
 from games.base import GameError, Goals, PlayoutResult, State, canonical_move, check_joint
 from games.move_averages import MoveAverages
 from gdl.compiled.compile import CompiledRules, compile_rules
@@ -49,6 +51,19 @@ class NativeCode(Protocol):
     ) -> list[PlayoutResult]:
         """MAST playouts (`State.mast_playouts`), `averages` numbered by input
         index; `PlayoutBroke` as for `playouts`."""
+        ...
+
+    def amaf_playouts(
+        self,
+        bits: int,
+        rng: random.Random,
+        count: int,
+        tables: Sequence[array | None],
+        tree: Tree,
+        greedy: int = 0,
+    ) -> list[PlayoutResult]:
+        """Random playouts recorded in AMAF tables (`State.amaf_playouts`), slots by
+        input index; `PlayoutBroke` as for `playouts`."""
         ...
 
 
@@ -145,8 +160,8 @@ class CompiledGame(GdlGame):
             self.compiled.general(joint)
         return not self.compiled.specialise
 
-    def number_moves(self, averages: MoveAverages) -> None:
-        """Number `averages` by input index (`MoveAverages.renumber`), if not yet so.
+    def _input_slots(self) -> list[dict[str, int]]:
+        """Per role, move text -> its input index (made once).
 
         Input indexes are distinct for the moves of different roles, so one
         pair of arrays serves them all and native code indexes it by the
@@ -160,8 +175,18 @@ class CompiledGame(GdlGame):
             for index, (role, _) in enumerate(network.inputs):
                 slots[self._role_index[role]][texts[index]] = index
             self._move_slots = slots
+        return slots
+
+    def number_moves(self, averages: MoveAverages) -> None:
+        """Number `averages` by input index (`MoveAverages.renumber`), if not yet so."""
+        slots = self._input_slots()
         if averages.numbering is not slots:
             averages.renumber(slots, slots, len(self.compiled.move_texts))
+
+    def move_slots(self) -> MoveSlots:
+        """Moves numbered by input index, as native code numbers them, from the start
+        (so that AMAF tables stay valid when native code is attached)."""
+        return MoveSlots(len(self.roles), self._input_slots())
 
     def interpreted(self, bits: int) -> GdlState:
         """The state with these bits, evaluated by the interpreter."""
@@ -309,6 +334,21 @@ class CompiledState(State):
         return self._broke_explained(
             native.mast_playouts, self.bits, rng, count, averages, epsilon, plies
         )
+
+    def amaf_playouts(
+        self,
+        rng: random.Random,
+        count: int,
+        slots: MoveSlots,
+        tables: Sequence[array | None],
+        tree: Tree,
+    ) -> list[PlayoutResult]:
+        """In one call of native code when attached: those of `State.amaf_playouts`
+        (`slots` must be the game's `move_slots`)."""
+        native = self._game.native_playouts
+        if native is None:
+            return State.amaf_playouts(self, rng, count, slots, tables, tree)
+        return self._broke_explained(native.amaf_playouts, self.bits, rng, count, tables, tree)
 
     def _native_playouts(
         self, native: NativeCode, rng: random.Random, count: int, greedy: int = 0

@@ -19,7 +19,9 @@ compiled reasoner):
   (`State.greedy_playouts`);
 - ``gdl_mast_playouts(S, count, seed, ...)``: `count` MAST playouts
   (`State.mast_playouts`), the move averages arrays indexed by input index,
-  read and updated in place.
+  read and updated in place;
+- ``gdl_amaf_playouts``: the random playouts recording their moves in RAVE's
+  AMAF tables (`gdl.native.rave_source`).
 
 Each node is a byte of an array ``v`` on the C stack of the call (a
 thread-local one costs a function call per access in a shared library),
@@ -42,6 +44,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from gdl.native.rave_source import RAVE_DECLARATIONS, RAVE_RUNTIME
 from gdl.network.formulas import BASE, INPUT, NODE, Folded, Network, cone, fold
 
 TABLE_BODIES = 32
@@ -68,7 +71,8 @@ _ALLOWED = frozenset(
 """Every word the generated part of the source may contain, besides `_GENERATED` ones."""
 _GENERATED = re.compile(r"(step|goals|next|early|in|sinks)_[0-9]+")
 
-DECLARATIONS = """
+DECLARATIONS = (
+    """
 int gdl_sizes(int *sizes);
 void gdl_legal(const uint64_t *S, int *counts, int *moves);
 int gdl_terminal(const uint64_t *S);
@@ -79,6 +83,8 @@ int gdl_playouts(const char *S, int count, uint32_t seed, int greedy, int *goals
 int gdl_mast_playouts(const char *S, int count, uint32_t seed, int plies, double epsilon,
                       int64_t *seen, double *sums, int *goals, int *steps, uint64_t *fail);
 """
+    + RAVE_DECLARATIONS
+)
 """What the library exports (cffi's ``cdef``)."""
 
 _ROWS = """
@@ -202,17 +208,26 @@ static int winning_move(const u64 *T, const int *counts, const int *moves, unsig
     return -1;
 }
 
-int gdl_playouts(const char *S, int count, u32 seed, int greedy, int *goals, int *steps,
-                 u64 *fail) {
+/* Random playouts (gdl_playouts); with played, each playout's distinct moves of the
+   roles that had a choice, as pick * NR + role, go to played + done * PLAYED (how
+   many first). */
+#define PLAYED (NWI * 64 + 1)
+static int playouts(const char *S, int count, u32 seed, int greedy, int *goals, int *steps,
+                    u64 *fail, int *played) {
     u64 T[NW], o[NW], D[NWI];
     u32 mt[625];
     int moves[MOVES_MAX + 1], counts[NR];
-    unsigned char v[NN];
-    int done, n, role, start, pick, win, first = -2;
+    unsigned char v[NN], recorded[NWI * 64];
+    int done, n, role, start, pick, win, first = -2, *list = 0;
     mt_seed(mt, seed);
     for (done = 0; done < count; done++) {
         memcpy(T, S, sizeof(T));
         n = 0;
+        if (played) {
+            list = played + done * PLAYED;
+            list[0] = 0;
+            memset(recorded, 0, sizeof(recorded));
+        }
         for (;;) {
             eval_step(T, v);
             if (TERMINAL) break;
@@ -233,6 +248,10 @@ int gdl_playouts(const char *S, int count, u32 seed, int greedy, int *goals, int
                 if (win < 0) pick = moves[start + choose(mt, counts[role])];
                 else if (win >= start && win < start + counts[role]) pick = moves[win];
                 else pick = moves[start];
+                if (list && counts[role] > 1 && !recorded[pick]) {
+                    recorded[pick] = 1;
+                    list[1 + list[0]++] = pick * NR + role;
+                }
                 D[pick >> 6] |= 1ULL << (pick & 63);
                 start += counts[role];
             }
@@ -248,6 +267,11 @@ int gdl_playouts(const char *S, int count, u32 seed, int greedy, int *goals, int
         steps[done] = n;
     }
     return count;
+}
+
+int gdl_playouts(const char *S, int count, u32 seed, int greedy, int *goals, int *steps,
+                 u64 *fail) {
+    return playouts(S, count, seed, greedy, goals, steps, fail, 0);
 }
 
 /* Python's random.random(): 53 random bits from two draws. */
@@ -481,7 +505,7 @@ class CGenerator:
         for name, position in (("BODY_A", 0), ("BODY_B", 1), ("BODY_C", 2)):
             lines.append(_array(name, [row[position] for row in self.rows]))
         lines.append(_ROWS)
-        return "\n".join(lines + code + [_RUNTIME]) + "\n"
+        return "\n".join(lines + code + [_RUNTIME, RAVE_RUNTIME]) + "\n"
 
     def _value(self, folded: dict[int, Folded], node: int | None) -> str:
         """A C expression for whether `node` holds, once its evaluator has run."""
@@ -997,7 +1021,8 @@ def _array(name: str, values: Sequence[int]) -> str:
 
 def check_source(source: str) -> None:
     """Raise `ValueError` unless every word of `source` is one generated code may contain."""
-    generated = source.replace(_ROWS, "").replace(_RUNTIME, "")  # fixed text: trusted
+    # Fixed text (trusted): the rows, the runtime and RAVE's functions.
+    generated = source.replace(_ROWS, "").replace(_RUNTIME, "").replace(RAVE_RUNTIME, "")
     for word in _WORDS.findall(generated):
         if word not in _ALLOWED and not _GENERATED.fullmatch(word):
             raise ValueError(f"generated C names {word[:40]!r}, which it must not")

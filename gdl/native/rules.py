@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import random
 import threading
+from array import array
 from collections.abc import Sequence
 from typing import Any
 
+from games.amaf import Tree
 from games.base import PlayoutResult
 from games.move_averages import MoveAverages
 from gdl.compiled.compiled_game import PlayoutBroke
@@ -42,6 +44,7 @@ class NativeRules:
         self.words, self.input_words, self.roles, self.moves_max, self.goal_entries = sizes[0:5]
         self.state_bytes = 8 * self.words
         self.inputs = len(network.inputs)
+        self.played_size = self.lib.gdl_played_size()
         self._local = threading.local()
         """Each thread's result buffers for `playouts` (a call releases the GIL)."""
 
@@ -131,6 +134,50 @@ class NativeRules:
         if (
             self.lib.gdl_mast_playouts(
                 state, count, seed, limit, epsilon, seen, sums, goals, steps, fail
+            )
+            < 0
+        ):
+            raise PlayoutBroke(int.from_bytes(ffi.buffer(fail), "little"))
+        return self._results(count, goals, steps)
+
+    def amaf_playouts(
+        self,
+        bits: int,
+        rng: random.Random,
+        count: int,
+        tables: Sequence[array | None],
+        tree: Tree,
+        greedy: int = 0,
+    ) -> list[PlayoutResult]:
+        """The playouts of `playouts`, recorded in the AMAF `tables` of a path
+        whose tree part played `tree` (`games.amaf`; slots are input indexes,
+        every table at least ``1 + 2 * inputs`` long).  `PlayoutBroke` as for
+        `playouts` (and nothing recorded)."""
+        ffi = self.ffi
+        _, goals, steps, fail = self._buffers(count)
+        played = getattr(self._local, "played", None)
+        if played is None or len(played) < count * self.played_size:
+            played = self._local.played = ffi.new("int[]", max(count, 16) * self.played_size)
+        pointers = [
+            ffi.NULL if table is None else ffi.from_buffer("double[]", table) for table in tables
+        ]
+        flat = [number for move in tree for number in move]
+        seed = rng.getrandbits(32)
+        state = bits.to_bytes(self.state_bytes, "little")
+        if (
+            self.lib.gdl_amaf_playouts(
+                state,
+                count,
+                seed,
+                greedy,
+                goals,
+                steps,
+                fail,
+                len(tables),
+                pointers,
+                flat,
+                len(tree),
+                played,
             )
             < 0
         ):
