@@ -21,9 +21,10 @@ from __future__ import annotations
 from array import array
 from collections.abc import Mapping, Sequence
 
-Tree = Sequence[tuple[int, int, int]]
-"""The moves of a simulation's tree part: (path position, slot, role), positions
-increasing; the table at path position j learns the moves from position j on."""
+Tree = Sequence[int]
+"""The moves of a simulation's tree part, three numbers each, flat: path position,
+slot, role, positions increasing; the table at path position j learns the moves
+from position j on."""
 
 
 class MoveSlots:
@@ -74,14 +75,14 @@ def add(
     for rewards, played in playouts:
         seen = {slot for slot, _ in played}
         moves = list(played)
-        step = len(tree) - 1
+        step = len(tree) - 3
         for j in range(len(tables) - 1, -1, -1):
-            while step >= 0 and tree[step][0] >= j:
-                _, slot, role = tree[step]
+            while step >= 0 and tree[step] >= j:
+                slot, role = tree[step + 1], tree[step + 2]
                 if slot not in seen:
                     seen.add(slot)
                     moves.append((slot, role))
-                step -= 1
+                step -= 3
             table = tables[j]
             if table is None:
                 continue

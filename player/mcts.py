@@ -53,13 +53,13 @@ TRANSPOSE = False
 SHALLOW = 0
 """Plies of the shallow proof search by default (`player.shallow`; 0: none)."""
 
-RAVE = False
-"""Whether RAVE/GRAVE (`player.rave`) is on by default: only if it wins against plain UCT."""
-
 SHALLOW_VISITS = 200
 """Visits after which a node gets its shallow proof search by default: at 1 (every
 node, when expanded) depth 2 costs 80% of the simulations a second on native
 Connect Four and 94% on Breakthrough, at 200 7% and 13% (docs/mcts-enhancements.md)."""
+
+RAVE = False
+"""Whether RAVE/GRAVE (`player.rave`) is on by default: only if it wins against plain UCT."""
 
 
 @dataclass(frozen=True)

@@ -110,13 +110,13 @@ class Rave:
         )
         return positions
 
-    def _tree(self, path: Path) -> list[tuple[int, int, int]]:
-        """The moves chosen along `path` by the roles that had a choice."""
+    def _tree(self, path: Path) -> list[int]:
+        """The moves chosen along `path` by the roles that had a choice (`amaf.Tree`)."""
         tree = []
         for j, (node, joint) in enumerate(path):
             positions = node.slots or self._positions(node)
             for role in node.choosers:
-                tree.append((j, (positions[role][joint[role]] - 1) // 2, role))
+                tree += (j, positions[role][joint[role]] >> 1, role)
         return tree
 
     def evaluate(self, state: State, rng: random.Random, path: Path) -> Rewards:

@@ -91,6 +91,11 @@ Breakthrough 0.550 (0.42-0.67, 60), Connect Four 0.433 (0.27-0.61, 30; every
 variant tried there below 0.5), at a cost of 7 to 13% of the simulations
 (docs/mcts-enhancements.md)."""
 
+SEARCH_RAVE = False
+"""GRAVE (`player.rave`, with its default reference threshold and bias) in the
+search.  Off: at equal time against this search without it (native code) it did
+not win; see docs/mcts-enhancements.md for the figures."""
+
 
 class SearchWorker:
     """The game, the search tree and the state table of one match."""
@@ -155,6 +160,7 @@ class SearchWorker:
             max_nodes=max_nodes,
             solver=SEARCH_SOLVER,
             shallow=SEARCH_SHALLOW,
+            rave=SEARCH_RAVE,
         )
         return {"roles": list(game.roles)}
 

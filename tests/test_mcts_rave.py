@@ -35,7 +35,7 @@ def test_a_simulation_is_added_to_each_table_of_its_path_as_counted_by_hand() ->
     tables = [slots.new_table(), None, slots.new_table()]
     d = slots.slot(1, "d")  # numbered after the tables were made: they grow
     # Node 0 chose a (role 0), node 1 b (role 1), node 2 c (role 0); two playouts.
-    tree = [(0, a, 0), (1, b, 1), (2, c, 0)]
+    tree = [0, a, 0, 1, b, 1, 2, c, 0]
     playouts = [([1.0, 0.0], [(c, 0), (d, 1)]), ([0.0, 1.0], [(b, 1)])]
     amaf.add(tables, tree, playouts)
     top, bottom = tables[0], tables[2]
@@ -93,8 +93,8 @@ def test_native_amaf_playouts_are_the_generic_ones_and_record_the_same(name: str
     for _ in range(4):
         moves = state.all_legal_moves()
         chooser = next(role for role, legal in enumerate(moves) if len(legal) > 1)
-        tree = [(0, slots.slot(chooser, moves[chooser][0]), chooser)]
-        tree.append((2, slots.slot(chooser, moves[chooser][-1]), chooser))
+        tree = [0, slots.slot(chooser, moves[chooser][0]), chooser]
+        tree += (2, slots.slot(chooser, moves[chooser][-1]), chooser)
         for count in (1, 3):
             made = [[slots.new_table(), None, slots.new_table()] for _ in range(2)]
             expected = State.amaf_playouts(state, random.Random(count), count, slots, made[0], tree)
@@ -139,16 +139,17 @@ def test_tables_are_made_at_the_reference_visit_and_kept_when_the_tree_moves_on(
 
 
 def test_with_rave_the_block_is_found_in_fewer_iterations() -> None:
-    state = position("xo. .x. ...", "oplayer")  # O must take (mark 3 3)
+    state = position("xx. o.. ..o", "oplayer")  # O must take (mark 1 3)
 
     def found(**options) -> int:
-        moves = [MCTS(state, rng=random.Random(seed), **options) for seed in range(40)]
-        for search in moves:
-            search.search(iterations=20)
-        return sum(search.best_move(1) == "(mark 3 3)" for search in moves)
+        searches = [MCTS(state, rng=random.Random(seed), **options) for seed in range(100)]
+        for search in searches:
+            search.search(iterations=10)
+        return sum(search.best_move(1) == "(mark 1 3)" for search in searches)
 
+    # 77 seeds of 100 with RAVE, 53 without (59 with RAVE's playouts but UCB1's choice).
     plain, rave = found(), found(rave=True, rave_ref=0)
-    assert rave >= plain + 8, (plain, rave)
+    assert rave >= plain + 15, (plain, rave)
 
 
 def test_with_the_solver_every_bound_holds_and_a_proven_win_is_played() -> None:

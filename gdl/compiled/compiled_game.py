@@ -60,7 +60,6 @@ class NativeCode(Protocol):
         count: int,
         tables: Sequence[array | None],
         tree: Tree,
-        greedy: int = 0,
     ) -> list[PlayoutResult]:
         """Random playouts recorded in AMAF tables (`State.amaf_playouts`), slots by
         input index; `PlayoutBroke` as for `playouts`."""

@@ -147,7 +147,6 @@ class NativeRules:
         count: int,
         tables: Sequence[array | None],
         tree: Tree,
-        greedy: int = 0,
     ) -> list[PlayoutResult]:
         """The playouts of `playouts`, recorded in the AMAF `tables` of a path
         whose tree part played `tree` (`games.amaf`; slots are input indexes,
@@ -161,7 +160,6 @@ class NativeRules:
         pointers = [
             ffi.NULL if table is None else ffi.from_buffer("double[]", table) for table in tables
         ]
-        flat = [number for move in tree for number in move]
         seed = rng.getrandbits(32)
         state = bits.to_bytes(self.state_bytes, "little")
         if (
@@ -169,14 +167,14 @@ class NativeRules:
                 state,
                 count,
                 seed,
-                greedy,
+                0,
                 goals,
                 steps,
                 fail,
                 len(tables),
                 pointers,
-                flat,
-                len(tree),
+                tree,
+                len(tree) // 3,
                 played,
             )
             < 0
