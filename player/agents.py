@@ -20,6 +20,7 @@ from typing import TextIO
 
 from games.base import Game, GameError, State, canonical_move
 from games.registry import parse_spec
+from player.heuristic import CUTOFF, HEURISTIC, CutoffPlayout, Heuristic, learn
 from player.mcts import (
     DEFAULT_C,
     FINAL_CHOICES,
@@ -114,7 +115,11 @@ class MCTSAgent(Agent):
     where they see one in their first `greedy` moves; `shallow` (with `solver`)
     searches a node reached `shallow_visits` times `shallow` plies deep for
     forced wins and losses (`player.shallow`); `transpose` shares the
-    node of a state reached by several orders of moves (`MCTS`).
+    node of a state reached by several orders of moves (`MCTS`).  With
+    `heuristic`, a state evaluation is learnt from random playouts at the start
+    of each match (`player.heuristic`; `learnt` holds it, None where the game
+    has no feature that predicts its goals, and then the playouts are plain)
+    and the playouts are cut off after `cutoff` moves and valued by it.
     """
 
     spec = "mcts"
@@ -137,8 +142,12 @@ class MCTSAgent(Agent):
         shallow: int = SHALLOW,
         shallow_visits: int = SHALLOW_VISITS,
         transpose: bool = TRANSPOSE,
+        heuristic: bool = HEURISTIC,
+        cutoff: int = CUTOFF,
         seed: int | None = None,
     ) -> None:
+        if heuristic and (mast or greedy):
+            raise GameError("agent mcts: heuristic=yes plays its own playouts, not mast or greedy")
         if shallow and not solver:
             raise GameError("agent mcts: shallow=PLIES needs solver=yes (it proves for the solver)")
         self.iterations = iterations
@@ -156,6 +165,9 @@ class MCTSAgent(Agent):
         self.shallow = shallow
         self.shallow_visits = shallow_visits
         self.transpose = transpose
+        self.heuristic = heuristic
+        self.cutoff = cutoff
+        self.learnt: Heuristic | None = None
         self.rng = random.Random(seed)
         self.tree: MCTS | None = None
         self.table: StateTable | None = None
@@ -169,6 +181,8 @@ class MCTSAgent(Agent):
         self.last_ranking = []
         if self.table_dir is not None:
             self.table = StateTable.load(table_path(self.table_dir, game), game, self.depth)
+        if self.heuristic:
+            self.learnt = learn(game, random.Random(self.rng.getrandbits(32)))
 
     def choose_move(self, state: State, deadline: float | None) -> str:
         legal = state.legal_moves(self.role)
@@ -192,6 +206,7 @@ class MCTSAgent(Agent):
                 shallow=self.shallow,
                 shallow_visits=self.shallow_visits,
                 transpose=self.transpose,
+                evaluator=None if self.learnt is None else CutoffPlayout(self.learnt, self.cutoff),
             )
         if self.time is not None:
             own = time.monotonic() + self.time
@@ -326,6 +341,8 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "shallow": (_at_least(int, 0), "PLIES"),
     "shallow_visits": (_at_least(int, 1), "N"),
     "transpose": (_boolean, "yes|no"),
+    "heuristic": (_boolean, "yes|no"),
+    "cutoff": (_at_least(int, 0), "PLIES"),
 }
 """The options of an ``mcts`` agent spec."""
 

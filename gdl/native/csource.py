@@ -42,6 +42,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from gdl.native.heuristic_source import HEURISTIC_DECLARATIONS, HEURISTIC_RUNTIME
 from gdl.network.formulas import BASE, INPUT, NODE, Folded, Network, cone, fold
 
 TABLE_BODIES = 32
@@ -68,7 +69,8 @@ _ALLOWED = frozenset(
 """Every word the generated part of the source may contain, besides `_GENERATED` ones."""
 _GENERATED = re.compile(r"(step|goals|next|early|in|sinks)_[0-9]+")
 
-DECLARATIONS = """
+DECLARATIONS = (
+    """
 int gdl_sizes(int *sizes);
 void gdl_legal(const uint64_t *S, int *counts, int *moves);
 int gdl_terminal(const uint64_t *S);
@@ -79,6 +81,8 @@ int gdl_playouts(const char *S, int count, uint32_t seed, int greedy, int *goals
 int gdl_mast_playouts(const char *S, int count, uint32_t seed, int plies, double epsilon,
                       int64_t *seen, double *sums, int *goals, int *steps, uint64_t *fail);
 """
+    + HEURISTIC_DECLARATIONS
+)
 """What the library exports (cffi's ``cdef``)."""
 
 _ROWS = """
@@ -481,7 +485,7 @@ class CGenerator:
         for name, position in (("BODY_A", 0), ("BODY_B", 1), ("BODY_C", 2)):
             lines.append(_array(name, [row[position] for row in self.rows]))
         lines.append(_ROWS)
-        return "\n".join(lines + code + [_RUNTIME]) + "\n"
+        return "\n".join(lines + code + [_RUNTIME, HEURISTIC_RUNTIME]) + "\n"
 
     def _value(self, folded: dict[int, Folded], node: int | None) -> str:
         """A C expression for whether `node` holds, once its evaluator has run."""
@@ -997,7 +1001,8 @@ def _array(name: str, values: Sequence[int]) -> str:
 
 def check_source(source: str) -> None:
     """Raise `ValueError` unless every word of `source` is one generated code may contain."""
-    generated = source.replace(_ROWS, "").replace(_RUNTIME, "")  # fixed text: trusted
+    # Fixed text (trusted): the rows, the runtime and the heuristic's functions.
+    generated = source.replace(_ROWS, "").replace(_RUNTIME, "").replace(HEURISTIC_RUNTIME, "")
     for word in _WORDS.findall(generated):
         if word not in _ALLOWED and not _GENERATED.fullmatch(word):
             raise ValueError(f"generated C names {word[:40]!r}, which it must not")
