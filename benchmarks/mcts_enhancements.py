@@ -36,6 +36,7 @@ from games.base import Game
 from gdl.compiled.compiled_game import CompiledGame
 from gdl.load import game_from_file
 from player.agents import make_agent
+from player.heuristic import CutoffPlayout
 from player.mcts import MCTS
 from server.match import derive_seed
 from server.stats import wilson_interval
@@ -64,6 +65,20 @@ def search_options(variant: str) -> dict[str, object]:
         "rave_ref": options.rave_ref,
         "rave_bias": options.rave_bias,
     }
+
+
+def heuristic_evaluator(variant: str, game: Game) -> CutoffPlayout | None:
+    """The cut-off playouts of a variant with ``heuristic=yes`` (learnt on `game`, seed
+    0), or None (plain playouts: the variant has no heuristic, or the game none)."""
+    agent = make_agent(f"mcts:{variant}", seed=0)
+    if not agent.heuristic:
+        return None
+    agent.start(game, 0)
+    if agent.learnt is None:
+        print(f"{variant}: no heuristic learnt on this game (plain playouts)")
+        return None
+    print(f"{variant}: learnt heuristic (weights per role)\n{agent.learnt.describe()}")
+    return CutoffPlayout(agent.learnt, agent.cutoff)
 
 
 def native_game(name: str) -> Game:
@@ -135,13 +150,21 @@ def speeds(
 ) -> dict[str, float]:
     """Simulations per CPU-second from the initial state of every variant and the
     baseline, alternating in `rounds` rounds of `seconds` each so that load hits
-    all alike."""
-    state = (native or cached_game(game, gdl).game).initial_state()
+    all alike.  A variant with the heuristic learns it once, outside the time
+    measured (as at the start clock)."""
+    played = native or cached_game(game, gdl).game
+    state = played.initial_state()
     sims = {variant: 0 for variant in (baseline, *variants)}
     cpu = {variant: 0.0 for variant in sims}
+    evaluators = {variant: heuristic_evaluator(variant, played) for variant in sims}
     for round_ in range(rounds):
         for variant in sims:
-            search = MCTS(state, rng=random.Random(round_), **search_options(variant))
+            search = MCTS(
+                state,
+                rng=random.Random(round_),
+                evaluator=evaluators[variant],
+                **search_options(variant),
+            )
             began = time.process_time()
             while time.process_time() - began < seconds:
                 sims[variant] += search.search(iterations=50)

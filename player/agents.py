@@ -20,6 +20,7 @@ from typing import TextIO
 
 from games.base import Game, GameError, State, canonical_move
 from games.registry import parse_spec
+from player.heuristic import CUTOFF, HEURISTIC, CutoffPlayout, Heuristic, learn
 from player.mcts import (
     DEFAULT_C,
     FINAL_CHOICES,
@@ -117,7 +118,11 @@ class MCTSAgent(Agent):
     searches a node reached `shallow_visits` times `shallow` plies deep for
     forced wins and losses (`player.shallow`); `transpose` shares the
     node of a state reached by several orders of moves (`MCTS`); `rave`
-    chooses moves by GRAVE with `rave_ref` and `rave_bias` (`player.rave`).
+    chooses moves by GRAVE with `rave_ref` and `rave_bias` (`player.rave`).  With
+    `heuristic`, a state evaluation is learnt from random playouts at the start
+    of each match (`player.heuristic`; `learnt` holds it, None where the game
+    has no feature that predicts its goals, and then the playouts are plain)
+    and the playouts are cut off after `cutoff` moves and valued by it.
     """
 
     spec = "mcts"
@@ -143,8 +148,14 @@ class MCTSAgent(Agent):
         rave: bool = RAVE,
         rave_ref: int = REF,
         rave_bias: float = BIAS,
+        heuristic: bool = HEURISTIC,
+        cutoff: int = CUTOFF,
         seed: int | None = None,
     ) -> None:
+        if heuristic and (mast or greedy or rave):
+            raise GameError(
+                "agent mcts: heuristic=yes plays its own playouts, not mast or greedy (nor rave)"
+            )
         if shallow and not solver:
             raise GameError("agent mcts: shallow=PLIES needs solver=yes (it proves for the solver)")
         self.iterations = iterations
@@ -165,6 +176,9 @@ class MCTSAgent(Agent):
         self.rave = rave
         self.rave_ref = rave_ref
         self.rave_bias = rave_bias
+        self.heuristic = heuristic
+        self.cutoff = cutoff
+        self.learnt: Heuristic | None = None
         self.rng = random.Random(seed)
         self.tree: MCTS | None = None
         self.table: StateTable | None = None
@@ -178,6 +192,8 @@ class MCTSAgent(Agent):
         self.last_ranking = []
         if self.table_dir is not None:
             self.table = StateTable.load(table_path(self.table_dir, game), game, self.depth)
+        if self.heuristic:
+            self.learnt = learn(game, random.Random(self.rng.getrandbits(32)))
 
     def choose_move(self, state: State, deadline: float | None) -> str:
         legal = state.legal_moves(self.role)
@@ -204,6 +220,7 @@ class MCTSAgent(Agent):
                 rave=self.rave,
                 rave_ref=self.rave_ref,
                 rave_bias=self.rave_bias,
+                evaluator=None if self.learnt is None else CutoffPlayout(self.learnt, self.cutoff),
             )
         if self.time is not None:
             own = time.monotonic() + self.time
@@ -341,6 +358,8 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "rave": (_boolean, "yes|no"),
     "rave_ref": (_at_least(int, 0), "N"),
     "rave_bias": (_at_least(float, 0), "X"),
+    "heuristic": (_boolean, "yes|no"),
+    "cutoff": (_at_least(int, 0), "PLIES"),
 }
 """The options of an ``mcts`` agent spec."""
 

@@ -294,9 +294,10 @@ class MCTS:
             )
         if shallow and not solver:
             raise GameError("the shallow proof search needs the solver (solver=yes)")
-        if rave and (mast or greedy or stochastic):
+        if rave and (mast or greedy or stochastic or evaluator is not None):
             raise GameError(
-                "RAVE chooses by its value on random playouts: not with mast, greedy or stochastic"
+                "RAVE chooses by its value on its own random playouts: "
+                "not with mast, greedy, stochastic or another evaluator"
             )
         if final not in FINAL_CHOICES:
             raise GameError(f"final choice must be one of {', '.join(FINAL_CHOICES)}: {final!r}")

@@ -44,6 +44,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from gdl.native.heuristic_source import HEURISTIC_DECLARATIONS, HEURISTIC_RUNTIME
 from gdl.native.rave_source import RAVE_DECLARATIONS, RAVE_RUNTIME
 from gdl.network.formulas import BASE, INPUT, NODE, Folded, Network, cone, fold
 
@@ -84,6 +85,7 @@ int gdl_mast_playouts(const char *S, int count, uint32_t seed, int plies, double
                       int64_t *seen, double *sums, int *goals, int *steps, uint64_t *fail);
 """
     + RAVE_DECLARATIONS
+    + HEURISTIC_DECLARATIONS
 )
 """What the library exports (cffi's ``cdef``)."""
 
@@ -505,7 +507,7 @@ class CGenerator:
         for name, position in (("BODY_A", 0), ("BODY_B", 1), ("BODY_C", 2)):
             lines.append(_array(name, [row[position] for row in self.rows]))
         lines.append(_ROWS)
-        return "\n".join(lines + code + [_RUNTIME, RAVE_RUNTIME]) + "\n"
+        return "\n".join(lines + code + [_RUNTIME, RAVE_RUNTIME, HEURISTIC_RUNTIME]) + "\n"
 
     def _value(self, folded: dict[int, Folded], node: int | None) -> str:
         """A C expression for whether `node` holds, once its evaluator has run."""
@@ -1021,8 +1023,9 @@ def _array(name: str, values: Sequence[int]) -> str:
 
 def check_source(source: str) -> None:
     """Raise `ValueError` unless every word of `source` is one generated code may contain."""
-    # Fixed text (trusted): the rows, the runtime and RAVE's functions.
-    generated = source.replace(_ROWS, "").replace(_RUNTIME, "").replace(RAVE_RUNTIME, "")
+    # Fixed text (trusted): the rows, the runtime, RAVE's and the heuristic's functions.
+    generated = source.replace(_ROWS, "").replace(_RUNTIME, "")
+    generated = generated.replace(RAVE_RUNTIME, "").replace(HEURISTIC_RUNTIME, "")
     for word in _WORDS.findall(generated):
         if word not in _ALLOWED and not _GENERATED.fullmatch(word):
             raise ValueError(f"generated C names {word[:40]!r}, which it must not")

@@ -1,0 +1,458 @@
+"""A state evaluation learnt from random playouts, and playouts cut off by it.
+
+`learn` plays random playouts from a game's initial state and samples, of
+each, the states a few moves before its end (`SKIP`, `WINDOW`: earlier
+states of a random playout say little of how it ends).  A candidate feature
+counts the true facts of one relation that have given constants at one or
+two argument positions (``(cell ? ? white)``, ``(cell ? 7 white)``; ``?``
+any value), or every fact of a relation.  The features whose counts
+correlate clearly with some role's goal (`FEATURE_Z`) are kept, the
+strongest `MAX_FEATURES`; each role's goal / 100 is fitted to them by least
+squares, and the fit is kept only if it predicts the goals of playouts it
+was not fitted on (`MIN_Z`, `MIN_CORRELATION`); otherwise the game has no heuristic (None), as
+in Connect Four and Hex, where no count of pieces says who wins.  The fit is
+then rescaled (`SHARPNESS`) and squashed into 0..1.  Nothing here knows any
+game: only the facts' relation names, argument positions and constants.
+
+`CutoffPlayout` is an MCTS evaluator (as `player.mcts.RandomPlayout`): random
+playouts stopped after `plies` moves, a playout cut off valued by the
+heuristic, one that ends in time by its goals / 100.  On native code both
+the sampling and the cut-off playouts run in C
+(`gdl.native.heuristic_source`), the features counted by popcount over masks
+of the state's bits; elsewhere in Python.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from math import sqrt
+from typing import Any
+
+from games.base import Game, GameError, State
+from gdl.compiled.compiled_game import CompiledGame, CompiledState
+
+HEURISTIC = False
+"""Whether the ``mcts`` agent learns and uses the heuristic by default: only if it
+wins at equal time (docs/mcts-enhancements.md)."""
+
+CUTOFF = 16
+"""Moves after which a playout is cut off and valued by the heuristic, by default."""
+
+PLAYOUTS = 1500
+"""Random playouts `learn` plays from the initial state."""
+
+SKIP = 2
+"""States sampled from a playout are at least this many moves before its end: the
+last states mostly say whose turn it was when the game ended."""
+
+WINDOW = 12
+"""...and fewer than `SKIP` + `WINDOW` moves before it: earlier states of a random
+playout say little of how it will end (its last moves decide it)."""
+
+EVERY = 1
+"""A sample every this many moves in that window: every one, so that the states
+of either parity are alike (with every other one, whose turn it is would say who
+moved last, so who won, in every game where the last mover wins)."""
+
+MAX_SAMPLES = 18000
+"""Samples at most (the learning's time grows with them)."""
+
+MIN_Z = 4.0
+"""How clearly the fit must predict the goals: the correlation r of its values with
+the goals over the states of P playouts it was not fitted on counts if
+r * sqrt(P) >= MIN_Z (about MIN_Z standard errors from none; the states of one
+playout are counted as one, being alike)."""
+
+MIN_CORRELATION = 0.3
+"""...and that correlation must be at least this: a fit that explains a few percent of
+the goals' variance is no evaluation (the fits of Connect Four, 0.16 to 0.21, pass
+`MIN_Z` from 1,500 playouts; Breakthrough's reach 0.44)."""
+
+FEATURE_Z = 3.0
+"""As `MIN_Z`, for one feature's count (over all the playouts) to be a candidate."""
+
+MAX_FEATURES = 8
+"""Features kept at most: the most correlated candidates."""
+
+RIDGE = 1e-3
+"""Ridge regularisation of the least-squares fit (relative to the samples), so that
+features that move together (one side's pieces and the other's) keep small weights."""
+
+SHARPNESS = 1.0
+"""How far the heuristic's value moves from a role's mean goal.  The value is
+0.5 + 0.5 * x / (1 + |x|) of a score x; a state whose fitted goal is the samples'
+mean gets the score worth the role's mean goal, and each standard deviation (over
+the samples) of fitted goal above it adds `SHARPNESS` to the score (from a mean
+goal of 0.5, one is worth 0.75).  Random playouts' outcomes are noisy, so the
+fitted goals spread little; this scale makes the fit's direction, not its size,
+what the search sees."""
+
+MAX_PAIR_FACTS = 2000
+"""Features fixing two argument positions are made only for games with at most this
+many facts (their number grows with the square of the constants)."""
+
+
+@dataclass
+class Heuristic:
+    """A learnt evaluation: per role, a bias plus weighted counts of facts.
+
+    `texts` are the facts the masks are over (bit i: `texts[i]`); `masks` the
+    features, `names` their patterns; `weights[r]` is role r's bias then one
+    weight per feature, a score x worth ``0.5 + 0.5 * x / (1 + |x|)``;
+    `held_out` the correlation of each role's fitted goal with its goal on
+    playouts the fit did not see.
+    """
+
+    texts: tuple[str, ...]
+    masks: tuple[int, ...]
+    names: tuple[str, ...]
+    weights: tuple[tuple[float, ...], ...]
+    held_out: tuple[float, ...]
+    game: Game | None = None
+    """The compiled game whose state bits are these facts (None: facts by text)."""
+    _index: dict[str, int] = field(default_factory=dict, repr=False)
+    _native: Any = field(default=None, repr=False)
+
+    def bits(self, state: State) -> int:
+        """The state's facts as bits over `texts`."""
+        if self.game is not None and isinstance(state, CompiledState) and state.game is self.game:
+            return state.bits
+        if not self._index:
+            self._index = {text: i for i, text in enumerate(self.texts)}
+        index = self._index
+        bits = 0
+        for fact in state.facts():
+            i = index.get(fact)
+            if i is not None:
+                bits |= 1 << i
+        return bits
+
+    def value_of_bits(self, bits: int) -> list[float]:
+        """Each role's estimated reward (0..1) for a state with these bits."""
+        counts = [(bits & mask).bit_count() for mask in self.masks]
+        values = []
+        for row in self.weights:
+            x = row[0] + sum(w * n for w, n in zip(row[1:], counts, strict=True))
+            values.append(0.5 + 0.5 * x / (1 + abs(x)))
+        return values
+
+    def value(self, state: State) -> list[float]:
+        """Each role's estimated reward (0..1) in `state` (its goals / 100 if terminal)."""
+        if state.is_terminal():
+            return [goal * 0.01 for goal in state.goals()]
+        return self.value_of_bits(self.bits(state))
+
+    def describe(self) -> str:
+        """The features and each role's weights, for logs and people."""
+        lines = [f"bias {' '.join(f'{row[0]:+.3f}' for row in self.weights)}"]
+        for f, name in enumerate(self.names):
+            lines.append(f"{name} {' '.join(f'{row[1 + f]:+.4f}' for row in self.weights)}")
+        lines.append(f"held-out correlation {' '.join(f'{r:.3f}' for r in self.held_out)}")
+        return "\n".join(lines)
+
+    def native_tables(self, native: Any) -> tuple[Any, Any]:
+        """The masks and weights as C arrays for `native` (made once)."""
+        if self._native is None or self._native[0] is not native:
+            ffi = native.ffi
+            words = native.words
+            masks = ffi.new("uint64_t[]", max(1, len(self.masks) * words))
+            for f, mask in enumerate(self.masks):
+                for w in range(words):
+                    masks[f * words + w] = (mask >> (64 * w)) & 0xFFFFFFFFFFFFFFFF
+            flat = [w for row in self.weights for w in row]
+            weights = ffi.new("double[]", flat)
+            self._native = (native, masks, weights)
+        return self._native[1], self._native[2]
+
+
+def split_fact(text: str) -> tuple[str, ...]:
+    """A fact's relation and its arguments at the top level (nested terms kept whole)."""
+    text = text.strip()
+    if not text.startswith("("):
+        return (text,)
+    parts: list[str] = []
+    depth = 0
+    current: list[str] = []
+    for char in text[1:-1]:
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        if char.isspace() and depth == 0:
+            if current:
+                parts.append("".join(current))
+                current = []
+        else:
+            current.append(char)
+    if current:
+        parts.append("".join(current))
+    return tuple(parts)
+
+
+def candidate_features(texts: Sequence[str]) -> list[tuple[str, int]]:
+    """The candidate features over facts `texts`: (pattern, mask of bits), one per mask."""
+    patterns: dict[tuple[str | None, ...], int] = {}
+    pairs = len(texts) <= MAX_PAIR_FACTS
+    for i, text in enumerate(texts):
+        parts = split_fact(text)
+        relation, args = parts[0], parts[1:]
+        n = len(args)
+        keys = [(relation, *([None] * n))]
+        for a in range(n):
+            keys.append((relation, *(args[k] if k == a else None for k in range(n))))
+            if pairs and n >= 3:
+                for b in range(a + 1, n):
+                    fixed = (a, b)
+                    keys.append((relation, *(args[k] if k in fixed else None for k in range(n))))
+        for key in keys:
+            patterns[key] = patterns.get(key, 0) | 1 << i
+    found: dict[int, str] = {}
+    for key, mask in patterns.items():
+        if mask not in found:
+            relation, *args = key
+            shown = " ".join("?" if a is None else a for a in args)
+            found[mask] = f"({relation} {shown})" if args else str(relation)
+    return [(name, mask) for mask, name in found.items()]
+
+
+@dataclass
+class Samples:
+    """States sampled from playouts: their bits, their playout, each playout's goals."""
+
+    bits: list[int]
+    owner: list[int]
+    goals: list[Sequence[int]]
+
+
+def sample(
+    game: Game,
+    rng: random.Random,
+    playouts: int = PLAYOUTS,
+    skip: int = SKIP,
+    window: int = WINDOW,
+    every: int = EVERY,
+) -> tuple[tuple[str, ...], Samples]:
+    """Random playouts from `game`'s initial state and, of each, the states `skip`,
+    `skip` + `every`, ... moves before its end, fewer than `skip` + `window` moves
+    before it (`MAX_SAMPLES` in all at most); with the facts the bits are over."""
+    if skip < 1 or window < 1 or every < 1 or skip + window > 64:
+        raise GameError(f"bad sampling window: skip {skip}, window {window}, every {every}")
+    state = game.initial_state()
+    native = getattr(game, "native_playouts", None)
+    if isinstance(state, CompiledState) and native is not None:
+        taken = _native_samples(native, state.bits, rng, playouts, (skip, window, every))
+        return game.compiled.base_texts, taken
+    index: dict[str, int] = {}
+    samples = Samples([], [], [])
+    for done in range(playouts):
+        current = state
+        passed = []
+        while not current.is_terminal():
+            if isinstance(current, CompiledState):
+                bits = current.bits
+            else:
+                bits = 0
+                for fact in current.facts():
+                    bits |= 1 << index.setdefault(fact, len(index))
+            passed.append(bits)
+            joint = [rng.choice(moves) for moves in current.all_legal_moves()]
+            current = current.next(joint)
+        samples.goals.append(current.goals())
+        n = len(passed)
+        for d in range(skip, min(skip + window, n + 1), every):
+            if len(samples.bits) < MAX_SAMPLES:
+                samples.bits.append(passed[n - d])
+                samples.owner.append(done)
+    if isinstance(state, CompiledState):
+        return game.compiled.base_texts, samples
+    return tuple(index), samples
+
+
+def _native_samples(
+    native: Any, bits: int, rng: random.Random, playouts: int, where: tuple[int, int, int]
+) -> Samples:
+    ffi, words, roles = native.ffi, native.words, native.roles
+    out = ffi.new("uint64_t[]", MAX_SAMPLES * words)
+    owner = ffi.new("int[]", MAX_SAMPLES)
+    goals = ffi.new("int[]", playouts * roles)
+    fail = ffi.new("uint64_t[]", words)
+    state = bits.to_bytes(native.state_bytes, "little")
+    seed = rng.getrandbits(32)
+    taken = native.lib.gdl_sample_playouts(
+        state, playouts, seed, *where, MAX_SAMPLES, out, owner, goals, fail
+    )
+    if taken < 0:
+        raise GameError("a playout reached a state where the rules break")
+    raw = ffi.buffer(out, taken * words * 8)
+    size = words * 8
+    found = [int.from_bytes(raw[i * size : (i + 1) * size], "little") for i in range(taken)]
+    flat = ffi.unpack(goals, playouts * roles)
+    return Samples(
+        found,
+        ffi.unpack(owner, taken),
+        [tuple(flat[p * roles : (p + 1) * roles]) for p in range(playouts)],
+    )
+
+
+def learn(game: Game, rng: random.Random, playouts: int = PLAYOUTS) -> Heuristic | None:
+    """The heuristic of `game` learnt from random playouts (see the module), or None
+    where no feature predicts the goals clearly.  The same `rng` state gives the same
+    result."""
+    texts, samples = sample(game, rng, playouts)
+    roles = len(game.roles)
+    played = len(samples.goals)
+    if len(samples.bits) < 20 or played < 4:
+        return None
+    targets = [[samples.goals[o][r] * 0.01 for o in samples.owner] for r in range(roles)]
+    need = FEATURE_Z / sqrt(played)
+    strength = []
+    for name, mask in candidate_features(texts):
+        counts = [(bits & mask).bit_count() for bits in samples.bits]
+        best = max(abs(_correlation(counts, y)) for y in targets)
+        if best >= need:
+            strength.append((best, name, mask, counts))
+    if not strength:
+        return None
+    strength.sort(key=lambda item: -item[0])
+    chosen = strength[:MAX_FEATURES]
+    columns = [counts for _, _, _, counts in chosen]
+    train = [i for i, o in enumerate(samples.owner) if o % 2 == 0]
+    test = [i for i, o in enumerate(samples.owner) if o % 2 == 1]
+    held_out = []
+    for y in targets:
+        weights = _fit([[column[i] for i in train] for column in columns], [y[i] for i in train])
+        predicted = [_predict(weights, columns, i) for i in test]
+        held_out.append(_correlation(predicted, [y[i] for i in test]))
+    if max(held_out) < max(MIN_CORRELATION, MIN_Z / sqrt(played // 2)):
+        return None
+    rows = []
+    for y in targets:
+        weights = _fit(columns, y)
+        fitted = [_predict(weights, columns, i) for i in range(len(y))]
+        mean = sum(fitted) / len(fitted)
+        spread = sqrt(sum((f - mean) ** 2 for f in fitted) / len(fitted))
+        scale = SHARPNESS / spread if spread > 0 else 0.0
+        centre = min(0.9, max(-0.9, 2 * sum(y) / len(y) - 1))
+        offset = centre / (1 - abs(centre))  # the score whose value is the mean goal
+        bias = scale * (weights[0] - mean) + offset
+        rows.append((bias, *(scale * w for w in weights[1:])))
+    return Heuristic(
+        texts=tuple(texts),
+        masks=tuple(mask for _, _, mask, _ in chosen),
+        names=tuple(name for _, name, _, _ in chosen),
+        weights=tuple(rows),
+        held_out=tuple(held_out),
+        game=game if isinstance(game, CompiledGame) and texts is game.compiled.base_texts else None,
+    )
+
+
+def _predict(weights: Sequence[float], columns: Sequence[Sequence[float]], i: int) -> float:
+    return weights[0] + sum(w * column[i] for w, column in zip(weights[1:], columns, strict=True))
+
+
+def _correlation(x: Sequence[float], y: Sequence[float]) -> float:
+    n = len(x)
+    mx, my = sum(x) / n, sum(y) / n
+    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y, strict=True))
+    sxx = sum((a - mx) ** 2 for a in x)
+    syy = sum((b - my) ** 2 for b in y)
+    if sxx == 0 or syy == 0:
+        return 0.0
+    return sxy / sqrt(sxx * syy)
+
+
+def _fit(columns: Sequence[Sequence[float]], y: Sequence[float]) -> list[float]:
+    """Ridge least squares of `y` on the columns and a bias: [bias, weight...]."""
+    n = len(y)
+    k = len(columns)
+    rows = [[1.0] * n, *columns]
+    size = k + 1
+    matrix = [
+        [sum(a * b for a, b in zip(rows[i], rows[j], strict=True)) for j in range(size)]
+        for i in range(size)
+    ]
+    for i in range(1, size):
+        matrix[i][i] += RIDGE * n
+    vector = [sum(a * b for a, b in zip(row, y, strict=True)) for row in rows]
+    return _solve(matrix, vector)
+
+
+def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    """Gaussian elimination with partial pivoting (the matrix is small and regularised)."""
+    size = len(vector)
+    a = [row[:] + [vector[i]] for i, row in enumerate(matrix)]
+    for col in range(size):
+        pivot = max(range(col, size), key=lambda r: abs(a[r][col]))
+        a[col], a[pivot] = a[pivot], a[col]
+        if abs(a[col][col]) < 1e-12:
+            continue
+        for r in range(size):
+            if r != col:
+                factor = a[r][col] / a[col][col]
+                if factor:
+                    for c in range(col, size + 1):
+                        a[r][c] -= factor * a[col][c]
+    return [a[i][size] / a[i][i] if abs(a[i][i]) >= 1e-12 else 0.0 for i in range(size)]
+
+
+class CutoffPlayout:
+    """Evaluates a state by random playouts cut off after `plies` moves (see the module).
+
+    As `player.mcts.RandomPlayout`: the mean of `Game.playout_batch` playouts.
+    `playouts` counts them all.
+    """
+
+    playouts = 0
+
+    def __init__(self, heuristic: Heuristic, plies: int) -> None:
+        if plies < 0:
+            raise GameError(f"the cut-off needs plies >= 0, got {plies}")
+        self.heuristic = heuristic
+        self.plies = plies
+        self._buffers: tuple[int, Any, Any, Any] | None = None
+        """The native results' buffers, for this many playouts at least."""
+
+    def evaluate(self, state: State, rng: random.Random) -> list[float]:
+        count = state.game.playout_batch
+        self.playouts += count
+        native = getattr(state.game, "native_playouts", None)
+        heuristic = self.heuristic
+        if native is not None and isinstance(state, CompiledState) and heuristic.game is state.game:
+            return self._native(native, state.bits, rng, count)
+        total = [0.0] * len(state.game.roles)
+        for _ in range(count):
+            current = state
+            for _ in range(self.plies):
+                if current.is_terminal():
+                    break
+                current = current.next([rng.choice(m) for m in current.all_legal_moves()])
+            for r, value in enumerate(heuristic.value(current)):
+                total[r] += value
+        return [value / count for value in total]
+
+    def _native(self, native: Any, bits: int, rng: random.Random, count: int) -> list[float]:
+        ffi, roles, words = native.ffi, native.roles, native.words
+        masks, weights = self.heuristic.native_tables(native)
+        buffers = self._buffers
+        if buffers is None or buffers[0] < count:
+            buffers = self._buffers = (
+                count,
+                ffi.new("double[]", count * roles),
+                ffi.new("int[]", count),
+                ffi.new("uint64_t[]", words),
+            )
+        _, values, steps, fail = buffers
+        seed = rng.getrandbits(32)
+        state = bits.to_bytes(native.state_bytes, "little")
+        features = len(self.heuristic.masks)
+        done = native.lib.gdl_cutoff_playouts(
+            state, count, seed, self.plies, features, masks, weights, values, steps, fail
+        )
+        if done < 0:
+            raise GameError("a native playout reached a state where the rules break")
+        if count == 1:
+            return list(ffi.unpack(values, roles))
+        flat = ffi.unpack(values, count * roles)
+        return [sum(flat[i * roles + r] for i in range(count)) / count for r in range(roles)]

@@ -1,0 +1,204 @@
+"""The learnt state evaluation (`player.heuristic`) and its cut-off playouts.
+
+The native tests build small libraries into a folder of this test module
+(skipped without cffi or a C compiler); the Python path runs everywhere.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_gdl_native import needs_native
+
+from games.base import GameError
+from games.registry import GDL_DIR
+from gdl.compiled.compiled_game import CompiledGame
+from gdl.interpreter.game import GdlGame
+from gdl.load import with_reasoner
+from gdl.native import build
+from gdl.native.attach import attach_native
+from player import heuristic
+from player.agents import make_agent
+from player.heuristic import CutoffPlayout, candidate_features, learn, split_fact
+
+TOKENS = """
+; Each side has three tokens; in turn a side takes one of the other's tokens or
+; waits; after six moves, the side with more tokens wins (equal: a draw).
+(role white)
+(role black)
+(opponent white black)
+(opponent black white)
+(init (token white 1)) (init (token white 2)) (init (token white 3))
+(init (token black 1)) (init (token black 2)) (init (token black 3))
+(init (control white))
+(init (step 0))
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)
+(level 1) (level 2) (level 3)
+(<= (legal ?p (take ?k)) (true (control ?p)) (opponent ?p ?q) (true (token ?q ?k)))
+(<= (legal ?p wait) (true (control ?p)))
+(<= (legal ?p noop) (role ?p) (not (true (control ?p))))
+(<= (taken ?q ?k) (does ?p (take ?k)) (opponent ?p ?q))
+(<= (next (token ?q ?k)) (true (token ?q ?k)) (not (taken ?q ?k)))
+(<= (next (control ?q)) (true (control ?p)) (opponent ?p ?q))
+(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
+(<= terminal (true (step 6)))
+(<= (atleast ?p 1) (true (token ?p ?a)))
+(<= (atleast ?p 2) (true (token ?p ?a)) (true (token ?p ?b)) (distinct ?a ?b))
+(<= (atleast ?p 3) (true (token ?p 1)) (true (token ?p 2)) (true (token ?p 3)))
+(<= (wins ?p) (opponent ?p ?q) (level ?n) (atleast ?p ?n) (not (atleast ?q ?n)))
+(<= (goal ?p 100) (wins ?p))
+(<= (goal ?p 0) (opponent ?p ?q) (wins ?q))
+(<= (goal ?p 50) (role ?p) (not (wins ?p)) (opponent ?p ?q) (not (wins ?q)))
+"""
+
+COINS = """
+; Both name a coin side at once, four times; white wins if its last call is heads.
+; No state before the last call says anything of the outcome.
+(role white)
+(role black)
+(side heads) (side tails)
+(init (step 0))
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)
+(<= (legal ?p (call ?s)) (role ?p) (side ?s))
+(<= (next (last ?s)) (does white (call ?s)))
+(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
+(<= terminal (true (step 4)))
+(<= (goal white 100) (true (last heads)))
+(<= (goal white 0) (true (last tails)))
+(<= (goal black 100) (true (last tails)))
+(<= (goal black 0) (true (last heads)))
+"""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def library_cache(tmp_path_factory: pytest.TempPathFactory):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(build.CACHE_ENV, str(tmp_path_factory.mktemp("native")))
+        yield
+
+
+def compiled(text: str, name: str, native: bool) -> CompiledGame:
+    game = with_reasoner(GdlGame.from_text(text, name=name), "compiled")
+    assert isinstance(game, CompiledGame)
+    if native:
+        attach_native(game)
+        assert game.native_playouts is not None
+    return game
+
+
+def tokens_state(game: CompiledGame, white: int, black: int):
+    facts = [f"(token white {k})" for k in range(1, white + 1)]
+    facts += [f"(token black {k})" for k in range(1, black + 1)]
+    return game.state_from_facts([*facts, "(control white)", "(step 3)"])
+
+
+def test_facts_are_split_at_the_top_level() -> None:
+    assert split_fact("(cell 1 2 white)") == ("cell", "1", "2", "white")
+    assert split_fact("(at (pos 1 2) x)") == ("at", "(pos 1 2)", "x")
+    assert split_fact("open") == ("open",)
+
+
+def test_candidate_features_count_facts_by_relation_and_constants() -> None:
+    texts = ["(cell 1 1 x)", "(cell 1 2 o)", "(cell 2 1 x)", "(cell 2 2 x)", "(control x)"]
+    found = dict(candidate_features(texts))
+    assert found["(cell ? ? x)"] == 0b1101
+    assert found["(cell 1 ? ?)"] == 0b0011
+    assert found["(cell 2 ? ?)"] == 0b1100
+    assert found["(control ?)"] == 0b10000
+    # One feature per mask, named by its most general pattern: (cell ? 1 x) is (cell ? 1 ?).
+    assert found["(cell ? 1 ?)"] == 0b0101 and "(cell ? 1 x)" not in found
+    assert len(set(found.values())) == len(found)
+
+
+@pytest.mark.parametrize("native", [False, pytest.param(True, marks=needs_native)])
+def test_where_material_decides_more_tokens_are_worth_more(native: bool) -> None:
+    game = compiled(TOKENS, "tokens", native)
+    learnt = learn(game, random.Random(1), playouts=1000)
+    assert learnt is not None
+    ahead = learnt.value(tokens_state(game, 3, 1))
+    behind = learnt.value(tokens_state(game, 1, 3))
+    assert ahead[0] > 0.6 > 0.4 > behind[0]
+    assert ahead[1] < 0.4 < 0.6 < behind[1]
+    assert learnt.held_out[0] > 0.3
+
+
+def test_learning_is_repeatable_for_a_seed() -> None:
+    game = compiled(TOKENS, "tokens", native=False)
+    first = learn(game, random.Random(7), playouts=1000)
+    second = learn(game, random.Random(7), playouts=1000)
+    assert first is not None and second is not None
+    assert (first.names, first.weights) == (second.names, second.weights)
+
+
+@pytest.mark.parametrize("native", [False, pytest.param(True, marks=needs_native)])
+def test_a_game_whose_states_do_not_predict_its_goals_gets_no_heuristic(native: bool) -> None:
+    game = compiled(COINS, "coins", native)
+    assert learn(game, random.Random(1), playouts=1000) is None
+
+
+@needs_native
+def test_connect_four_gets_no_heuristic() -> None:
+    text = (GDL_DIR / "connect_four.kif").read_text()
+    assert learn(compiled(text, "connect_four", native=True), random.Random(1)) is None
+
+
+@pytest.mark.parametrize("native", [False, pytest.param(True, marks=needs_native)])
+def test_cut_off_playouts_stay_in_the_goal_range(native: bool) -> None:
+    game = compiled(TOKENS, "tokens", native)
+    learnt = learn(game, random.Random(1), playouts=1000)
+    assert learnt is not None
+    rng = random.Random(2)
+    state = tokens_state(game, 3, 0)  # far ahead: the score is far out, the value not
+    for plies in (0, 1, 3):
+        evaluator = CutoffPlayout(learnt, plies)
+        for _ in range(20):
+            values = evaluator.evaluate(state, rng)
+            assert len(values) == 2
+            assert all(0.0 <= value <= 1.0 for value in values)
+    assert CutoffPlayout(learnt, 0).evaluate(state, rng)[0] > 0.6
+
+
+@needs_native
+def test_native_cut_off_values_are_the_heuristic_or_the_goals() -> None:
+    game = compiled(TOKENS, "tokens", native=True)
+    learnt = learn(game, random.Random(1), playouts=1000)
+    assert learnt is not None
+    state = tokens_state(game, 2, 1)
+    # Cut off at once: exactly the heuristic's value of the state, in C as in Python.
+    assert CutoffPlayout(learnt, 0).evaluate(state, random.Random(3)) == pytest.approx(
+        learnt.value(state)
+    )
+    # Never cut off: the mean goals of the plain native playouts for the seed.
+    count = game.playout_batch
+    results = state.random_playouts(random.Random(4), count)
+    mean = [sum(goals[r] for goals, _ in results) / count / 100 for r in range(2)]
+    assert CutoffPlayout(learnt, 100).evaluate(state, random.Random(4)) == pytest.approx(mean)
+
+
+def test_the_agent_learns_at_the_start_and_plays() -> None:
+    game = compiled(TOKENS, "tokens", native=False)
+    agent = make_agent("mcts:heuristic=yes,cutoff=2,iterations=50", seed=1)
+    agent.start(game, 0)
+    assert agent.learnt is not None
+    state = game.initial_state()
+    assert agent.choose_move(state, None) in state.legal_moves(0)
+    assert isinstance(agent.tree.evaluator, CutoffPlayout)
+    plain = make_agent("mcts:iterations=50", seed=1)
+    plain.start(game, 0)
+    assert plain.learnt is None
+
+
+def test_agent_options_are_checked() -> None:
+    with pytest.raises(GameError, match="cutoff"):
+        make_agent("mcts:heuristic=yes,cutoff=-1")
+    with pytest.raises(GameError, match="mast or greedy"):
+        make_agent("mcts:heuristic=yes,mast=yes")
+    with pytest.raises(GameError, match="cut-off"):
+        CutoffPlayout(None, -1)  # type: ignore[arg-type]
+
+
+def test_sampling_window_is_checked() -> None:
+    game = compiled(TOKENS, "tokens", native=False)
+    with pytest.raises(GameError, match="window"):
+        heuristic.sample(game, random.Random(1), skip=0)
