@@ -283,12 +283,14 @@ def _(command: str, output: list[str], tmp_path: Path) -> None:
         # 4 matches rather than 20: each starts a search process in each player.
         # A start clock of 60 s: four matches start child processes in two players at
         # once, which under a heavy load takes more than the default 10 s (then `nil`).
+        # A play clock of 10 s: the players answer after their 50 simulations, at
+        # once on a quiet machine, but at load 12 some took more than 2 s (timeouts).
         command = replaced(
             command,
             ("http://127.0.0.1:9147", first),
             ("http://127.0.0.1:9148", second),
             ("--games 20", "--games 4"),
-            ("--playclock 2", "--playclock 2 --startclock 60"),
+            ("--playclock 2", "--playclock 10 --startclock 60"),
         )
         out = shell(command, tmp_path).stdout
     assert "game: 4 matches" in out

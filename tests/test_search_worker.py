@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import io
 import json
 import os
@@ -15,7 +16,14 @@ from gdl_texts import PENNIES, TICTACTOE
 
 from gdl.load import game_from_text
 from player import search_worker
-from player.search_worker import LineReader, SearchWorker, reasoner_of, serve
+from player.search_worker import (
+    NEVER,
+    LineReader,
+    SearchWorker,
+    reasoner_of,
+    serve,
+    skip_full_collections,
+)
 from player.worker_client import WorkerClient, WorkerDied, WorkerError, WorkerTimeout
 
 
@@ -57,6 +65,40 @@ def test_the_search_proves_wins_plays_them_and_answers_at_once() -> None:
     assert answer["sims"] < 100_000
     rows = {row[0]: row for row in answer["stats"]}
     assert rows["(mark 1 3)"][3:] == [1.0, 1.0] and answer["proven"] == 100
+
+
+@pytest.mark.parametrize("rules", [TICTACTOE, PENNIES], ids=["turn-taking", "simultaneous"])
+def test_searching_and_advancing_leave_no_cyclic_garbage(rules: str) -> None:
+    """What lets a worker skip full collections: the trees it grows and drops
+    are freed by reference counting alone."""
+    worker = SearchWorker()
+    roles = worker.handle({"cmd": "load", "rules": rules})["roles"]
+    assert worker.tree is not None
+    build = getattr(worker.tree.root.state.game, "native_build", None)
+    if build is not None:
+        build.join()
+    gc.collect()
+    gc.disable()
+    try:
+        while not worker.tree.root.state.is_terminal():
+            search = {"cmd": "search", "role": 0, "until": time.time() + 30, "iterations": 300}
+            answer = worker.handle(search)
+            joint = [answer["move"]] + [
+                worker.tree.root.state.legal_moves(role)[0] for role in range(1, len(roles))
+            ]
+            worker.handle({"cmd": "advance", "joint": joint})
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
+def test_skipping_full_collections_keeps_the_young_generations() -> None:
+    before = gc.get_threshold()
+    try:
+        skip_full_collections()
+        assert gc.get_threshold() == (*before[:2], NEVER)
+    finally:
+        gc.set_threshold(*before)
 
 
 def test_the_answer_says_what_plays_the_rules() -> None:
