@@ -37,7 +37,7 @@ from gdl.compiled.compiled_game import CompiledGame
 from gdl.load import game_from_file
 from player.agents import make_agent
 from player.heuristic import CutoffPlayout
-from player.imm import ImplicitMinimax
+from player.imm import HeuristicPrior, ImplicitMinimax
 from player.mcts import MCTS
 from server.match import derive_seed
 from server.stats import wilson_interval
@@ -71,9 +71,10 @@ def search_options(variant: str) -> dict[str, object]:
 def heuristic_options(variant: str, game: Game) -> dict[str, object]:
     """The `MCTS` arguments of a variant's heuristic, learnt on `game` (seed 0): cut-off
     playouts with ``heuristic=yes`` (``evaluator``), implicit minimax with ``imm=ALPHA``
-    (``imm``); none where the variant uses no heuristic or the game has none."""
+    (``imm``), virtual visits with ``prior=VISITS`` (``prior``); none where the
+    variant uses no heuristic or the game has none."""
     agent = make_agent(f"mcts:{variant}", seed=0)
-    if not agent.heuristic and not agent.imm:
+    if not (agent.heuristic or agent.imm or agent.prior):
         return {}
     agent.start(game, 0)
     if agent.learnt is None:
@@ -85,6 +86,8 @@ def heuristic_options(variant: str, game: Game) -> dict[str, object]:
         options["evaluator"] = CutoffPlayout(agent.learnt, agent.cutoff)
     if agent.imm:
         options["imm"] = ImplicitMinimax(agent.learnt, agent.imm)
+    if agent.prior:
+        options["prior"] = HeuristicPrior(agent.learnt, agent.prior)
     return options
 
 

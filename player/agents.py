@@ -21,7 +21,7 @@ from typing import TextIO
 from games.base import Game, GameError, State, canonical_move
 from games.registry import parse_spec
 from player.heuristic import CUTOFF, HEURISTIC, CutoffPlayout, Heuristic, learn
-from player.imm import IMM, ImplicitMinimax
+from player.imm import IMM, PRIOR, HeuristicPrior, ImplicitMinimax
 from player.mcts import (
     DEFAULT_C,
     FINAL_CHOICES,
@@ -126,8 +126,10 @@ class MCTSAgent(Agent):
     and the playouts are cut off after `cutoff` moves and valued by it.  With
     `imm` above 0, the heuristic is learnt the same way (with or without
     `heuristic`) and backed up in the tree as implicit minimax values weighted
-    `imm` in the choice of moves (`player.imm`); where the game has none, the
-    search is plain.
+    `imm` in the choice of moves (`player.imm`); with `prior` above 0, a move's
+    statistics start with that many virtual visits worth the heuristic's value
+    of the child it leads to (`player.imm.HeuristicPrior`).  Where the game has
+    no heuristic, the search is plain.
     """
 
     spec = "mcts"
@@ -156,6 +158,7 @@ class MCTSAgent(Agent):
         heuristic: bool = HEURISTIC,
         cutoff: int = CUTOFF,
         imm: float = IMM,
+        prior: int = PRIOR,
         seed: int | None = None,
     ) -> None:
         if heuristic and (mast or greedy or rave):
@@ -189,6 +192,7 @@ class MCTSAgent(Agent):
         self.heuristic = heuristic
         self.cutoff = cutoff
         self.imm = imm
+        self.prior = prior
         self.learnt: Heuristic | None = None
         self.rng = random.Random(seed)
         self.tree: MCTS | None = None
@@ -203,7 +207,7 @@ class MCTSAgent(Agent):
         self.last_ranking = []
         if self.table_dir is not None:
             self.table = StateTable.load(table_path(self.table_dir, game), game, self.depth)
-        if self.heuristic or self.imm:
+        if self.heuristic or self.imm or self.prior:
             self.learnt = learn(game, random.Random(self.rng.getrandbits(32)))
 
     def choose_move(self, state: State, deadline: float | None) -> str:
@@ -235,6 +239,9 @@ class MCTSAgent(Agent):
                 imm=None
                 if self.learnt is None or not self.imm
                 else ImplicitMinimax(self.learnt, self.imm),
+                prior=None
+                if self.learnt is None or not self.prior
+                else HeuristicPrior(self.learnt, self.prior),
             )
         if self.time is not None:
             own = time.monotonic() + self.time
@@ -381,6 +388,7 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "heuristic": (_boolean, "yes|no"),
     "cutoff": (_at_least(int, 0), "PLIES"),
     "imm": (_at_least(float, 0), "ALPHA"),
+    "prior": (_at_least(int, 0), "VISITS"),
 }
 """The options of an ``mcts`` agent spec."""
 

@@ -22,7 +22,7 @@ from math import log, sqrt
 from typing import TYPE_CHECKING
 
 from games.base import GameDefinitionError, GameError, State
-from player.imm import ImplicitMinimax
+from player.imm import HeuristicPrior, ImplicitMinimax
 from player.mast import MastPlayout, MoveAverages
 from player.rave import BIAS, REF, Rave
 from player.shallow import proven_moves
@@ -274,7 +274,9 @@ class MCTS:
 
     With `imm` (`player.imm`, not with `rave`), every node keeps a minimax value
     of the heuristic evaluations below it, and a node's one chooser values its
-    moves by their means blended with those values.
+    moves by their means blended with those values.  With `prior`
+    (`player.imm.HeuristicPrior`), a move's statistics start, when the child it
+    leads to is added, with virtual visits worth the child's evaluation.
     """
 
     def __init__(
@@ -300,6 +302,7 @@ class MCTS:
         rave_ref: int = REF,
         rave_bias: float = BIAS,
         imm: ImplicitMinimax | None = None,
+        prior: HeuristicPrior | None = None,
     ) -> None:
         if shallow < 0 or shallow_visits < 1:
             raise GameError(
@@ -337,6 +340,8 @@ class MCTS:
         """GRAVE's tables and choice (None: UCB1 alone)."""
         self.imm = imm
         """The implicit minimax values' keeper (None: none kept)."""
+        self.prior = prior
+        """What seeds new edges with virtual visits (None: nothing)."""
         self.table = table
         self.max_nodes = max_nodes
         self._nodes = 0
@@ -531,6 +536,8 @@ class MCTS:
             child = node.children[joint] = shared
         else:
             child = node.children[joint] = self._new_node(state, node.depth + 1, shared)
+        if self.prior is not None:
+            self.prior.seed(node, joint, child)
         if child.rewards is not None:
             _note_decisive(node, joint, child.rewards)
         return child

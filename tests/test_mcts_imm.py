@@ -13,7 +13,7 @@ from test_mcts import TICTACTOE
 
 from games.base import Game, GameError, Goals, State
 from player.agents import make_agent
-from player.imm import ImplicitMinimax
+from player.imm import HeuristicPrior, ImplicitMinimax
 from player.mcts import MCTS, Node
 
 TREE_VALUES = {
@@ -234,3 +234,34 @@ def test_bad_options_are_refused_clearly() -> None:
         ImplicitMinimax(HashEvaluation(), 2.0)
     with pytest.raises(GameError, match="not together"):
         MCTS(TICTACTOE.initial_state(), rave=True, imm=ImplicitMinimax(HashEvaluation(), 0.5))
+
+
+def test_the_prior_seeds_each_new_edge_with_virtual_visits() -> None:
+    search = MCTS(
+        TreeGame().initial_state(),
+        prior=HeuristicPrior(TableEvaluation(), 3),
+        rng=random.Random(1),
+    )
+    search.search(iterations=2)  # the root's two children, one simulation each
+    root = search.root
+    assert len(root.children) == 2
+    for child in root.children.values():
+        i = root.moves[0].index(child.state.path)
+        assert root.counts[0][i] == 1 + 3
+        # The simulation's draw (0.5) plus three visits worth the evaluation.
+        assert root.sums[0][i] == pytest.approx(0.5 + 3 * TREE_VALUES[child.state.path][0])
+        assert root.counts[1] == [8]  # b's one move: both edges' visits
+    assert root.visits == 2  # the virtual visits are not the node's own
+
+
+def test_the_prior_option_is_checked() -> None:
+    with pytest.raises(GameError, match="option prior must be int >= 0"):
+        make_agent("mcts:prior=-1")
+    with pytest.raises(GameError, match="at least 1 virtual visit"):
+        HeuristicPrior(HashEvaluation(), 0)
+    game = compiled(TOKENS, "tokens", native=False)
+    agent = make_agent("mcts:prior=5,iterations=50", seed=1)
+    agent.start(game, 0)
+    assert agent.choose_move(game.initial_state(), None)
+    assert agent.tree.prior is not None and agent.tree.prior.visits == 5
+    assert agent.tree.imm is None
