@@ -37,6 +37,7 @@ from gdl.compiled.compiled_game import CompiledGame
 from gdl.load import game_from_file
 from player.agents import make_agent
 from player.heuristic import CutoffPlayout
+from player.imm import HeuristicPrior, ImplicitMinimax
 from player.mcts import MCTS
 from server.match import derive_seed
 from server.stats import wilson_interval
@@ -67,18 +68,27 @@ def search_options(variant: str) -> dict[str, object]:
     }
 
 
-def heuristic_evaluator(variant: str, game: Game) -> CutoffPlayout | None:
-    """The cut-off playouts of a variant with ``heuristic=yes`` (learnt on `game`, seed
-    0), or None (plain playouts: the variant has no heuristic, or the game none)."""
+def heuristic_options(variant: str, game: Game) -> dict[str, object]:
+    """The `MCTS` arguments of a variant's heuristic, learnt on `game` (seed 0): cut-off
+    playouts with ``heuristic=yes`` (``evaluator``), implicit minimax with ``imm=ALPHA``
+    (``imm``), virtual visits with ``prior=VISITS`` (``prior``); none where the
+    variant uses no heuristic or the game has none."""
     agent = make_agent(f"mcts:{variant}", seed=0)
-    if not agent.heuristic:
-        return None
+    if not (agent.heuristic or agent.imm or agent.prior):
+        return {}
     agent.start(game, 0)
     if agent.learnt is None:
-        print(f"{variant}: no heuristic learnt on this game (plain playouts)")
-        return None
+        print(f"{variant}: no heuristic learnt on this game (plain search)")
+        return {}
     print(f"{variant}: learnt heuristic (weights per role)\n{agent.learnt.describe()}")
-    return CutoffPlayout(agent.learnt, agent.cutoff)
+    options: dict[str, object] = {}
+    if agent.heuristic:
+        options["evaluator"] = CutoffPlayout(agent.learnt, agent.cutoff)
+    if agent.imm:
+        options["imm"] = ImplicitMinimax(agent.learnt, agent.imm)
+    if agent.prior:
+        options["prior"] = HeuristicPrior(agent.learnt, agent.prior)
+    return options
 
 
 def native_game(name: str) -> Game:
@@ -156,13 +166,13 @@ def speeds(
     state = played.initial_state()
     sims = {variant: 0 for variant in (baseline, *variants)}
     cpu = {variant: 0.0 for variant in sims}
-    evaluators = {variant: heuristic_evaluator(variant, played) for variant in sims}
+    heuristics = {variant: heuristic_options(variant, played) for variant in sims}
     for round_ in range(rounds):
         for variant in sims:
             search = MCTS(
                 state,
                 rng=random.Random(round_),
-                evaluator=evaluators[variant],
+                **heuristics[variant],
                 **search_options(variant),
             )
             began = time.process_time()

@@ -21,6 +21,7 @@ from typing import TextIO
 from games.base import Game, GameError, State, canonical_move
 from games.registry import parse_spec
 from player.heuristic import CUTOFF, HEURISTIC, CutoffPlayout, Heuristic, learn
+from player.imm import IMM, PRIOR, HeuristicPrior, ImplicitMinimax
 from player.mcts import (
     DEFAULT_C,
     FINAL_CHOICES,
@@ -122,7 +123,13 @@ class MCTSAgent(Agent):
     `heuristic`, a state evaluation is learnt from random playouts at the start
     of each match (`player.heuristic`; `learnt` holds it, None where the game
     has no feature that predicts its goals, and then the playouts are plain)
-    and the playouts are cut off after `cutoff` moves and valued by it.
+    and the playouts are cut off after `cutoff` moves and valued by it.  With
+    `imm` above 0, the heuristic is learnt the same way (with or without
+    `heuristic`) and backed up in the tree as implicit minimax values weighted
+    `imm` in the choice of moves (`player.imm`); with `prior` above 0, a move's
+    statistics start with that many virtual visits worth the heuristic's value
+    of the child it leads to (`player.imm.HeuristicPrior`).  Where the game has
+    no heuristic, the search is plain.
     """
 
     spec = "mcts"
@@ -150,12 +157,18 @@ class MCTSAgent(Agent):
         rave_bias: float = BIAS,
         heuristic: bool = HEURISTIC,
         cutoff: int = CUTOFF,
+        imm: float = IMM,
+        prior: int = PRIOR,
         seed: int | None = None,
     ) -> None:
         if heuristic and (mast or greedy or rave):
             raise GameError(
                 "agent mcts: heuristic=yes plays its own playouts, not mast or greedy (nor rave)"
             )
+        if not 0 <= imm <= 1:
+            raise GameError(f"agent mcts: imm=ALPHA needs a weight from 0 to 1, got {imm}")
+        if imm and rave:
+            raise GameError("agent mcts: imm=ALPHA and rave=yes both change the choice of moves")
         if shallow and not solver:
             raise GameError("agent mcts: shallow=PLIES needs solver=yes (it proves for the solver)")
         self.iterations = iterations
@@ -178,6 +191,8 @@ class MCTSAgent(Agent):
         self.rave_bias = rave_bias
         self.heuristic = heuristic
         self.cutoff = cutoff
+        self.imm = imm
+        self.prior = prior
         self.learnt: Heuristic | None = None
         self.rng = random.Random(seed)
         self.tree: MCTS | None = None
@@ -192,7 +207,7 @@ class MCTSAgent(Agent):
         self.last_ranking = []
         if self.table_dir is not None:
             self.table = StateTable.load(table_path(self.table_dir, game), game, self.depth)
-        if self.heuristic:
+        if self.heuristic or self.imm or self.prior:
             self.learnt = learn(game, random.Random(self.rng.getrandbits(32)))
 
     def choose_move(self, state: State, deadline: float | None) -> str:
@@ -220,7 +235,13 @@ class MCTSAgent(Agent):
                 rave=self.rave,
                 rave_ref=self.rave_ref,
                 rave_bias=self.rave_bias,
-                evaluator=None if self.learnt is None else CutoffPlayout(self.learnt, self.cutoff),
+                evaluator=self._cutoff(),
+                imm=None
+                if self.learnt is None or not self.imm
+                else ImplicitMinimax(self.learnt, self.imm),
+                prior=None
+                if self.learnt is None or not self.prior
+                else HeuristicPrior(self.learnt, self.prior),
             )
         if self.time is not None:
             own = time.monotonic() + self.time
@@ -228,6 +249,12 @@ class MCTSAgent(Agent):
         self.tree.search(self.iterations, deadline)
         self.last_ranking = self.tree.statistics(self.role)
         return self.tree.best_move(self.role)
+
+    def _cutoff(self) -> CutoffPlayout | None:
+        """The cut-off playouts of `heuristic` (None: plain playouts)."""
+        if self.learnt is None or not self.heuristic:
+            return None
+        return CutoffPlayout(self.learnt, self.cutoff)
 
     def observe(self, joint: Sequence[str], state: State) -> None:
         self.steps += 1
@@ -360,6 +387,8 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "rave_bias": (_at_least(float, 0), "X"),
     "heuristic": (_boolean, "yes|no"),
     "cutoff": (_at_least(int, 0), "PLIES"),
+    "imm": (_at_least(float, 0), "ALPHA"),
+    "prior": (_at_least(int, 0), "VISITS"),
 }
 """The options of an ``mcts`` agent spec."""
 

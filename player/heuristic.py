@@ -28,6 +28,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import sqrt
+from operator import mul
 from typing import Any
 
 from games.base import Game, GameError, State
@@ -134,7 +135,7 @@ class Heuristic:
         counts = [(bits & mask).bit_count() for mask in self.masks]
         values = []
         for row in self.weights:
-            x = row[0] + sum(w * n for w, n in zip(row[1:], counts, strict=True))
+            x = row[0] + sum(map(mul, row[1:], counts))
             values.append(0.5 + 0.5 * x / (1 + abs(x)))
         return values
 

@@ -22,6 +22,7 @@ from math import log, sqrt
 from typing import TYPE_CHECKING
 
 from games.base import GameDefinitionError, GameError, State
+from player.imm import HeuristicPrior, ImplicitMinimax
 from player.mast import MastPlayout, MoveAverages
 from player.rave import BIAS, REF, Rave
 from player.shallow import proven_moves
@@ -126,6 +127,9 @@ class Node:
     `probed` says whether the shallow proof search has looked at the node.
     With RAVE (`player.rave`), `amaf` is the node's AMAF table once it has
     one and `slots` its moves' table positions per role, once needed.
+    With implicit minimax (`player.imm`), `imm` is the node's backed-up
+    heuristic value per role and `imm_moves` its one chooser's value of each
+    move (-1: none yet), once a child has reported one.
     """
 
     __slots__ = (
@@ -148,6 +152,8 @@ class Node:
         "probed",
         "amaf",
         "slots",
+        "imm",
+        "imm_moves",
     )
 
     def __init__(self, state: State, depth: int) -> None:
@@ -173,6 +179,8 @@ class Node:
         self.probed = False
         self.amaf: array | None = None
         self.slots: tuple[tuple[int, ...], ...] | None = None
+        self.imm: Rewards | None = None
+        self.imm_moves: list[float] | None = None
 
     def expand(self, rng: random.Random) -> None:
         """Learn the legal moves (done once, the second time the node is visited).
@@ -263,6 +271,12 @@ class MCTS:
     node up the path whose table holds more than `rave_ref` simulations
     (0: the node's own, plain RAVE), weighted by `rave_bias`; the random
     playouts report their moves to the tables of the path.
+
+    With `imm` (`player.imm`, not with `rave`), every node keeps a minimax value
+    of the heuristic evaluations below it, and a node's one chooser values its
+    moves by their means blended with those values.  With `prior`
+    (`player.imm.HeuristicPrior`), a move's statistics start, when the child it
+    leads to is added, with virtual visits worth the child's evaluation.
     """
 
     def __init__(
@@ -287,6 +301,8 @@ class MCTS:
         rave: bool = RAVE,
         rave_ref: int = REF,
         rave_bias: float = BIAS,
+        imm: ImplicitMinimax | None = None,
+        prior: HeuristicPrior | None = None,
     ) -> None:
         if shallow < 0 or shallow_visits < 1:
             raise GameError(
@@ -299,6 +315,8 @@ class MCTS:
                 "RAVE chooses by its value on its own random playouts: "
                 "not with mast, greedy, stochastic or another evaluator"
             )
+        if rave and imm is not None:
+            raise GameError("RAVE and implicit minimax both change the choice: not together")
         if final not in FINAL_CHOICES:
             raise GameError(f"final choice must be one of {', '.join(FINAL_CHOICES)}: {final!r}")
         if max_nodes is not None and max_nodes < 1:
@@ -320,6 +338,10 @@ class MCTS:
         self.evaluator = evaluator
         self.rave = Rave(state.game, rave_ref, rave_bias) if rave else None
         """GRAVE's tables and choice (None: UCB1 alone)."""
+        self.imm = imm
+        """The implicit minimax values' keeper (None: none kept)."""
+        self.prior = prior
+        """What seeds new edges with virtual visits (None: nothing)."""
         self.table = table
         self.max_nodes = max_nodes
         self._nodes = 0
@@ -413,6 +435,9 @@ class MCTS:
     def _back_up(
         self, path: list[tuple[Node, tuple[int, ...]]], rewards: Rewards, proof: bool
     ) -> None:
+        imm = self.imm
+        changed = imm is not None  # whether the minimax value below changed: a leaf's is new
+        every = self.positions is not None  # shared nodes: no early stop (`player.imm`)
         for node, joint in reversed(path):
             node.visits += 1
             counts, sums = node.counts, node.sums
@@ -421,6 +446,8 @@ class MCTS:
                 sums[role][i] += rewards[role]
             if proof:
                 proof = prove(node)
+            if imm is not None and (changed or proof or every):
+                changed = imm.back_up(node, joint)
         if self.averages is not None:
             self.averages.learn_path(path, rewards)
 
@@ -488,7 +515,10 @@ class MCTS:
         explore = self.c * sqrt(log(node.visits))
         sums, counts = node.sums[role], node.counts[role]
         indices = range(len(counts)) if allowed is None else allowed
-        values = [sums[i] / counts[i] + explore / sqrt(counts[i]) for i in indices]
+        if node.imm_moves is not None:  # the one chooser's minimax values (`player.imm`)
+            values = self.imm.values(node, role, indices, explore)
+        else:
+            values = [sums[i] / counts[i] + explore / sqrt(counts[i]) for i in indices]
         if self.stochastic:
             return indices[self.rng.choices(range(len(values)), values)[0]]
         return indices[values.index(max(values))]
@@ -506,6 +536,8 @@ class MCTS:
             child = node.children[joint] = shared
         else:
             child = node.children[joint] = self._new_node(state, node.depth + 1, shared)
+        if self.prior is not None:
+            self.prior.seed(node, joint, child)
         if child.rewards is not None:
             _note_decisive(node, joint, child.rewards)
         return child
@@ -549,6 +581,8 @@ class MCTS:
         when transposing), preset from the state table if it has the state."""
         self._nodes += 1
         node = Node(state, depth)
+        if self.imm is not None:
+            self.imm.evaluate(node)
         if self.positions is not None:
             self.positions[key or (depth, state.key())] = node
         if self.table is not None and node.rewards is None:

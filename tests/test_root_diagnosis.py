@@ -1,0 +1,79 @@
+"""benchmarks/root_diagnosis.py: a logged position replayed and searched on native code."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+import root_diagnosis  # noqa: E402
+
+MOVES = [
+    ["(mark 1 1)", "noop"],
+    ["noop", "(mark 2 1)"],
+    ["(mark 1 2)", "noop"],
+    ["noop", "(mark 2 2)"],
+    ["(mark 3 3)", "noop"],
+]
+"""Tic-tac-toe where xplayer, on move at step 4, could win at once with (mark 1 3)."""
+
+
+def run(tmp_path: Path, capsys, *args: str) -> str:
+    log = tmp_path / "match.json"
+    log.write_text(json.dumps({"moves": MOVES}))
+    argv = ["root_diagnosis.py", str(log), "--game", "tictactoe", *args]
+    old = sys.argv
+    sys.argv = argv
+    try:
+        root_diagnosis.main()
+    finally:
+        sys.argv = old
+    return capsys.readouterr().out
+
+
+def test_the_search_of_a_logged_position_is_shown_against_the_exact_values(
+    tmp_path, capsys
+) -> None:
+    out = run(
+        tmp_path,
+        capsys,
+        "--step",
+        "4",
+        "--simulations",
+        "300",
+        "--trees",
+        "2",
+        "--playouts",
+        "50",
+        "--values",
+        "(mark 1 3)=1,(mark 3 3)=0",
+    )
+    assert "step 4: xplayer to move, played (mark 3 3)" in out
+    assert "plays (mark 1 3) keeps the value" in out
+    flat = [line for line in out.splitlines() if line.strip().startswith("(mark 1 3)")]
+    assert flat[0].split()[3:5] == ["1.000", "1.000"]  # a win at once, random or greedy
+
+
+def test_a_move_that_throws_the_value_away_is_named(tmp_path, capsys) -> None:
+    out = run(
+        tmp_path,
+        capsys,
+        "--step",
+        "4",
+        "--simulations",
+        "300",
+        "--values",
+        "(mark 1 3)=0,(mark 3 3)=1",
+    )
+    assert "LOSES VALUE" in out
+
+
+def test_bad_input_is_refused(tmp_path, capsys) -> None:
+    with pytest.raises(SystemExit, match="step 9 is not a step"):
+        run(tmp_path, capsys, "--step", "9")
+    with pytest.raises(SystemExit, match="not MOVE=VALUE"):
+        root_diagnosis.parse_values("(mark 1 3)")
