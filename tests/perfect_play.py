@@ -7,7 +7,7 @@ import random
 
 from games.base import State
 from player.agents import Agent
-from player.mcts import Node
+from player.mcts import Node, _subtree
 
 
 @functools.cache
@@ -25,6 +25,17 @@ def bounds_hold(node: Node) -> bool:
     return all(
         low <= true <= high for low, true, high in zip(node.lower, truth, node.upper, strict=True)
     )
+
+
+def checked_bounds(root: Node) -> int:
+    """Asserts `bounds_hold` at every node under `root` that has bounds; returns
+    how many nodes were checked."""
+    checked = 0
+    for node in _subtree(root):
+        if node.lower is not None:
+            assert bounds_hold(node), node.state.render()
+            checked += 1
+    return checked
 
 
 def mover_and_moves(state: State) -> tuple[int, tuple[str, ...]]:
