@@ -28,6 +28,7 @@ from player.mcts import (
     GREEDY,
     MAST,
     MCTS,
+    PARTIAL_PROOFS,
     RAVE,
     SHALLOW,
     SHALLOW_VISITS,
@@ -117,7 +118,8 @@ class MCTSAgent(Agent):
     of a playout only); `greedy` makes the random playouts take a winning move
     where they see one in their first `greedy` moves; `shallow` (with `solver`)
     searches a node reached `shallow_visits` times `shallow` plies deep for
-    forced wins and losses (`player.shallow`); `transpose` shares the
+    forced wins and losses (`player.shallow`); `partial_proofs` (with `solver`)
+    bounds simultaneous-move nodes from the joint moves tried so far; `transpose` shares the
     node of a state reached by several orders of moves (`MCTS`); `rave`
     chooses moves by GRAVE with `rave_ref` and `rave_bias` (`player.rave`).  With
     `heuristic`, a state evaluation is learnt from random playouts at the start
@@ -159,6 +161,7 @@ class MCTSAgent(Agent):
         cutoff: int = CUTOFF,
         imm: float = IMM,
         prior: int = PRIOR,
+        partial_proofs: bool = PARTIAL_PROOFS,
         seed: int | None = None,
     ) -> None:
         if heuristic and (mast or greedy or rave):
@@ -171,6 +174,8 @@ class MCTSAgent(Agent):
             raise GameError("agent mcts: imm=ALPHA and rave=yes both change the choice of moves")
         if shallow and not solver:
             raise GameError("agent mcts: shallow=PLIES needs solver=yes (it proves for the solver)")
+        if partial_proofs and not solver:
+            raise GameError("agent mcts: partial_proofs=yes needs solver=yes (its proofs)")
         self.iterations = iterations
         self.time = DEFAULT_TIME if iterations is None and time is None else time
         self.c = c
@@ -193,6 +198,7 @@ class MCTSAgent(Agent):
         self.cutoff = cutoff
         self.imm = imm
         self.prior = prior
+        self.partial_proofs = partial_proofs
         self.learnt: Heuristic | None = None
         self.rng = random.Random(seed)
         self.tree: MCTS | None = None
@@ -226,6 +232,7 @@ class MCTSAgent(Agent):
                 table=self.table,
                 max_nodes=self.nodes,
                 solver=self.solver,
+                partial_proofs=self.partial_proofs,
                 mast=self.mast,
                 mast_steps=self.mast_steps,
                 greedy=self.greedy,
@@ -376,6 +383,7 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "depth": (_at_least(int, 0), "N"),
     "nodes": (_at_least(int, 1), "N"),
     "solver": (_boolean, "yes|no"),
+    "partial_proofs": (_boolean, "yes|no"),
     "mast": (_boolean, "yes|no"),
     "mast_steps": (_at_least(int, 1), "N"),
     "greedy": (_at_least(int, 0), "N"),

@@ -62,6 +62,11 @@ Connect Four and 94% on Breakthrough, at 200 7% and 13% (docs/mcts-enhancements.
 RAVE = False
 """Whether RAVE/GRAVE (`player.rave`) is on by default: only if it wins against plain UCT."""
 
+PARTIAL_PROOFS = False
+"""Whether the solver proves simultaneous-move nodes from the children known so far
+(`player.solver.joints_to_prove`) by default: only if it wins against the full-matrix
+proofs (docs/mcts-enhancements.md)."""
+
 
 @dataclass(frozen=True)
 class MoveStats:
@@ -261,6 +266,11 @@ class MCTS:
     A proof reaches the parents the node was proven under at once and each
     other parent when a path through it next reaches the proven node.
 
+    With `partial_proofs` (needs `solver`), a node where several roles move at
+    once is bounded from the joint moves that have children so far, the others
+    unknown, instead of only once every joint move has one
+    (`player.solver.joints_to_prove`).
+
     With `shallow` (needs `solver`), a node of a turn-taking game reached
     `shallow_visits` times (at the earliest when it is expanded, its second
     visit) is searched `shallow` plies deep for forced wins (`player.shallow`),
@@ -303,6 +313,7 @@ class MCTS:
         rave_bias: float = BIAS,
         imm: ImplicitMinimax | None = None,
         prior: HeuristicPrior | None = None,
+        partial_proofs: bool = PARTIAL_PROOFS,
     ) -> None:
         if shallow < 0 or shallow_visits < 1:
             raise GameError(
@@ -310,6 +321,8 @@ class MCTS:
             )
         if shallow and not solver:
             raise GameError("the shallow proof search needs the solver (solver=yes)")
+        if partial_proofs and not solver:
+            raise GameError("partial proofs are the solver's (solver=yes)")
         if rave and (mast or greedy or stochastic or evaluator is not None):
             raise GameError(
                 "RAVE chooses by its value on its own random playouts: "
@@ -326,6 +339,7 @@ class MCTS:
         self.stochastic = stochastic
         self.rng = rng or random.Random()
         self.solver = solver
+        self.partial = partial_proofs
         self.shallow = shallow
         self.shallow_visits = shallow_visits
         self.averages = MoveAverages(len(state.game.roles)) if mast else None
@@ -445,7 +459,7 @@ class MCTS:
                 counts[role][i] += 1
                 sums[role][i] += rewards[role]
             if proof:
-                proof = prove(node)
+                proof = prove(node, self.partial)
             if imm is not None and (changed or proof or every):
                 changed = imm.back_up(node, joint)
         if self.averages is not None:
@@ -479,11 +493,11 @@ class MCTS:
             if rewards is not None:
                 child.lower = child.upper = tuple(rewards)
                 child.proven = rewards
-        changed = bool(found) and prove(node)
+        changed = bool(found) and prove(node, self.partial)
         for ancestor, _ in reversed(path):
             if not changed:
                 break
-            changed = prove(ancestor)
+            changed = prove(ancestor, self.partial)
 
     def _choose_joint(self, node: Node, reference: array | None = None) -> tuple[int, ...]:
         """The joint move (move indices) chosen at `node`: each role chooses its own
@@ -622,7 +636,7 @@ class MCTS:
         """The proven bounds of role `role`'s reward after each of its root moves."""
         root = self.root
         count = len(root.moves[role])
-        joints = joints_to_prove(root) if self.solver else None
+        joints = joints_to_prove(root, self.partial) if self.solver else None
         if joints is None:
             return [0.0] * count, [1.0] * count
         lows, highs, _ = move_bounds(root, role, joints)
