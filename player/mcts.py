@@ -187,17 +187,21 @@ class Node:
         self.imm: Rewards | None = None
         self.imm_moves: list[float] | None = None
 
-    def expand(self, rng: random.Random) -> None:
+    def expand(self, rng: random.Random, part: frozenset[str] | None = None) -> None:
         """Learn the legal moves (done once, the second time the node is visited).
 
         Each role's moves are kept in a random order, so that untried moves
         are tried in random order and ties between equal values are broken
         at random, not in favour of the moves the game happens to list first.
+        With `part` (`MCTS`'s), a role none of whose moves is in it keeps one
+        of them, at random.
         """
         shuffled = []
         for legal in self.state.all_legal_moves():
             moves = list(legal)
             rng.shuffle(moves)
+            if part is not None and len(moves) > 1 and part.isdisjoint(moves):
+                moves = moves[:1]
             shuffled.append(tuple(moves))
         self.moves = tuple(shuffled)
         self.counts = [[0] * len(moves) for moves in self.moves]
@@ -271,6 +275,12 @@ class MCTS:
     unknown, instead of only once every joint move has one
     (`player.solver.joints_to_prove`).
 
+    With `part`, a set of moves, the tree branches only on the roles' choices
+    that include one of them: a role none of whose legal moves is in `part`
+    plays one of them, drawn at random when its node is expanded
+    (`player.factored`: the search of one part of a game whose roles move at
+    once on separate parts of the state).
+
     With `shallow` (needs `solver`), a node of a turn-taking game reached
     `shallow_visits` times (at the earliest when it is expanded, its second
     visit) is searched `shallow` plies deep for forced wins (`player.shallow`),
@@ -314,6 +324,7 @@ class MCTS:
         imm: ImplicitMinimax | None = None,
         prior: HeuristicPrior | None = None,
         partial_proofs: bool = PARTIAL_PROOFS,
+        part: frozenset[str] | None = None,
     ) -> None:
         if shallow < 0 or shallow_visits < 1:
             raise GameError(
@@ -340,6 +351,8 @@ class MCTS:
         self.rng = rng or random.Random()
         self.solver = solver
         self.partial = partial_proofs
+        self.part = part
+        """With `part`: the moves the tree branches on (`player.factored`)."""
         self.shallow = shallow
         self.shallow_visits = shallow_visits
         self.averages = MoveAverages(len(state.game.roles)) if mast else None
@@ -405,7 +418,7 @@ class MCTS:
         try:
             while node.proven is None:
                 if node.moves is None:
-                    node.expand(self.rng)
+                    node.expand(self.rng, self.part)
                 if self.shallow and not node.probed and node.visits >= self.shallow_visits:
                     self._probe(node, path)
                     if node.proven is not None:
@@ -605,7 +618,7 @@ class MCTS:
 
     def _ensure_expanded(self, node: Node) -> None:
         if node.moves is None and node.rewards is None:
-            node.expand(self.rng)
+            node.expand(self.rng, self.part)
 
     def statistics(self, role: int) -> list[MoveStats]:
         """The root's moves for role index `role`, best first (by the final choice)."""
