@@ -345,9 +345,11 @@ def test_with_factor_a_turn_taking_game_keeps_the_joint_tree(monkeypatch) -> Non
         worker = SearchWorker()
         worker.rng.seed(7)
         worker.handle({"cmd": "load", "rules": TICTACTOE})
-        build = getattr(worker.tree.root.state.game, "native_build", None)
+        game = worker.tree.root.state.game
+        build = getattr(game, "native_build", None)
         if build is not None:  # the same rules' code in both searches
             build.join()
+            game.playout_batch = 1  # measured by the clock when attached: fixed here
         search = {"cmd": "search", "role": 0, "until": time.time() + 30, "iterations": 300}
         answer = worker.handle(search)
         assert worker.part is None
