@@ -20,7 +20,7 @@ from typing import TextIO
 
 from games.base import Game, GameError, State, canonical_move
 from games.registry import parse_spec
-from player.heuristic import CUTOFF, HEURISTIC, CutoffPlayout, Heuristic, learn
+from player.heuristic import CUTOFF, HEURISTIC, MATERIAL, CutoffPlayout, Heuristic, learn
 from player.imm import IMM, PRIOR, HeuristicPrior, ImplicitMinimax
 from player.mcts import (
     DEFAULT_C,
@@ -129,7 +129,8 @@ class MCTSAgent(Agent):
     `imm` in the choice of moves (`player.imm`); with `prior` above 0, a move's
     statistics start with that many virtual visits worth the heuristic's value
     of the child it leads to (`player.imm.HeuristicPrior`).  Where the game has
-    no heuristic, the search is plain.
+    no heuristic, the search is plain.  `material` above 0 adds to a learnt
+    heuristic its material term with that weight (`player.heuristic.material_term`).
     """
 
     spec = "mcts"
@@ -159,6 +160,7 @@ class MCTSAgent(Agent):
         cutoff: int = CUTOFF,
         imm: float = IMM,
         prior: int = PRIOR,
+        material: float = MATERIAL,
         seed: int | None = None,
     ) -> None:
         if heuristic and (mast or greedy or rave):
@@ -193,6 +195,7 @@ class MCTSAgent(Agent):
         self.cutoff = cutoff
         self.imm = imm
         self.prior = prior
+        self.material = material
         self.learnt: Heuristic | None = None
         self.rng = random.Random(seed)
         self.tree: MCTS | None = None
@@ -208,7 +211,8 @@ class MCTSAgent(Agent):
         if self.table_dir is not None:
             self.table = StateTable.load(table_path(self.table_dir, game), game, self.depth)
         if self.heuristic or self.imm or self.prior:
-            self.learnt = learn(game, random.Random(self.rng.getrandbits(32)))
+            seed = random.Random(self.rng.getrandbits(32))
+            self.learnt = learn(game, seed, material=self.material)
 
     def choose_move(self, state: State, deadline: float | None) -> str:
         legal = state.legal_moves(self.role)
@@ -389,6 +393,7 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "cutoff": (_at_least(int, 0), "PLIES"),
     "imm": (_at_least(float, 0), "ALPHA"),
     "prior": (_at_least(int, 0), "VISITS"),
+    "material": (_at_least(float, 0), "W"),
 }
 """The options of an ``mcts`` agent spec."""
 

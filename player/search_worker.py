@@ -67,9 +67,11 @@ import traceback
 from pathlib import Path
 from typing import Any, TextIO
 
-from games.base import Game, GameError
+from games.base import Game, GameError, State
 from gdl.compiled.compiled_game import CompiledGame
 from player.game_factory import game_from_text
+from player.heuristic import Learning
+from player.imm import ImplicitMinimax
 from player.lifeline import watch_parent
 from player.mcts import MCTS
 from player.state_table import StateTable, table_path
@@ -107,6 +109,17 @@ the search.  Off: at equal time against this search without it (1 s a move,
 native code) it lost Connect Four, 0.200 (0.10-0.37, 30 matches), for 26% of the
 simulations per CPU-second (docs/mcts-enhancements.md)."""
 
+SEARCH_IMM = 0.0
+"""The weight alpha of implicit minimax backups (`player.imm`) in the search on
+games where a heuristic is learnt (0: off, and nothing is learnt).  The
+heuristic is learnt in the background (`player.heuristic.Learning`) while the
+plain search goes on; once it is there, a search with the backups replaces
+the plain tree (see `SearchWorker.take_heuristic`).  On games where none is
+learnt the search stays exactly the plain one."""
+
+SEARCH_MATERIAL = 0.0
+"""The weight of the learnt heuristic's material term (`player.heuristic.material_term`)."""
+
 
 class SearchWorker:
     """The game, the search tree and the state table of one match."""
@@ -128,6 +141,9 @@ class SearchWorker:
         """Simulations run while pondering since the last search answer..."""
         self.ponder_seconds = 0.0
         """...and the seconds they took."""
+        self.max_nodes: int | None = None
+        self.learning: Learning | None = None
+        """The heuristic being learnt, until the search takes it (`take_heuristic`)."""
 
     def handle(self, command: dict[str, Any]) -> dict[str, Any]:
         """The answer to one command (without its id)."""
@@ -163,31 +179,62 @@ class SearchWorker:
             except GameError as error:  # a damaged table costs its learning, not the match
                 print(f"search worker: {error}; starting a new table", file=sys.stderr)
                 self.table = StateTable(game, depth)
-        self.tree = MCTS(
-            game.initial_state(),
+        self.max_nodes = max_nodes
+        self.tree = self.new_tree(game.initial_state())
+        if SEARCH_IMM > 0:
+            self.learning = Learning(game, SEARCH_MATERIAL)
+        return {"roles": list(game.roles)}
+
+    def new_tree(self, state: State, imm: ImplicitMinimax | None = None) -> MCTS:
+        """A search tree at `state`, `steps` joint moves into the game."""
+        return MCTS(
+            state,
             c=SEARCH_C,
             rng=self.rng,
+            depth=self.steps,
             table=self.table,
-            max_nodes=max_nodes,
+            max_nodes=self.max_nodes,
             solver=SEARCH_SOLVER,
             shallow=SEARCH_SHALLOW,
             rave=SEARCH_RAVE,
+            imm=imm,
         )
-        return {"roles": list(game.roles)}
+
+    def take_heuristic(self) -> None:
+        """Once the heuristic is learnt, search with it: a new tree at the root,
+        with implicit minimax backups, replaces the plain one (whose nodes hold
+        no heuristic values).  Called where losing the tree costs least: when
+        pondering, after a move, and in a search at most half over.  Where no
+        heuristic was learnt the plain tree stays."""
+        learning = self.learning
+        if learning is None or not learning.done.is_set():
+            return
+        self.learning = None
+        if learning.result is None:
+            return
+        assert self.tree is not None
+        print(f"search worker: learnt heuristic\n{learning.result.describe()}", file=sys.stderr)
+        imm = ImplicitMinimax(learning.result, SEARCH_IMM)
+        self.tree = self.new_tree(self.tree.root.state, imm)
 
     def search(self, role: int, seconds: float, iterations: int | None) -> dict[str, Any]:
-        tree = self.tree
-        assert tree is not None
-        deadline = time.monotonic() + seconds
+        start = time.monotonic()
+        deadline = start + seconds
         cpu = time.process_time()
         sims = 0
         slowest = 0.0
         while iterations is None or sims < iterations:
             began = time.monotonic()
+            if self.learning is not None and began - start <= deadline - began:
+                self.take_heuristic()
+            tree = self.tree
+            assert tree is not None
             if began + slowest >= deadline or tree.search(iterations=1) == 0:
                 break
             slowest = max(slowest, time.monotonic() - began)
             sims += 1
+        tree = self.tree
+        assert tree is not None
         answer = {
             "move": tree.best_move(role),
             "sims": sims,
@@ -223,6 +270,7 @@ class SearchWorker:
 
     def ponder(self) -> None:
         """Search for a slice of `PONDER_SLICE` seconds (stops at a terminal root)."""
+        self.take_heuristic()
         tree = self.tree
         assert tree is not None
         began = time.monotonic()
@@ -243,6 +291,7 @@ class SearchWorker:
         # the time kept for the reply.
         tree.node_count  # noqa: B018
         self.steps += 1
+        self.take_heuristic()
         return {"terminal": state.is_terminal()}
 
     def save(self) -> dict[str, Any]:

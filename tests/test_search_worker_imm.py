@@ -1,0 +1,98 @@
+"""The search worker with implicit minimax (`search_worker.SEARCH_IMM` above 0):
+the heuristic is learnt in the background and taken where one is learnt; on
+games where none is, the search stays exactly the plain one."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from gdl_texts import TICTACTOE
+from test_heuristic import TOKENS
+
+from games.registry import GDL_DIR
+from player import search_worker
+from player.imm import ImplicitMinimax
+from player.search_worker import SearchWorker
+
+
+def loaded(rules: str, seed: int) -> SearchWorker:
+    """A worker with a seeded search loaded with `rules`, its native code (if any)
+    attached and its learning (if any) finished."""
+    worker = SearchWorker()
+    worker.rng.seed(seed)
+    worker.handle({"cmd": "load", "rules": rules})
+    assert worker.tree is not None
+    build = getattr(worker.tree.root.state.game, "native_build", None)
+    if build is not None:
+        build.join()
+    if worker.learning is not None:
+        assert worker.learning.done.wait(120)
+    return worker
+
+
+def search(worker: SearchWorker, iterations: int) -> dict:
+    command = {"cmd": "search", "role": 0, "until": time.time() + 60, "iterations": iterations}
+    return worker.handle(command)
+
+
+def test_without_imm_nothing_is_learnt() -> None:
+    assert search_worker.SEARCH_IMM == 0  # what ggp serve plays now
+    assert loaded(TICTACTOE, 1).learning is None
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "connect_four"])
+def test_where_no_heuristic_is_learnt_the_search_is_the_plain_one(monkeypatch, game) -> None:
+    rules = TICTACTOE if game == "tictactoe" else (GDL_DIR / "connect_four.kif").read_text()
+    plain = loaded(rules, 3)
+    monkeypatch.setattr(search_worker, "SEARCH_IMM", 0.4)
+    monkeypatch.setattr(search_worker, "SEARCH_MATERIAL", 0.5)
+    worker = loaded(rules, 3)
+    tree = worker.tree
+    assert worker.learning is not None and worker.learning.result is None
+    first, again = search(plain, 300), search(worker, 300)
+    assert worker.learning is None and worker.tree is tree and tree.imm is None
+    assert (again["move"], again["stats"]) == (first["move"], first["stats"])
+    for answer in (first, again):
+        del answer["cpu"]
+    assert again == first
+
+
+def test_a_learnt_heuristic_is_taken_into_a_new_tree(monkeypatch) -> None:
+    monkeypatch.setattr(search_worker, "SEARCH_IMM", 0.4)
+    monkeypatch.setattr(search_worker, "SEARCH_MATERIAL", 0.5)
+    worker = loaded(TOKENS, 5)
+    assert worker.learning is not None and worker.learning.result is not None
+    names = worker.learning.result.names
+    assert "(token white ?)" in names and "(token black ?)" in names
+    plain = worker.tree
+    answer = search(worker, 100)
+    assert worker.tree is not plain and isinstance(worker.tree.imm, ImplicitMinimax)
+    assert worker.tree.imm.alpha == 0.4 and answer["sims"] == 100
+    assert worker.tree.root.visits == 100  # the new tree holds this search's simulations
+    worker.handle({"cmd": "advance", "joint": [answer["move"], "noop"]})
+    assert worker.tree.root.depth == 1 and worker.tree.imm is not None
+
+
+def test_a_search_more_than_half_over_keeps_its_tree(monkeypatch) -> None:
+    monkeypatch.setattr(search_worker, "SEARCH_IMM", 0.4)
+    worker = SearchWorker()
+    worker.handle({"cmd": "load", "rules": TOKENS})
+    learning = worker.learning
+    assert learning is not None
+    learning.done.wait(120)
+    # As if learning ended just now, late in a search of 0.2 s: the search keeps its tree.
+    learning.done.clear()
+    began = time.time()
+
+    def finish_late(worker_search=worker.tree.search):
+        if time.time() - began > 0.15:
+            learning.done.set()
+        return worker_search(iterations=1)
+
+    tree = worker.tree
+    monkeypatch.setattr(tree, "search", lambda iterations: finish_late())
+    worker.handle({"cmd": "search", "role": 0, "until": began + 0.2, "iterations": None})
+    assert worker.tree is tree and worker.learning is learning
+    worker.ponder()  # taken at the next slice of pondering
+    assert worker.tree is not tree and worker.learning is None
