@@ -11,9 +11,17 @@ from gdl_texts import TICTACTOE
 from test_heuristic import TOKENS
 
 from games.registry import GDL_DIR
+from gdl.native import attach
 from player import search_worker
 from player.imm import ImplicitMinimax
 from player.search_worker import SearchWorker
+
+
+@pytest.fixture(autouse=True)
+def same_playout_batch(monkeypatch) -> None:
+    """Native code measures its playouts per leaf (`attach.playout_batch`); two loads
+    of a game must search alike for a seed."""
+    monkeypatch.setattr(attach, "playout_batch", lambda game, native: 2)
 
 
 def loaded(rules: str, seed: int) -> SearchWorker:
@@ -44,7 +52,9 @@ def test_without_imm_nothing_is_learnt() -> None:
 @pytest.mark.parametrize("game", ["tictactoe", "connect_four"])
 def test_where_no_heuristic_is_learnt_the_search_is_the_plain_one(monkeypatch, game) -> None:
     rules = TICTACTOE if game == "tictactoe" else (GDL_DIR / "connect_four.kif").read_text()
+    monkeypatch.setattr(search_worker, "SEARCH_IMM", 0.0)
     plain = loaded(rules, 3)
+    assert plain.learning is None
     monkeypatch.setattr(search_worker, "SEARCH_IMM", 0.4)
     monkeypatch.setattr(search_worker, "SEARCH_MATERIAL", 0.5)
     worker = loaded(rules, 3)
@@ -81,18 +91,20 @@ def test_a_search_more_than_half_over_keeps_its_tree(monkeypatch) -> None:
     learning = worker.learning
     assert learning is not None
     learning.done.wait(120)
-    # As if learning ended just now, late in a search of 0.2 s: the search keeps its tree.
+    # As if learning ended just now, late in a search of 1 s: the search keeps its tree.
     learning.done.clear()
+    tree = worker.tree
+    search_once = tree.search
     began = time.time()
 
-    def finish_late(worker_search=worker.tree.search):
-        if time.time() - began > 0.15:
+    def finish_late(**budget) -> int:
+        if time.time() - began > 0.6:
             learning.done.set()
-        return worker_search(iterations=1)
+        return search_once(**budget)
 
-    tree = worker.tree
-    monkeypatch.setattr(tree, "search", lambda iterations: finish_late())
-    worker.handle({"cmd": "search", "role": 0, "until": began + 0.2, "iterations": None})
+    monkeypatch.setattr(tree, "search", finish_late)
+    worker.handle({"cmd": "search", "role": 0, "until": began + 1.0, "iterations": None})
+    assert learning.done.is_set()
     assert worker.tree is tree and worker.learning is learning
     worker.ponder()  # taken at the next slice of pondering
     assert worker.tree is not tree and worker.learning is None
