@@ -59,6 +59,7 @@ def search_options(variant: str) -> dict[str, object]:
         "mast": options.mast,
         "mast_steps": options.mast_steps,
         "greedy": options.greedy,
+        "decisive": options.decisive,
         "transpose": options.transpose,
         "shallow": options.shallow,
         "shallow_visits": options.shallow_visits,

@@ -178,6 +178,30 @@ class State(ABC):
         """
         return [_greedy_playout(self, rng, plies) for _ in range(count)]
 
+    def decisive_playouts(self, rng: random.Random, count: int, plies: int) -> list[PlayoutResult]:
+        """`count` playouts with decisive and anti-decisive moves (Teytaud and
+        Teytaud 2010, "On the huge benefit of decisive moves in Monte-Carlo
+        Tree Search").
+
+        In the first `plies` moves of a playout, a role that alone has a
+        choice (the others have one move each) takes a winning move as in
+        `greedy_playouts`; when it has none, it avoids a move after which
+        another role can win at once: it draws a move with ``rng.choice``
+        among those not rejected yet (all of them at first, in legal-move
+        order), and rejects it if the next state is not terminal and its
+        one role with a choice is another role that has a move ending the
+        game with goal 100 for it (`winning_joint`); it redraws among the
+        rest, and when every move is rejected plays ``rng.choice`` of all of
+        them.  The roles without a choice draw their one move, in role order
+        around the chooser's draws, as in `random_playout`.  A state where
+        several roles have a choice (simultaneous moves) or none has, and
+        every move after `plies`, is played uniformly at random; so is a
+        reply whose next state has simultaneous moves (it is not looked at).
+        A looked-at move costs a next state and one per reply of the
+        opponent.  Games with native code run them in one call.
+        """
+        return [_decisive_playout(self, rng, plies) for _ in range(count)]
+
     def mast_playouts(
         self,
         rng: random.Random,
@@ -281,10 +305,18 @@ def winning_joint(state: State) -> list[str] | None:
     """The joint move in which the one role with a choice wins at once (the game ends
     with goal 100 for it), its first such move in legal-move order; None if there is none."""
     moves = state.all_legal_moves()
+    role = _sole_chooser(moves)
+    return None if role is None else _winning(state, moves, role)
+
+
+def _sole_chooser(moves: Sequence[Sequence[str]]) -> int | None:
+    """The one role with more than one legal move; None if there are several or none."""
     choosers = [role for role, legal in enumerate(moves) if len(legal) > 1]
-    if len(choosers) != 1:
-        return None
-    role = choosers[0]
+    return choosers[0] if len(choosers) == 1 else None
+
+
+def _winning(state: State, moves: Sequence[Sequence[str]], role: int) -> list[str] | None:
+    """`winning_joint` where `role` is the one role with a choice among `moves`."""
     joint = [legal[0] for legal in moves]
     for move in moves[role]:
         joint[role] = move
@@ -294,12 +326,50 @@ def winning_joint(state: State) -> list[str] | None:
     return None
 
 
+def _threatened(state: State, joint: list[str], role: int) -> bool:
+    """Whether after `joint` another role than `role` alone has a choice and can win at once."""
+    after = state.next(joint)
+    if after.is_terminal():
+        return False
+    moves = after.all_legal_moves()
+    replier = _sole_chooser(moves)
+    return replier is not None and replier != role and _winning(after, moves, replier) is not None
+
+
+def _safe_move(state: State, moves: Sequence[Sequence[str]], role: int, rng: random.Random) -> str:
+    """`role`'s move by the anti-decisive rule of `State.decisive_playouts`."""
+    joint = [legal[0] for legal in moves]
+    candidates = list(moves[role])
+    while candidates:
+        joint[role] = move = rng.choice(candidates)
+        if not _threatened(state, joint, role):
+            return move
+        candidates.remove(move)
+    return rng.choice(moves[role])
+
+
 def _greedy_playout(state: State, rng: random.Random, plies: int) -> PlayoutResult:
     steps = 0
     while not state.is_terminal():
         joint = winning_joint(state) if steps < plies else None
         if joint is None:
             joint = [rng.choice(moves) for moves in state.all_legal_moves()]
+        state = state.next(joint)
+        steps += 1
+    return state.goals(), steps
+
+
+def _decisive_playout(state: State, rng: random.Random, plies: int) -> PlayoutResult:
+    steps = 0
+    while not state.is_terminal():
+        moves = state.all_legal_moves()
+        chooser = _sole_chooser(moves) if steps < plies else None
+        joint = None if chooser is None else _winning(state, moves, chooser)
+        if joint is None:
+            joint = [
+                _safe_move(state, moves, role, rng) if role == chooser else rng.choice(legal)
+                for role, legal in enumerate(moves)
+            ]
         state = state.next(joint)
         steps += 1
     return state.goals(), steps

@@ -23,6 +23,7 @@ from games.registry import parse_spec
 from player.heuristic import CUTOFF, HEURISTIC, MATERIAL, CutoffPlayout, Heuristic, learn
 from player.imm import IMM, PRIOR, HeuristicPrior, ImplicitMinimax
 from player.mcts import (
+    DECISIVE,
     DEFAULT_C,
     FINAL_CHOICES,
     GREEDY,
@@ -115,7 +116,9 @@ class MCTSAgent(Agent):
     (`MCTS.max_nodes`; None: no cap).  `solver` and `mast` switch on the
     MCTS-Solver and MAST playouts (`MCTS`; `mast_steps`: MAST for that many moves
     of a playout only); `greedy` makes the random playouts take a winning move
-    where they see one in their first `greedy` moves; `shallow` (with `solver`)
+    where they see one in their first `greedy` moves, and `decisive` also avoid
+    a move after which another role can win at once in their first `decisive`
+    moves (`State.decisive_playouts`); `shallow` (with `solver`)
     searches a node reached `shallow_visits` times `shallow` plies deep for
     forced wins and losses (`player.shallow`); `transpose` shares the
     node of a state reached by several orders of moves (`MCTS`); `rave`
@@ -150,6 +153,7 @@ class MCTSAgent(Agent):
         mast: bool = MAST,
         mast_steps: int | None = None,
         greedy: int = GREEDY,
+        decisive: int = DECISIVE,
         shallow: int = SHALLOW,
         shallow_visits: int = SHALLOW_VISITS,
         transpose: bool = TRANSPOSE,
@@ -163,9 +167,15 @@ class MCTSAgent(Agent):
         material: float = MATERIAL,
         seed: int | None = None,
     ) -> None:
-        if heuristic and (mast or greedy or rave):
+        if heuristic and (mast or greedy or decisive or rave):
             raise GameError(
-                "agent mcts: heuristic=yes plays its own playouts, not mast or greedy (nor rave)"
+                "agent mcts: heuristic=yes plays its own playouts, "
+                "not mast or greedy (nor decisive, nor rave)"
+            )
+        if decisive and (greedy or mast or rave):
+            raise GameError(
+                "agent mcts: decisive=N plays its own random playouts (taking winning moves): "
+                "not with greedy, mast or rave"
             )
         if not 0 <= imm <= 1:
             raise GameError(f"agent mcts: imm=ALPHA needs a weight from 0 to 1, got {imm}")
@@ -185,6 +195,7 @@ class MCTSAgent(Agent):
         self.mast = mast
         self.mast_steps = mast_steps
         self.greedy = greedy
+        self.decisive = decisive
         self.shallow = shallow
         self.shallow_visits = shallow_visits
         self.transpose = transpose
@@ -233,6 +244,7 @@ class MCTSAgent(Agent):
                 mast=self.mast,
                 mast_steps=self.mast_steps,
                 greedy=self.greedy,
+                decisive=self.decisive,
                 shallow=self.shallow,
                 shallow_visits=self.shallow_visits,
                 transpose=self.transpose,
@@ -383,6 +395,7 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "mast": (_boolean, "yes|no"),
     "mast_steps": (_at_least(int, 1), "N"),
     "greedy": (_at_least(int, 0), "N"),
+    "decisive": (_at_least(int, 0), "N"),
     "shallow": (_at_least(int, 0), "PLIES"),
     "shallow_visits": (_at_least(int, 1), "N"),
     "transpose": (_boolean, "yes|no"),

@@ -48,6 +48,10 @@ MAST = False
 GREEDY = 0
 """Playout moves in which winning moves are taken by default (`RandomPlayout`)."""
 
+DECISIVE = 0
+"""Playout moves in which decisive moves are taken and anti-decisive ones
+avoided by default (`RandomPlayout`; 0: none)."""
+
 TRANSPOSE = False
 """Whether transpositions are shared by default: only if they win against plain UCT."""
 
@@ -84,19 +88,27 @@ class RandomPlayout:
     asks for more (its playouts cost little beside the tree's bookkeeping),
     run in one call (`State.random_playouts`).  `playouts` counts them all.
     With `greedy`, the playouts take a winning move where they see one in
-    their first `greedy` moves (`State.greedy_playouts`).
+    their first `greedy` moves (`State.greedy_playouts`); with `decisive`,
+    in their first `decisive` moves they also avoid a move after which
+    another role can win at once (`State.decisive_playouts`).
     """
 
     playouts = 0
     greedy = 0
+    decisive = 0
 
-    def __init__(self, greedy: int = 0) -> None:
+    def __init__(self, greedy: int = 0, decisive: int = 0) -> None:
+        if greedy and decisive:
+            raise GameError("decisive playouts take winning moves themselves: not with greedy")
         self.greedy = greedy
+        self.decisive = decisive
 
     def evaluate(self, state: State, rng: random.Random) -> Rewards:
         count = state.game.playout_batch
         self.playouts += count
-        if self.greedy:
+        if self.decisive:
+            results = state.decisive_playouts(rng, count, self.decisive)
+        elif self.greedy:
             results = state.greedy_playouts(rng, count, self.greedy)
         elif count == 1:
             goals, _ = state.random_playout(rng)
@@ -249,7 +261,9 @@ class MCTS:
     in native code where the game has it); with `mast_steps`, for that many
     moves only, uniformly random moves playing the rest.
     With `greedy` (not with `mast`), random playouts take a winning move where
-    they see one in their first `greedy` moves (`RandomPlayout`).
+    they see one in their first `greedy` moves (`RandomPlayout`); with
+    `decisive` (not with `mast` or `greedy`), in their first `decisive` moves
+    they also avoid the moves after which another role can win at once.
 
     With `transpose`, the tree is a graph: a move that leads to a state the
     tree already holds at the same depth (reached by another order of moves)
@@ -266,7 +280,7 @@ class MCTS:
     visit) is searched `shallow` plies deep for forced wins (`player.shallow`),
     once; what that proves goes into the solver's bounds.
 
-    With `rave` (not with `mast`, `greedy` or `stochastic`), moves are chosen by GRAVE
+    With `rave` (not with `mast`, `greedy`, `decisive` or `stochastic`), moves are chosen by GRAVE
     (`player.rave`): their mean blended with the AMAF value of the closest
     node up the path whose table holds more than `rave_ref` simulations
     (0: the node's own, plain RAVE), weighted by `rave_bias`; the random
@@ -295,6 +309,7 @@ class MCTS:
         mast: bool = MAST,
         mast_steps: int | None = None,
         greedy: int = GREEDY,
+        decisive: int = DECISIVE,
         transpose: bool = TRANSPOSE,
         shallow: int = SHALLOW,
         shallow_visits: int = SHALLOW_VISITS,
@@ -310,11 +325,13 @@ class MCTS:
             )
         if shallow and not solver:
             raise GameError("the shallow proof search needs the solver (solver=yes)")
-        if rave and (mast or greedy or stochastic or evaluator is not None):
+        if rave and (mast or greedy or decisive or stochastic or evaluator is not None):
             raise GameError(
                 "RAVE chooses by its value on its own random playouts: "
-                "not with mast, greedy, stochastic or another evaluator"
+                "not with mast, greedy, decisive, stochastic or another evaluator"
             )
+        if decisive and (mast or evaluator is not None):
+            raise GameError("decisive playouts are random ones: not with mast or another evaluator")
         if rave and imm is not None:
             raise GameError("RAVE and implicit minimax both change the choice: not together")
         if final not in FINAL_CHOICES:
@@ -332,7 +349,7 @@ class MCTS:
         """MAST's move averages, learnt from every simulation (None: no MAST)."""
         if evaluator is None:
             if self.averages is None:
-                evaluator = RandomPlayout(greedy)
+                evaluator = RandomPlayout(greedy, decisive)
             else:
                 evaluator = MastPlayout(self.averages, steps=mast_steps)
         self.evaluator = evaluator

@@ -34,9 +34,10 @@ class NativeCode(Protocol):
     def next(self, bits: int, does: int) -> int: ...
 
     def playouts(
-        self, bits: int, rng: random.Random, count: int, greedy: int = 0
+        self, bits: int, rng: random.Random, count: int, greedy: int = 0, safe: bool = False
     ) -> list[PlayoutResult]:
-        """Random playouts (greedy for `greedy` moves, see `State.greedy_playouts`);
+        """Random playouts (greedy for `greedy` moves, see `State.greedy_playouts`;
+        with `safe`, decisive and anti-decisive, see `State.decisive_playouts`);
         `PlayoutBroke` if one reaches a state where the rules break."""
         ...
 
@@ -315,6 +316,14 @@ class CompiledState(State):
             return State.greedy_playouts(self, rng, count, plies)
         return self._native_playouts(native, rng, count, plies)
 
+    def decisive_playouts(self, rng: random.Random, count: int, plies: int) -> list[PlayoutResult]:
+        """In one call of native code when attached: those of `State.decisive_playouts`
+        with ``random.Random(rng.getrandbits(32))``."""
+        native = self._game.native_playouts
+        if native is None:
+            return State.decisive_playouts(self, rng, count, plies)
+        return self._native_playouts(native, rng, count, plies, safe=True)
+
     def mast_playouts(
         self,
         rng: random.Random,
@@ -350,9 +359,14 @@ class CompiledState(State):
         return self._broke_explained(native.amaf_playouts, self.bits, rng, count, tables, tree)
 
     def _native_playouts(
-        self, native: NativeCode, rng: random.Random, count: int, greedy: int = 0
+        self,
+        native: NativeCode,
+        rng: random.Random,
+        count: int,
+        greedy: int = 0,
+        safe: bool = False,
     ) -> list[PlayoutResult]:
-        return self._broke_explained(native.playouts, self.bits, rng, count, greedy)
+        return self._broke_explained(native.playouts, self.bits, rng, count, greedy, safe)
 
     def _broke_explained(
         self, playouts: Callable[..., list[PlayoutResult]], *args: Any

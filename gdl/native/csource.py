@@ -16,7 +16,8 @@ compiled reasoner):
   the Python reasoners play with ``random.Random(seed)``; with ``greedy`` > 0,
   in the first ``greedy`` moves of each playout a role that alone has a choice
   takes a move that ends the game with goal 100 for it, where there is one
-  (`State.greedy_playouts`);
+  (`State.greedy_playouts`), and with ``safe`` also, when it has none, avoids
+  a move after which another role can win at once (`State.decisive_playouts`);
 - ``gdl_mast_playouts(S, count, seed, ...)``: `count` MAST playouts
   (`State.mast_playouts`), the move averages arrays indexed by input index,
   read and updated in place;
@@ -79,8 +80,8 @@ void gdl_legal(const uint64_t *S, int *counts, int *moves);
 int gdl_terminal(const uint64_t *S);
 void gdl_goals(const uint64_t *S, int *counts, int *entries);
 void gdl_next(const uint64_t *S, const uint64_t *D, uint64_t *o);
-int gdl_playouts(const char *S, int count, uint32_t seed, int greedy, int *goals, int *steps,
-                 uint64_t *fail);
+int gdl_playouts(const char *S, int count, uint32_t seed, int greedy, int safe, int *goals,
+                 int *steps, uint64_t *fail);
 int gdl_mast_playouts(const char *S, int count, uint32_t seed, int plies, double epsilon,
                       int64_t *seen, double *sums, int *goals, int *steps, uint64_t *fail);
 """
@@ -210,21 +211,104 @@ static int winning_move(const u64 *T, const int *counts, const int *moves, unsig
     return -1;
 }
 
+/* The one role with more than one move; -1 if there are several or none, or a
+   role without moves. */
+static int sole_chooser(const int *counts) {
+    int role, chooser = -1;
+    for (role = 0; role < NR; role++) {
+        if (counts[role] == 0) return -1;
+        if (counts[role] > 1) {
+            if (chooser >= 0) return -1;
+            chooser = role;
+        }
+    }
+    return chooser;
+}
+
+/* The role whose move is at position k of moves, listed per role as counts says. */
+static int role_at(const int *counts, int k) {
+    int role = 0;
+    while (k >= counts[role]) k -= counts[role++];
+    return role;
+}
+
+/* Whether after the joint move D in T another role than chooser alone has a choice
+   and can win at once (winning_move of the next state); *after gets that
+   winning_move (-1 also when the next state is terminal).  Clobbers v. */
+static int threatened(const u64 *T, const u64 *D, int chooser, unsigned char *v, int *after) {
+    u64 o[NW];
+    int counts[NR], moves[MOVES_MAX + 1];
+    next_state(T, D, o, v);
+    eval_step(o, v);
+    *after = -1;
+    if (TERMINAL) return 0;
+    legal_lists(counts, moves, v);
+    *after = winning_move(o, counts, moves, v);
+    return *after >= 0 && role_at(counts, *after) != chooser;
+}
+
+/* The position in moves of the chooser's move by the anti-decisive rule of
+   State.decisive_playouts: drawn among the moves not rejected yet, rejected when
+   threatened; any move when all are.  memo (or 0) keeps, per move of the chooser,
+   -1 (not looked at yet) or whether it is threatened, and memo_after its *after.
+   *after gets the accepted move's (-2: not known).  Clobbers v. */
+static int safe_move(const u64 *T, const int *counts, const int *moves, int chooser, u32 *mt,
+                     unsigned char *v, int *memo, int *memo_after, int *after) {
+    u64 D[NWI];
+    int candidates[MOVES_MAX + 1];
+    int role, start = 0, first = 0, c = counts[chooser], i, k, pick, bad, seen;
+    memset(D, 0, sizeof(D));
+    for (role = 0; role < NR; role++) {
+        if (role == chooser) first = start;
+        else D[moves[start] >> 6] |= 1ULL << (moves[start] & 63);
+        start += counts[role];
+    }
+    for (i = 0; i < c; i++) candidates[i] = first + i;
+    while (c > 0) {
+        i = choose(mt, c);
+        k = candidates[i];
+        if (memo && memo[k - first] >= 0) {
+            bad = memo[k - first];
+            seen = memo_after[k - first];
+        } else {
+            pick = moves[k];
+            D[pick >> 6] |= 1ULL << (pick & 63);
+            bad = threatened(T, D, chooser, v, &seen);
+            D[pick >> 6] &= ~(1ULL << (pick & 63));
+            if (memo) {
+                memo[k - first] = bad;
+                memo_after[k - first] = seen;
+            }
+        }
+        if (!bad) {
+            *after = seen;
+            return k;
+        }
+        memmove(candidates + i, candidates + i + 1, (size_t)(c - i - 1) * sizeof(int));
+        c--;
+    }
+    *after = -2;
+    return first + choose(mt, counts[chooser]);
+}
+
 /* Random playouts (gdl_playouts); with played, each playout's distinct moves of the
    roles that had a choice, as pick * NR + role, go to played + done * PLAYED (how
-   many first). */
+   many first).  In the first greedy moves, a role that alone has a choice takes a
+   winning move; with safe, when it has none, it avoids a threatened one (safe_move). */
 #define PLAYED (NWI * 64 + 1)
-static int playouts(const char *S, int count, u32 seed, int greedy, int *goals, int *steps,
-                    u64 *fail, int *played) {
+static int playouts(const char *S, int count, u32 seed, int greedy, int safe, int *goals,
+                    int *steps, u64 *fail, int *played) {
     u64 T[NW], o[NW], D[NWI];
     u32 mt[625];
-    int moves[MOVES_MAX + 1], counts[NR];
+    int moves[MOVES_MAX + 1], counts[NR], memo[MOVES_MAX + 1], memo_after[MOVES_MAX + 1];
     unsigned char v[NN], recorded[NWI * 64];
-    int done, n, role, start, pick, win, first = -2, *list = 0;
+    int done, n, role, start, pick, win, first = -2, known, chooser, k, *list = 0;
     mt_seed(mt, seed);
+    for (k = 0; k <= MOVES_MAX; k++) memo[k] = -1;  /* the first state's, for every playout */
     for (done = 0; done < count; done++) {
         memcpy(T, S, sizeof(T));
         n = 0;
+        known = -2;  /* winning_move of T when already looked at (by safe_move) */
         if (played) {
             list = played + done * PLAYED;
             list[0] = 0;
@@ -236,18 +320,23 @@ static int playouts(const char *S, int count, u32 seed, int greedy, int *goals, 
             legal_lists(counts, moves, v);
             memset(D, 0, sizeof(D));
             win = -1;
-            if (n > 0 && n < greedy) win = winning_move(T, counts, moves, v);
+            if (n > 0 && n < greedy) win = known != -2 ? known : winning_move(T, counts, moves, v);
             else if (n == 0 && greedy > 0) {  /* every playout's first state: looked at once */
                 if (first == -2) first = winning_move(T, counts, moves, v);
                 win = first;
             }
+            known = -2;
+            chooser = safe && win < 0 && n < greedy ? sole_chooser(counts) : -1;
             start = 0;
             for (role = 0; role < NR; role++) {
                 if (counts[role] == 0) {
                     memcpy(fail, T, sizeof(T));
                     return -1 - done;
                 }
-                if (win < 0) pick = moves[start + choose(mt, counts[role])];
+                if (role == chooser)
+                    pick = moves[safe_move(T, counts, moves, chooser, mt, v, n == 0 ? memo : 0,
+                                           memo_after, &known)];
+                else if (win < 0) pick = moves[start + choose(mt, counts[role])];
                 else if (win >= start && win < start + counts[role]) pick = moves[win];
                 else pick = moves[start];
                 if (list && counts[role] > 1 && !recorded[pick]) {
@@ -271,9 +360,9 @@ static int playouts(const char *S, int count, u32 seed, int greedy, int *goals, 
     return count;
 }
 
-int gdl_playouts(const char *S, int count, u32 seed, int greedy, int *goals, int *steps,
-                 u64 *fail) {
-    return playouts(S, count, seed, greedy, goals, steps, fail, 0);
+int gdl_playouts(const char *S, int count, u32 seed, int greedy, int safe, int *goals,
+                 int *steps, u64 *fail) {
+    return playouts(S, count, seed, greedy, safe, goals, steps, fail, 0);
 }
 
 /* Python's random.random(): 53 random bits from two draws. */

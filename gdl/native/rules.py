@@ -89,12 +89,14 @@ class NativeRules:
         return int.from_bytes(ffi.buffer(out), "little")
 
     def playouts(
-        self, bits: int, rng: random.Random, count: int, greedy: int = 0
+        self, bits: int, rng: random.Random, count: int, greedy: int = 0, safe: bool = False
     ) -> list[PlayoutResult]:
         """`count` random playouts from `bits`: per playout, the goals and the steps.
 
         With `greedy`, winning moves are taken in the first `greedy` moves of
-        each playout, as `games.base.State.greedy_playouts` takes them.
+        each playout, as `games.base.State.greedy_playouts` takes them; with
+        `safe` as well, the moves after which another role can win at once are
+        avoided there, as `games.base.State.decisive_playouts` avoids them.
 
         Raises `PlayoutBroke` with the state where the rules break (a role
         without legal moves, a role without exactly one goal).
@@ -103,7 +105,7 @@ class NativeRules:
         _, goals, steps, fail = self._buffers(count)
         seed = rng.getrandbits(32)
         state = bits.to_bytes(self.state_bytes, "little")
-        if self.lib.gdl_playouts(state, count, seed, greedy, goals, steps, fail) < 0:
+        if self.lib.gdl_playouts(state, count, seed, greedy, safe, goals, steps, fail) < 0:
             raise PlayoutBroke(int.from_bytes(ffi.buffer(fail), "little"))
         return self._results(count, goals, steps)
 

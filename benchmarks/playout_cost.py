@@ -1,0 +1,79 @@
+"""What a playout rule costs: playouts per CPU-second from a game's initial state.
+
+    python benchmarks/playout_cost.py --game connectFour --variant greedy=1 \
+        --variant decisive=1 --variant decisive=4
+
+For uniformly random playouts and each variant (``mcts`` agent options, of
+which ``greedy=N`` and ``decisive=N`` change the playouts), runs batches of
+`--batch` playouts from the initial state of a GDL game on native code, the
+rules alternating in `--rounds` rounds of `--seconds` CPU-seconds each in this
+process (so that the machine's load falls on all alike), and prints the
+playouts per CPU-second, their ratio to random ones and the mean moves of a
+playout.  What they cost the search (MCTS iterations per CPU-second) is
+``mcts_enhancements.py --native --games 0``'s speed table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+
+from mcts_enhancements import native_game
+
+from games.base import PlayoutResult, State
+from player.agents import make_agent
+
+RANDOM = "random"
+"""The name of uniformly random playouts in the table."""
+
+
+def playout_rule(variant: str) -> Callable[[State, random.Random, int], list[PlayoutResult]]:
+    """The playouts a variant's search runs from a leaf (`player.mcts.RandomPlayout`)."""
+    if variant == RANDOM:
+        return lambda state, rng, count: state.random_playouts(rng, count)
+    agent = make_agent(f"mcts:{variant}")
+    if agent.decisive:
+        return lambda state, rng, count: state.decisive_playouts(rng, count, agent.decisive)
+    if agent.greedy:
+        return lambda state, rng, count: state.greedy_playouts(rng, count, agent.greedy)
+    raise SystemExit(f"{variant}: neither greedy=N nor decisive=N, the same as random playouts")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", action="append", help="default: connectFour, breakthrough")
+    parser.add_argument("--variant", action="append", default=[], help="e.g. decisive=4")
+    parser.add_argument("--batch", type=int, default=100, help="playouts a call")
+    parser.add_argument("--seconds", type=float, default=0.5, help="CPU-seconds a round")
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    variants = [RANDOM, *args.variant]
+    rules = {variant: playout_rule(variant) for variant in variants}
+    print("| game | playouts | playouts/CPU-s | ratio | mean moves |\n|---|---|---|---|---|")
+    for name in args.game or ["connectFour", "breakthrough"]:
+        state = native_game(name).initial_state()
+        done = dict.fromkeys(variants, 0)
+        moves = dict.fromkeys(variants, 0)
+        cpu = dict.fromkeys(variants, 0.0)
+        for round_ in range(args.rounds):
+            for variant, rule in rules.items():
+                rng = random.Random(round_)
+                began = time.process_time()
+                while time.process_time() - began < args.seconds:
+                    results = rule(state, rng, args.batch)
+                    done[variant] += len(results)
+                    moves[variant] += sum(steps for _, steps in results)
+                cpu[variant] += time.process_time() - began
+        base = done[RANDOM] / cpu[RANDOM]
+        for variant in variants:
+            rate = done[variant] / cpu[variant]
+            print(
+                f"| {name} | {variant} | {rate:,.0f} | {rate / base:.2f} | "
+                f"{moves[variant] / done[variant]:.1f} |"
+            )
+
+
+if __name__ == "__main__":
+    main()

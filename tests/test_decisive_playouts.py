@@ -1,0 +1,173 @@
+"""Decisive and anti-decisive playouts: a role that alone has a choice takes a
+move that wins at once and avoids one after which another role can win at once.
+
+The generic version goes through the game interface; native code plays
+exactly the same playouts for the seed it draws.  States with simultaneous
+moves are played at random, and a move whose next state has simultaneous
+moves is not looked at.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_gdl_native import native_game, needs_native
+from test_greedy_playouts import play
+
+from games.base import GameError
+from games.registry import GDL_DIR
+from gdl.interpreter.game import GdlGame
+from gdl.native import build
+from player.agents import make_agent
+from player.mcts import MCTS, RandomPlayout
+
+GRAB = """
+; left picks a or b; then right may grab, which wins for right after a.
+(role left)
+(role right)
+(init (round 1))
+(<= (legal left a) (true (round 1)))
+(<= (legal left b) (true (round 1)))
+(<= (legal right noop) (true (round 1)))
+(<= (legal ?r wait) (role ?r) (true (round 2)))
+(<= (legal right grab) (true (round 2)))
+LEFT_GRAB
+(<= (next (round 2)) (true (round 1)))
+(<= (next (round 3)) (true (round 2)))
+(<= (next (picked ?m)) (does left ?m) (true (round 1)))
+(<= (next (picked ?m)) (true (picked ?m)))
+(<= (next (grabbed ?r)) (does ?r grab))
+(<= rightwins (true (picked a)) (true (grabbed right)))
+(<= terminal (true (round 3)))
+(<= (goal right 100) rightwins)
+(<= (goal left 0) rightwins)
+(<= (goal right 50) (not rightwins))
+(<= (goal left 50) (not rightwins))
+"""
+"""A turn-taking game (right alone moves in round 2) whose left should avoid
+`a`; with `simultaneous`, left may grab too in round 2, so that both move there."""
+
+
+def grab_text(simultaneous: bool) -> str:
+    return GRAB.replace(
+        "LEFT_GRAB", "(<= (legal left grab) (true (round 2)))" if simultaneous else ""
+    )
+
+
+def grab(simultaneous: bool) -> GdlGame:
+    return GdlGame.from_text(grab_text(simultaneous), name="grab")
+
+
+def tictactoe() -> GdlGame:
+    return GdlGame.from_text((GDL_DIR / "tictactoe.kif").read_text(), name="tictactoe")
+
+
+THREAT = ["(mark 1 1)", "(mark 2 1)", "(mark 1 2)"]
+"""Tic-tac-toe moves after which oplayer, on move, must block (mark 1 3)."""
+
+FORK = ["(mark 1 1)", "(mark 2 2)", "(mark 1 2)", "(mark 3 3)", "(mark 2 1)"]
+"""Moves after which xplayer threatens (mark 1 3) and (mark 3 1): every move of
+oplayer, on move, loses at once."""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def library_cache(tmp_path_factory: pytest.TempPathFactory):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(build.CACHE_ENV, str(tmp_path_factory.mktemp("native")))
+        yield
+
+
+def test_a_threatened_move_is_avoided_where_the_greedy_playouts_play_it() -> None:
+    state = play(tictactoe().initial_state(), THREAT)
+    decisive = state.decisive_playouts(random.Random(1), 40, plies=1000)
+    assert all(result != ((100, 0), 2) for result in decisive)
+    greedy = state.greedy_playouts(random.Random(1), 40, plies=1000)
+    assert sum(result == ((100, 0), 2) for result in greedy) > 20
+
+
+def test_only_the_first_plies_avoid_threats() -> None:
+    state = play(tictactoe().initial_state(), ["(mark 2 2)"])
+    assert state.decisive_playouts(random.Random(5), 30, plies=0) == state.random_playouts(
+        random.Random(5), 30
+    )
+    blocked = play(tictactoe().initial_state(), THREAT)
+    once = blocked.decisive_playouts(random.Random(2), 40, plies=1)
+    assert all(result != ((100, 0), 2) for result in once)  # the block is at the first move
+
+
+def test_when_every_move_loses_any_is_played() -> None:
+    state = play(tictactoe().initial_state(), FORK)
+    results = state.decisive_playouts(random.Random(3), 30, plies=1000)
+    assert results == [((100, 0), 2)] * 30
+
+
+def test_a_winning_move_comes_before_blocking() -> None:
+    # oplayer, on move, can win with (mark 3 3) and must otherwise block (mark 1 3)
+    moves = ["(mark 1 1)", "(mark 3 1)", "(mark 1 2)", "(mark 3 2)", "(mark 2 2)"]
+    state = play(tictactoe().initial_state(), moves)
+    assert state.decisive_playouts(random.Random(4), 20, plies=1) == [((0, 100), 1)] * 20
+
+
+def test_the_mover_avoids_a_move_the_sole_replier_wins_after() -> None:
+    state = grab(simultaneous=False).initial_state()
+    assert state.decisive_playouts(random.Random(6), 30, plies=1) == [((50, 50), 2)] * 30
+    assert ((0, 100), 2) in state.random_playouts(random.Random(6), 30)
+    assert RandomPlayout(decisive=1).evaluate(state, random.Random(7)) == [0.5, 0.5]
+
+
+def test_simultaneous_moves_are_played_at_random_and_not_looked_at() -> None:
+    # right could win after a, but both roles move in round 2: the playouts are random ones
+    state = grab(simultaneous=True).initial_state()
+    decisive = state.decisive_playouts(random.Random(8), 30, plies=1000)
+    assert decisive == state.random_playouts(random.Random(8), 30)
+    assert ((0, 100), 2) in decisive
+
+
+def test_the_search_and_the_agent_take_the_option() -> None:
+    state = grab(simultaneous=False).initial_state()
+    search = MCTS(state, rng=random.Random(9), decisive=2)
+    assert search.evaluator.decisive == 2
+    search.search(iterations=30)
+    assert search.best_move(0) == "b"
+    assert make_agent("mcts:decisive=4").decisive == 4
+    assert make_agent("mcts").decisive == 0
+    for spec, word in [
+        ("mcts:decisive=-1", "decisive"),
+        ("mcts:decisive=2,greedy=2", "greedy"),
+        ("mcts:decisive=2,mast=yes", "mast"),
+        ("mcts:decisive=2,heuristic=yes", "decisive"),
+    ]:
+        with pytest.raises(GameError, match=word):
+            make_agent(spec)
+    with pytest.raises(GameError, match="greedy"):
+        RandomPlayout(greedy=1, decisive=1)
+
+
+@needs_native
+@pytest.mark.parametrize(
+    "text",
+    [
+        (GDL_DIR / "tictactoe.kif").read_text(),
+        (GDL_DIR / "connect_four.kif").read_text(),
+        grab_text(simultaneous=False),
+        grab_text(simultaneous=True),
+    ],
+    ids=["tictactoe", "connect_four", "grab", "grab-simultaneous"],
+)
+@pytest.mark.parametrize("plies", [1, 3, 1000])
+def test_native_decisive_playouts_are_the_generic_ones_for_their_seed(
+    text: str, plies: int
+) -> None:
+    interpreted, native = native_game(text, "game")
+    walk = random.Random(plies)
+    a, b = interpreted.initial_state(), native.initial_state()
+    for _ in range(8):
+        for seed in range(3):
+            python = random.Random(random.Random(seed).getrandbits(32))
+            expected = a.decisive_playouts(python, 4, plies)
+            assert b.decisive_playouts(random.Random(seed), 4, plies) == expected
+        joint = [walk.choice(moves) for moves in a.all_legal_moves()]
+        a, b = a.next(joint), b.next(joint)
+        if a.is_terminal():
+            break
