@@ -1,6 +1,6 @@
-"""The search worker with implicit minimax (`search_worker.SEARCH_IMM` above 0):
-the heuristic is learnt in the background and taken where one is learnt; on
-games where none is, the search stays exactly the plain one."""
+"""The search worker with implicit minimax (`search_worker.SEARCH_IMM`, on in
+ggp serve): the heuristic is learnt in the background and taken where one is
+learnt; on games where none is, the search stays exactly the plain one."""
 
 from __future__ import annotations
 
@@ -44,9 +44,14 @@ def search(worker: SearchWorker, iterations: int) -> dict:
     return worker.handle(command)
 
 
-def test_without_imm_nothing_is_learnt() -> None:
-    assert search_worker.SEARCH_IMM == 0  # what ggp serve plays now
-    assert loaded(TICTACTOE, 1).learning is None
+def test_ggp_serve_learns_a_heuristic_and_backs_it_up_with_material(monkeypatch) -> None:
+    assert (search_worker.SEARCH_IMM, search_worker.SEARCH_MATERIAL) == (0.4, 0.5)
+    worker = loaded(TOKENS, 2)
+    assert worker.learning is not None and worker.learning.result is not None
+    search(worker, 10)
+    assert isinstance(worker.tree.imm, ImplicitMinimax) and worker.tree.imm.alpha == 0.4
+    monkeypatch.setattr(search_worker, "SEARCH_IMM", 0.0)
+    assert loaded(TICTACTOE, 1).learning is None  # off: nothing is learnt
 
 
 @pytest.mark.parametrize("game", ["tictactoe", "connect_four"])
