@@ -69,6 +69,7 @@ from typing import Any, TextIO
 
 from games.base import Game, GameError, State
 from gdl.compiled.compiled_game import CompiledGame
+from player.factored import independent_choices
 from player.game_factory import game_from_text
 from player.heuristic import Learning
 from player.imm import ImplicitMinimax
@@ -126,6 +127,13 @@ SEARCH_MATERIAL = 0.5
 """The weight of the learnt heuristic's material term (`player.heuristic.material_term`)."""
 
 
+SEARCH_FACTOR = False
+"""Where the roles move at once on separate parts of the state
+(`player.factored.independent_choices`), search each move with a fresh tree over
+our moves' part (`mcts:factor=yes`) instead of the tree of joint moves.  Turn-taking
+games never are: they keep the tree of the other searches."""
+
+
 class SearchWorker:
     """The game, the search tree and the state table of one match."""
 
@@ -136,6 +144,11 @@ class SearchWorker:
         self.rng = random.Random()
         self.steps = 0
         """Joint moves played since the initial state."""
+        self.max_nodes: int | None = None
+        self.part: MCTS | None = None
+        """With `SEARCH_FACTOR`: this step's tree over our part, if the step has one."""
+        self.part_key: tuple[int, int] | None = None
+        """The step and role `part` was built for."""
         self.ponder_limit = 0.0
         """Seconds pondered at most after a command (0: no pondering)."""
         self.ponder_until = 0.0
@@ -146,7 +159,6 @@ class SearchWorker:
         """Simulations run while pondering since the last search answer..."""
         self.ponder_seconds = 0.0
         """...and the seconds they took."""
-        self.max_nodes: int | None = None
         self.learning: Learning | None = None
         """The heuristic being learnt, until the search takes it (`take_heuristic`)."""
 
@@ -185,18 +197,18 @@ class SearchWorker:
                 print(f"search worker: {error}; starting a new table", file=sys.stderr)
                 self.table = StateTable(game, depth)
         self.max_nodes = max_nodes
-        self.tree = self.new_tree(game.initial_state())
+        self.tree = self.new_tree(game.initial_state(), 0)
         if SEARCH_IMM > 0:
             self.learning = Learning(game, SEARCH_MATERIAL)
         return {"roles": list(game.roles)}
 
-    def new_tree(self, state: State, imm: ImplicitMinimax | None = None) -> MCTS:
-        """A search tree at `state`, `steps` joint moves into the game."""
+    def new_tree(self, state: State, depth: int, imm: ImplicitMinimax | None = None) -> MCTS:
+        """A search tree at `state`, `depth` joint moves into the game."""
         return MCTS(
             state,
             c=SEARCH_C,
             rng=self.rng,
-            depth=self.steps,
+            depth=depth,
             table=self.table,
             max_nodes=self.max_nodes,
             solver=SEARCH_SOLVER,
@@ -220,7 +232,8 @@ class SearchWorker:
         assert self.tree is not None
         print(f"search worker: learnt heuristic\n{learning.result.describe()}", file=sys.stderr)
         imm = ImplicitMinimax(learning.result, SEARCH_IMM)
-        self.tree = self.new_tree(self.tree.root.state, imm)
+        root = self.tree.root
+        self.tree = self.new_tree(root.state, root.depth, imm)
 
     def search(self, role: int, seconds: float, iterations: int | None) -> dict[str, Any]:
         start = time.monotonic()
@@ -228,18 +241,16 @@ class SearchWorker:
         cpu = time.process_time()
         sims = 0
         slowest = 0.0
+        tree = self._tree_for(role)
         while iterations is None or sims < iterations:
             began = time.monotonic()
             if self.learning is not None and began - start <= deadline - began:
                 self.take_heuristic()
-            tree = self.tree
-            assert tree is not None
+                tree = self._tree_for(role)
             if began + slowest >= deadline or tree.search(iterations=1) == 0:
                 break
             slowest = max(slowest, time.monotonic() - began)
             sims += 1
-        tree = self.tree
-        assert tree is not None
         answer = {
             "move": tree.best_move(role),
             "sims": sims,
@@ -254,6 +265,28 @@ class SearchWorker:
         }
         self.pondered, self.ponder_seconds = 0, 0.0
         return answer
+
+    def _tree_for(self, role: int) -> MCTS:
+        """The tree to search for role `role` now: the joint-move tree, or with
+        `SEARCH_FACTOR`, where the roles' moves are independent, a tree over ours."""
+        tree = self.tree
+        assert tree is not None
+        if not SEARCH_FACTOR:
+            return tree
+        if self.part is not None and self.part_key == (self.steps, role):
+            return self.part
+        state = tree.root.state
+        if not independent_choices(state):
+            return tree
+        self.part = MCTS(
+            state,
+            c=SEARCH_C,
+            rng=self.rng,
+            max_nodes=self.max_nodes,
+            part=frozenset(state.legal_moves(role)),
+        )
+        self.part_key = (self.steps, role)
+        return self.part
 
     @property
     def pondering(self) -> bool:
@@ -289,6 +322,7 @@ class SearchWorker:
         tree = self.tree
         assert tree is not None
         self._record()
+        self.part = None
         state = tree.root.state.next(joint)
         tree.advance(joint, state)
         # Count the subtree kept now, at the start of the move (about 1 % of the
