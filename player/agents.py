@@ -21,7 +21,7 @@ from typing import TextIO
 from games.base import Game, GameError, State, canonical_move
 from games.registry import parse_spec
 from player.factored import FACTOR, independent_choices
-from player.heuristic import CUTOFF, HEURISTIC, CutoffPlayout, Heuristic, learn
+from player.heuristic import CUTOFF, HEURISTIC, MATERIAL, CutoffPlayout, Heuristic, learn
 from player.imm import IMM, PRIOR, HeuristicPrior, ImplicitMinimax
 from player.mcts import (
     DECISIVE,
@@ -138,7 +138,8 @@ class MCTSAgent(Agent):
     `imm` in the choice of moves (`player.imm`); with `prior` above 0, a move's
     statistics start with that many virtual visits worth the heuristic's value
     of the child it leads to (`player.imm.HeuristicPrior`).  Where the game has
-    no heuristic, the search is plain.
+    no heuristic, the search is plain.  `material` above 0 adds to a learnt
+    heuristic its material term with that weight (`player.heuristic.material_term`).
     """
 
     spec = "mcts"
@@ -169,6 +170,7 @@ class MCTSAgent(Agent):
         cutoff: int = CUTOFF,
         imm: float = IMM,
         prior: int = PRIOR,
+        material: float = MATERIAL,
         partial_proofs: bool = PARTIAL_PROOFS,
         factor: bool = FACTOR,
         seed: int | None = None,
@@ -214,6 +216,7 @@ class MCTSAgent(Agent):
         self.cutoff = cutoff
         self.imm = imm
         self.prior = prior
+        self.material = material
         self.partial_proofs = partial_proofs
         self.factor = factor
         self.learnt: Heuristic | None = None
@@ -231,7 +234,8 @@ class MCTSAgent(Agent):
         if self.table_dir is not None:
             self.table = StateTable.load(table_path(self.table_dir, game), game, self.depth)
         if self.heuristic or self.imm or self.prior:
-            self.learnt = learn(game, random.Random(self.rng.getrandbits(32)))
+            seed = random.Random(self.rng.getrandbits(32))
+            self.learnt = learn(game, seed, material=self.material)
 
     def choose_move(self, state: State, deadline: float | None) -> str:
         legal = state.legal_moves(self.role)
@@ -443,6 +447,7 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "cutoff": (_at_least(int, 0), "PLIES"),
     "imm": (_at_least(float, 0), "ALPHA"),
     "prior": (_at_least(int, 0), "VISITS"),
+    "material": (_at_least(float, 0), "W"),
 }
 """The options of an ``mcts`` agent spec."""
 

@@ -20,7 +20,14 @@ from gdl.native import build
 from gdl.native.attach import attach_native
 from player import heuristic
 from player.agents import make_agent
-from player.heuristic import CutoffPlayout, candidate_features, learn, split_fact
+from player.heuristic import (
+    CutoffPlayout,
+    Samples,
+    candidate_features,
+    learn,
+    material_term,
+    split_fact,
+)
 
 TOKENS = """
 ; Each side has three tokens; in turn a side takes one of the other's tokens or
@@ -123,6 +130,45 @@ def test_where_material_decides_more_tokens_are_worth_more(native: bool) -> None
     assert learnt.held_out[0] > 0.3
 
 
+def test_the_material_term_counts_each_roles_pieces_where_more_is_better() -> None:
+    texts = ["(cell 1 x)", "(cell 2 x)", "(cell 1 o)", "(cell 2 o)", "(control x)", "(control o)"]
+    # x wins the playouts where it holds more cells; (control ?) is one fact a role.
+    bits = [0b010011, 0b100111, 0b011101, 0b101100, 0b010001, 0b100100]
+    goals = [(100, 0), (100, 0), (0, 100), (0, 100), (50, 50), (50, 50)]
+    samples = Samples(bits, list(range(6)), goals)
+    targets = [[g[r] / 100 for g in goals] for r in range(2)]
+    assert material_term(texts, samples, ("x", "o"), targets) == [
+        ("(cell ? x)", 0b0011),
+        ("(cell ? o)", 0b1100),
+    ]
+    assert material_term(texts, samples, ("o", "x"), targets[::-1]) == [
+        ("(cell ? o)", 0b1100),
+        ("(cell ? x)", 0b0011),
+    ]
+    losing = [[1 - t for t in y] for y in targets]  # more cells lose: no material
+    assert material_term(texts, samples, ("x", "o"), losing) == []
+    assert material_term(texts, samples, ("x",), targets[:1]) == []
+
+
+@pytest.mark.parametrize("native", [False, pytest.param(True, marks=needs_native)])
+def test_material_adds_its_weight_to_the_learnt_fit(native: bool) -> None:
+    game = compiled(TOKENS, "tokens", native)
+    plain = learn(game, random.Random(1), playouts=1000)
+    weighted = learn(game, random.Random(1), playouts=1000, material=0.5)
+    assert plain is not None and weighted is not None
+    assert weighted.held_out == plain.held_out
+
+    def weight(learnt, name: str, role: int) -> float:
+        names = learnt.names
+        return learnt.weights[role][1 + names.index(name)] if name in names else 0.0
+
+    for role, sign in ((0, 1), (1, -1)):
+        for name, side in (("(token white ?)", 1), ("(token black ?)", -1)):
+            added = weight(weighted, name, role) - weight(plain, name, role)
+            assert added == pytest.approx(0.5 * sign * side)
+    assert learn(compiled(COINS, "coins", native), random.Random(1), 1000, material=1) is None
+
+
 def test_learning_is_repeatable_for_a_seed() -> None:
     game = compiled(TOKENS, "tokens", native=False)
     first = learn(game, random.Random(7), playouts=1000)
@@ -194,6 +240,8 @@ def test_agent_options_are_checked() -> None:
         make_agent("mcts:heuristic=yes,cutoff=-1")
     with pytest.raises(GameError, match="mast or greedy"):
         make_agent("mcts:heuristic=yes,mast=yes")
+    with pytest.raises(GameError, match="material"):
+        make_agent("mcts:imm=0.4,material=-1")
     with pytest.raises(GameError, match="cut-off"):
         CutoffPlayout(None, -1)  # type: ignore[arg-type]
 

@@ -1,0 +1,115 @@
+"""The search worker with implicit minimax (`search_worker.SEARCH_IMM`, on in
+ggp serve): the heuristic is learnt in the background and taken where one is
+learnt; on games where none is, the search stays exactly the plain one."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from gdl_texts import TICTACTOE
+from test_heuristic import TOKENS
+
+from games.registry import GDL_DIR
+from gdl.native import attach
+from player import search_worker
+from player.imm import ImplicitMinimax
+from player.search_worker import SearchWorker
+
+
+@pytest.fixture(autouse=True)
+def same_playout_batch(monkeypatch) -> None:
+    """Native code measures its playouts per leaf (`attach.playout_batch`); two loads
+    of a game must search alike for a seed."""
+    monkeypatch.setattr(attach, "playout_batch", lambda game, native: 2)
+
+
+def loaded(rules: str, seed: int) -> SearchWorker:
+    """A worker with a seeded search loaded with `rules`, its native code (if any)
+    attached and its learning (if any) finished."""
+    worker = SearchWorker()
+    worker.rng.seed(seed)
+    worker.handle({"cmd": "load", "rules": rules})
+    assert worker.tree is not None
+    build = getattr(worker.tree.root.state.game, "native_build", None)
+    if build is not None:
+        build.join()
+    if worker.learning is not None:
+        assert worker.learning.done.wait(120)
+    return worker
+
+
+def search(worker: SearchWorker, iterations: int) -> dict:
+    command = {"cmd": "search", "role": 0, "until": time.time() + 60, "iterations": iterations}
+    return worker.handle(command)
+
+
+def test_ggp_serve_learns_a_heuristic_and_backs_it_up_with_material(monkeypatch) -> None:
+    assert (search_worker.SEARCH_IMM, search_worker.SEARCH_MATERIAL) == (0.4, 0.5)
+    worker = loaded(TOKENS, 2)
+    assert worker.learning is not None and worker.learning.result is not None
+    search(worker, 10)
+    assert isinstance(worker.tree.imm, ImplicitMinimax) and worker.tree.imm.alpha == 0.4
+    monkeypatch.setattr(search_worker, "SEARCH_IMM", 0.0)
+    assert loaded(TICTACTOE, 1).learning is None  # off: nothing is learnt
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "connect_four"])
+def test_where_no_heuristic_is_learnt_the_search_is_the_plain_one(monkeypatch, game) -> None:
+    rules = TICTACTOE if game == "tictactoe" else (GDL_DIR / "connect_four.kif").read_text()
+    monkeypatch.setattr(search_worker, "SEARCH_IMM", 0.0)
+    plain = loaded(rules, 3)
+    assert plain.learning is None
+    monkeypatch.setattr(search_worker, "SEARCH_IMM", 0.4)
+    monkeypatch.setattr(search_worker, "SEARCH_MATERIAL", 0.5)
+    worker = loaded(rules, 3)
+    tree = worker.tree
+    assert worker.learning is not None and worker.learning.result is None
+    first, again = search(plain, 300), search(worker, 300)
+    assert worker.learning is None and worker.tree is tree and tree.imm is None
+    assert (again["move"], again["stats"]) == (first["move"], first["stats"])
+    for answer in (first, again):
+        del answer["cpu"]
+    assert again == first
+
+
+def test_a_learnt_heuristic_is_taken_into_a_new_tree(monkeypatch) -> None:
+    monkeypatch.setattr(search_worker, "SEARCH_IMM", 0.4)
+    monkeypatch.setattr(search_worker, "SEARCH_MATERIAL", 0.5)
+    worker = loaded(TOKENS, 5)
+    assert worker.learning is not None and worker.learning.result is not None
+    names = worker.learning.result.names
+    assert "(token white ?)" in names and "(token black ?)" in names
+    plain = worker.tree
+    answer = search(worker, 100)
+    assert worker.tree is not plain and isinstance(worker.tree.imm, ImplicitMinimax)
+    assert worker.tree.imm.alpha == 0.4 and answer["sims"] == 100
+    assert worker.tree.root.visits == 100  # the new tree holds this search's simulations
+    worker.handle({"cmd": "advance", "joint": [answer["move"], "noop"]})
+    assert worker.tree.root.depth == 1 and worker.tree.imm is not None
+
+
+def test_a_search_more_than_half_over_keeps_its_tree(monkeypatch) -> None:
+    monkeypatch.setattr(search_worker, "SEARCH_IMM", 0.4)
+    worker = SearchWorker()
+    worker.handle({"cmd": "load", "rules": TOKENS})
+    learning = worker.learning
+    assert learning is not None
+    learning.done.wait(120)
+    # As if learning ended just now, late in a search of 1 s: the search keeps its tree.
+    learning.done.clear()
+    tree = worker.tree
+    search_once = tree.search
+    began = time.time()
+
+    def finish_late(**budget) -> int:
+        if time.time() - began > 0.6:
+            learning.done.set()
+        return search_once(**budget)
+
+    monkeypatch.setattr(tree, "search", finish_late)
+    worker.handle({"cmd": "search", "role": 0, "until": began + 1.0, "iterations": None})
+    assert learning.done.is_set()
+    assert worker.tree is tree and worker.learning is learning
+    worker.ponder()  # taken at the next slice of pondering
+    assert worker.tree is not tree and worker.learning is None
