@@ -17,7 +17,8 @@ With ``--values`` (``MOVE=VALUE,...``: the exact values of the moves, from a
 solver of the game) it also tells whether the chosen move keeps the best value.
 With ``--playouts N`` it first prints what the leaf evaluation alone says of
 each move: the mover's mean reward over N random playouts from the state the
-move leads to, and over N greedy ones (`State.greedy_playouts`, every move).
+move leads to, over N greedy ones (`State.greedy_playouts`, every move) and over N
+decisive ones (`State.decisive_playouts`, every move).
 """
 
 from __future__ import annotations
@@ -79,9 +80,9 @@ def search_answers(
     return answers, time.process_time() - cpu
 
 
-def flat_values(state: State, playouts: int, seed: int) -> list[tuple[str, float, float]]:
-    """Per move of the mover: its mean reward over `playouts` random and greedy
-    playouts from the state the move leads to (no tree)."""
+def flat_values(state: State, playouts: int, seed: int) -> list[tuple[str, float, float, float]]:
+    """Per move of the mover: its mean reward over `playouts` random, greedy and
+    decisive playouts from the state the move leads to (no tree)."""
     role = mover(state)
     legal = state.all_legal_moves()
     rng = random.Random(seed)
@@ -91,12 +92,13 @@ def flat_values(state: State, playouts: int, seed: int) -> list[tuple[str, float
         child = state.next(joint)
         if child.is_terminal():
             value = child.goals()[role] / 100
-            rows.append((move, value, value))
+            rows.append((move, value, value, value))
             continue
         means = []
         for results in (
             child.random_playouts(rng, playouts),
             child.greedy_playouts(rng, playouts, GREEDY_EVERY_MOVE),
+            child.decisive_playouts(rng, playouts, GREEDY_EVERY_MOVE),
         ):
             means.append(sum(goals[role] for goals, _ in results) / (100 * playouts))
         rows.append((move, *means))
@@ -104,7 +106,7 @@ def flat_values(state: State, playouts: int, seed: int) -> list[tuple[str, float
 
 
 GREEDY_EVERY_MOVE = 10_000
-"""`greedy_playouts` plies: more than any playout here lasts."""
+"""`greedy_playouts` and `decisive_playouts` plies: more than any playout here lasts."""
 
 
 def parse_values(text: str | None) -> dict[str, float]:
@@ -147,10 +149,10 @@ def main() -> None:
     print(f"step {args.step}: {game.roles[role]} to move, played {played}")
     if args.playouts:
         print(f"\nflat mean reward of {game.roles[role]}, {args.playouts} playouts a move")
-        print("  move           random  greedy")
-        for move, random_mean, greedy_mean in flat_values(state, args.playouts, 0):
+        print("  move           random  greedy  decisive")
+        for move, *means in flat_values(state, args.playouts, 0):
             exact = f"  exact {values[move]:g}" if move in values else ""
-            print(f"  {move:12} {random_mean:8.3f} {greedy_mean:7.3f}{exact}")
+            print(f"  {move:12} {means[0]:8.3f} {means[1]:7.3f} {means[2]:9.3f}{exact}")
     for spec in args.spec or ["c=0.35,solver=yes"]:
         for seed in range(args.seeds):
             answers, cpu = search_answers(state, spec, args.simulations, args.trees, seed)
