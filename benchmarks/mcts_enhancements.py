@@ -56,6 +56,7 @@ def search_options(variant: str) -> dict[str, object]:
     return {
         "c": options.c,
         "solver": options.solver,
+        "partial_proofs": options.partial_proofs,
         "mast": options.mast,
         "mast_steps": options.mast_steps,
         "greedy": options.greedy,

@@ -13,6 +13,11 @@ TREES independent trees of SIMULATIONS each (root-parallel workers, summed as
 `player.worker_pool` sums them), under SEEDS seeds.  For each search it prints
 the summed root statistics of the role on move (visits, mean, proven bounds),
 the move the pool would play, and what the log's player played there.
+In a simultaneous-move game both roles are on move: ``--role`` names the one
+shown (default: the first with more than one legal move); the flat values
+below then average over the other roles' moves.  ``--depths`` adds the shape
+of the first tree: its nodes at each depth below the root, and the visits
+along its most visited line.
 With ``--values`` (``MOVE=VALUE,...``: the exact values of the moves, from a
 solver of the game) it also tells whether the chosen move keeps the best value.
 With ``--playouts N`` it first prints what the leaf evaluation alone says of
@@ -24,6 +29,7 @@ decisive ones (`State.decisive_playouts`, every move).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import sys
@@ -49,26 +55,51 @@ def replay(game: Game, moves: list[list[str]], step: int) -> State:
     return state
 
 
-def mover(state: State) -> int:
-    """The role on move (the one with more than one legal move; the first if none has)."""
+def mover(state: State, name: str | None = None) -> int:
+    """The role shown: `name`'s index if given, else the role on move (the
+    first with more than one legal move; the first role if none has)."""
+    roles = state.game.roles
+    if name is not None:
+        if name not in roles:
+            raise SystemExit(f"--role {name!r} is not a role of this game ({', '.join(roles)})")
+        return roles.index(name)
     for role, moves in enumerate(state.all_legal_moves()):
         if len(moves) > 1:
             return role
     return 0
 
 
+def tree_shape(tree: MCTS) -> tuple[list[int], list[int]]:
+    """Nodes of `tree` at each depth below its root (root: depth 0), and the
+    visits along its most visited line (each node's most visited child)."""
+    per_depth: list[int] = []
+    level = [tree.root]
+    while level:
+        per_depth.append(len(level))
+        level = [child for node in level for child in node.children.values()]
+    line = []
+    node = tree.root
+    while node.children:
+        node = max(node.children.values(), key=lambda child: child.visits)
+        line.append(node.visits)
+    return per_depth, line
+
+
 def search_answers(
-    state: State, spec: str, simulations: int, trees: int, seed: int
-) -> tuple[list[dict], float]:
+    state: State, spec: str, simulations: int, trees: int, seed: int, role: int | None = None
+) -> tuple[list[dict], float, MCTS]:
     """The search answers of `trees` independent searches of `spec` (as workers
-    answer: move and statistics of the role on move) and their CPU seconds."""
-    role = mover(state)
+    answer: move and statistics of `role`, by default the role on move), their
+    CPU seconds and the first tree."""
+    role = mover(state) if role is None else role
     options = search_options(spec)
     answers = []
+    first = None
     cpu = time.process_time()
     for tree_index in range(trees):
         tree = MCTS(state, rng=random.Random(seed * 1000 + tree_index), **options)
         tree.search(iterations=simulations)
+        first = first or tree
         answers.append(
             {
                 "move": tree.best_move(role),
@@ -77,31 +108,40 @@ def search_answers(
                 ],
             }
         )
-    return answers, time.process_time() - cpu
+    return answers, time.process_time() - cpu, first
 
 
-def flat_values(state: State, playouts: int, seed: int) -> list[tuple[str, float, float, float]]:
-    """Per move of the mover: its mean reward over `playouts` random, greedy and
-    decisive playouts from the state the move leads to (no tree)."""
-    role = mover(state)
+def flat_values(
+    state: State, playouts: int, seed: int, role: int | None = None
+) -> list[tuple[str, float, float, float]]:
+    """Per move of `role` (by default the role on move): its mean reward over
+    `playouts` random, greedy and decisive playouts from the states the move
+    leads to (no tree), shared equally among the other roles' joint moves when
+    they have a choice (a simultaneous move)."""
+    role = mover(state) if role is None else role
     legal = state.all_legal_moves()
+    others = [moves if r != role else (None,) for r, moves in enumerate(legal)]
     rng = random.Random(seed)
     rows = []
     for move in legal[role]:
-        joint = [move if r == role else moves[0] for r, moves in enumerate(legal)]
-        child = state.next(joint)
-        if child.is_terminal():
-            value = child.goals()[role] / 100
-            rows.append((move, value, value, value))
-            continue
-        means = []
-        for results in (
-            child.random_playouts(rng, playouts),
-            child.greedy_playouts(rng, playouts, GREEDY_EVERY_MOVE),
-            child.decisive_playouts(rng, playouts, GREEDY_EVERY_MOVE),
-        ):
-            means.append(sum(goals[role] for goals, _ in results) / (100 * playouts))
-        rows.append((move, *means))
+        joints = [[move if m is None else m for m in joint] for joint in itertools.product(*others)]
+        share = max(1, playouts // len(joints))
+        totals = [0.0, 0.0, 0.0]
+        for joint in joints:
+            child = state.next(joint)
+            if child.is_terminal():
+                value = child.goals()[role] / 100
+                totals = [total + value for total in totals]
+                continue
+            for k, results in enumerate(
+                (
+                    child.random_playouts(rng, share),
+                    child.greedy_playouts(rng, share, GREEDY_EVERY_MOVE),
+                    child.decisive_playouts(rng, share, GREEDY_EVERY_MOVE),
+                )
+            ):
+                totals[k] += sum(goals[role] for goals, _ in results) / (100 * share)
+        rows.append((move, *(total / len(joints) for total in totals)))
     return rows
 
 
@@ -133,6 +173,8 @@ def main() -> None:
     parser.add_argument("--values", help="exact move values MOVE=VALUE,... (for the mover)")
     parser.add_argument("--top", type=int, default=8, help="moves shown per search")
     parser.add_argument("--playouts", type=int, default=0, help="flat playouts a move (0: none)")
+    parser.add_argument("--role", help="the role shown (default: the first on move)")
+    parser.add_argument("--depths", action="store_true", help="show the first tree's shape")
     args = parser.parse_args()
     match = json.loads(args.log.read_text())
     name = args.game
@@ -143,19 +185,21 @@ def main() -> None:
         name = rules
     game = native_game(name)
     state = replay(game, match["moves"], args.step)
-    role = mover(state)
+    role = mover(state, args.role)
     played = match["moves"][args.step][role]
     values = parse_values(args.values)
     print(f"step {args.step}: {game.roles[role]} to move, played {played}")
     if args.playouts:
         print(f"\nflat mean reward of {game.roles[role]}, {args.playouts} playouts a move")
         print("  move           random  greedy  decisive")
-        for move, *means in flat_values(state, args.playouts, 0):
+        for move, *means in flat_values(state, args.playouts, 0, role):
             exact = f"  exact {values[move]:g}" if move in values else ""
             print(f"  {move:12} {means[0]:8.3f} {means[1]:7.3f} {means[2]:9.3f}{exact}")
     for spec in args.spec or ["c=0.35,solver=yes"]:
         for seed in range(args.seeds):
-            answers, cpu = search_answers(state, spec, args.simulations, args.trees, seed)
+            answers, cpu, tree = search_answers(
+                state, spec, args.simulations, args.trees, seed, role
+            )
             move = combined_move(answers)
             rows = summed_statistics(answers)
             verdict = ""
@@ -171,6 +215,10 @@ def main() -> None:
                 print(
                     f"  {row_move:12} {visits:8d} {mean:.3f}  proven [{lower:g}, {upper:g}]{exact}"
                 )
+            if args.depths:
+                per_depth, line = tree_shape(tree)
+                print(f"  first tree: nodes at depth 0.. {' '.join(map(str, per_depth))}")
+                print(f"  its most visited line: visits {' '.join(map(str, line))}")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from typing import TextIO
 
 from games.base import Game, GameError, State, canonical_move
 from games.registry import parse_spec
+from player.factored import FACTOR, independent_choices
 from player.heuristic import CUTOFF, HEURISTIC, CutoffPlayout, Heuristic, learn
 from player.imm import IMM, PRIOR, HeuristicPrior, ImplicitMinimax
 from player.mcts import (
@@ -29,6 +30,7 @@ from player.mcts import (
     GREEDY,
     MAST,
     MCTS,
+    PARTIAL_PROOFS,
     RAVE,
     SHALLOW,
     SHALLOW_VISITS,
@@ -120,7 +122,11 @@ class MCTSAgent(Agent):
     a move after which another role can win at once in their first `decisive`
     moves (`State.decisive_playouts`); `shallow` (with `solver`)
     searches a node reached `shallow_visits` times `shallow` plies deep for
-    forced wins and losses (`player.shallow`); `transpose` shares the
+    forced wins and losses (`player.shallow`); `partial_proofs` (with `solver`)
+    bounds simultaneous-move nodes from the joint moves tried so far; with
+    `factor`, a move where the roles' moves change separate parts of the state
+    (`player.factored.independent_choices`) is searched by a fresh tree over
+    the part ours act on, the other roles' choices elsewhere drawn at random; `transpose` shares the
     node of a state reached by several orders of moves (`MCTS`); `rave`
     chooses moves by GRAVE with `rave_ref` and `rave_bias` (`player.rave`).  With
     `heuristic`, a state evaluation is learnt from random playouts at the start
@@ -163,6 +169,8 @@ class MCTSAgent(Agent):
         cutoff: int = CUTOFF,
         imm: float = IMM,
         prior: int = PRIOR,
+        partial_proofs: bool = PARTIAL_PROOFS,
+        factor: bool = FACTOR,
         seed: int | None = None,
     ) -> None:
         if heuristic and (mast or greedy or decisive or rave):
@@ -181,6 +189,8 @@ class MCTSAgent(Agent):
             raise GameError("agent mcts: imm=ALPHA and rave=yes both change the choice of moves")
         if shallow and not solver:
             raise GameError("agent mcts: shallow=PLIES needs solver=yes (it proves for the solver)")
+        if partial_proofs and not solver:
+            raise GameError("agent mcts: partial_proofs=yes needs solver=yes (its proofs)")
         self.iterations = iterations
         self.time = DEFAULT_TIME if iterations is None and time is None else time
         self.c = c
@@ -204,6 +214,8 @@ class MCTSAgent(Agent):
         self.cutoff = cutoff
         self.imm = imm
         self.prior = prior
+        self.partial_proofs = partial_proofs
+        self.factor = factor
         self.learnt: Heuristic | None = None
         self.rng = random.Random(seed)
         self.tree: MCTS | None = None
@@ -226,6 +238,8 @@ class MCTSAgent(Agent):
         if len(legal) == 1:
             self.last_ranking = []
             return legal[0]
+        if self.factor and independent_choices(state):
+            return self._search_part(state, legal, deadline)
         if self.tree is None or self.tree.root.state != state:
             self.tree = MCTS(
                 state,
@@ -237,6 +251,7 @@ class MCTSAgent(Agent):
                 table=self.table,
                 max_nodes=self.nodes,
                 solver=self.solver,
+                partial_proofs=self.partial_proofs,
                 mast=self.mast,
                 mast_steps=self.mast_steps,
                 greedy=self.greedy,
@@ -261,6 +276,30 @@ class MCTSAgent(Agent):
         self.tree.search(self.iterations, deadline)
         self.last_ranking = self.tree.statistics(self.role)
         return self.tree.best_move(self.role)
+
+    def _search_part(self, state: State, legal: Sequence[str], deadline: float | None) -> str:
+        """With `factor`, where the roles' moves act on separate parts of the state:
+        a fresh tree over our moves' part only (`player.factored`).  Without the
+        solver: what it would prove holds for one random line of the other parts."""
+        self.tree = None
+        tree = MCTS(
+            state,
+            c=self.c,
+            final=self.final,
+            stochastic=self.stochastic,
+            rng=self.rng,
+            depth=self.steps,
+            max_nodes=self.nodes,
+            greedy=self.greedy,
+            decisive=self.decisive,
+            part=frozenset(legal),
+        )
+        if self.time is not None:
+            own = time.monotonic() + self.time
+            deadline = own if deadline is None else min(own, deadline)
+        tree.search(self.iterations, deadline)
+        self.last_ranking = tree.statistics(self.role)
+        return tree.best_move(self.role)
 
     def _cutoff(self) -> CutoffPlayout | None:
         """The cut-off playouts of `heuristic` (None: plain playouts)."""
@@ -388,6 +427,8 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "depth": (_at_least(int, 0), "N"),
     "nodes": (_at_least(int, 1), "N"),
     "solver": (_boolean, "yes|no"),
+    "partial_proofs": (_boolean, "yes|no"),
+    "factor": (_boolean, "yes|no"),
     "mast": (_boolean, "yes|no"),
     "mast_steps": (_at_least(int, 1), "N"),
     "greedy": (_at_least(int, 0), "N"),

@@ -66,6 +66,11 @@ Connect Four and 94% on Breakthrough, at 200 7% and 13% (docs/mcts-enhancements.
 RAVE = False
 """Whether RAVE/GRAVE (`player.rave`) is on by default: only if it wins against plain UCT."""
 
+PARTIAL_PROOFS = False
+"""Whether the solver proves simultaneous-move nodes from the children known so far
+(`player.solver.joints_to_prove`) by default: only if it wins against the full-matrix
+proofs (docs/mcts-enhancements.md)."""
+
 
 @dataclass(frozen=True)
 class MoveStats:
@@ -194,17 +199,21 @@ class Node:
         self.imm: Rewards | None = None
         self.imm_moves: list[float] | None = None
 
-    def expand(self, rng: random.Random) -> None:
+    def expand(self, rng: random.Random, part: frozenset[str] | None = None) -> None:
         """Learn the legal moves (done once, the second time the node is visited).
 
         Each role's moves are kept in a random order, so that untried moves
         are tried in random order and ties between equal values are broken
         at random, not in favour of the moves the game happens to list first.
+        With `part` (`MCTS`'s), a role none of whose moves is in it keeps one
+        of them, at random.
         """
         shuffled = []
         for legal in self.state.all_legal_moves():
             moves = list(legal)
             rng.shuffle(moves)
+            if part is not None and len(moves) > 1 and part.isdisjoint(moves):
+                moves = moves[:1]
             shuffled.append(tuple(moves))
         self.moves = tuple(shuffled)
         self.counts = [[0] * len(moves) for moves in self.moves]
@@ -275,6 +284,17 @@ class MCTS:
     A proof reaches the parents the node was proven under at once and each
     other parent when a path through it next reaches the proven node.
 
+    With `partial_proofs` (needs `solver`), a node where several roles move at
+    once is bounded from the joint moves that have children so far, the others
+    unknown, instead of only once every joint move has one
+    (`player.solver.joints_to_prove`).
+
+    With `part`, a set of moves, the tree branches only on the roles' choices
+    that include one of them: a role none of whose legal moves is in `part`
+    plays one of them, drawn at random when its node is expanded
+    (`player.factored`: the search of one part of a game whose roles move at
+    once on separate parts of the state).
+
     With `shallow` (needs `solver`), a node of a turn-taking game reached
     `shallow_visits` times (at the earliest when it is expanded, its second
     visit) is searched `shallow` plies deep for forced wins (`player.shallow`),
@@ -318,6 +338,8 @@ class MCTS:
         rave_bias: float = BIAS,
         imm: ImplicitMinimax | None = None,
         prior: HeuristicPrior | None = None,
+        partial_proofs: bool = PARTIAL_PROOFS,
+        part: frozenset[str] | None = None,
     ) -> None:
         if shallow < 0 or shallow_visits < 1:
             raise GameError(
@@ -325,6 +347,8 @@ class MCTS:
             )
         if shallow and not solver:
             raise GameError("the shallow proof search needs the solver (solver=yes)")
+        if partial_proofs and not solver:
+            raise GameError("partial proofs are the solver's (solver=yes)")
         if rave and (mast or greedy or decisive or stochastic or evaluator is not None):
             raise GameError(
                 "RAVE chooses by its value on its own random playouts: "
@@ -343,6 +367,9 @@ class MCTS:
         self.stochastic = stochastic
         self.rng = rng or random.Random()
         self.solver = solver
+        self.partial = partial_proofs
+        self.part = part
+        """With `part`: the moves the tree branches on (`player.factored`)."""
         self.shallow = shallow
         self.shallow_visits = shallow_visits
         self.averages = MoveAverages(len(state.game.roles)) if mast else None
@@ -408,7 +435,7 @@ class MCTS:
         try:
             while node.proven is None:
                 if node.moves is None:
-                    node.expand(self.rng)
+                    node.expand(self.rng, self.part)
                 if self.shallow and not node.probed and node.visits >= self.shallow_visits:
                     self._probe(node, path)
                     if node.proven is not None:
@@ -462,7 +489,7 @@ class MCTS:
                 counts[role][i] += 1
                 sums[role][i] += rewards[role]
             if proof:
-                proof = prove(node)
+                proof = prove(node, self.partial)
             if imm is not None and (changed or proof or every):
                 changed = imm.back_up(node, joint)
         if self.averages is not None:
@@ -496,11 +523,11 @@ class MCTS:
             if rewards is not None:
                 child.lower = child.upper = tuple(rewards)
                 child.proven = rewards
-        changed = bool(found) and prove(node)
+        changed = bool(found) and prove(node, self.partial)
         for ancestor, _ in reversed(path):
             if not changed:
                 break
-            changed = prove(ancestor)
+            changed = prove(ancestor, self.partial)
 
     def _choose_joint(self, node: Node, reference: array | None = None) -> tuple[int, ...]:
         """The joint move (move indices) chosen at `node`: each role chooses its own
@@ -608,7 +635,7 @@ class MCTS:
 
     def _ensure_expanded(self, node: Node) -> None:
         if node.moves is None and node.rewards is None:
-            node.expand(self.rng)
+            node.expand(self.rng, self.part)
 
     def statistics(self, role: int) -> list[MoveStats]:
         """The root's moves for role index `role`, best first (by the final choice)."""
@@ -639,7 +666,7 @@ class MCTS:
         """The proven bounds of role `role`'s reward after each of its root moves."""
         root = self.root
         count = len(root.moves[role])
-        joints = joints_to_prove(root) if self.solver else None
+        joints = joints_to_prove(root, self.partial) if self.solver else None
         if joints is None:
             return [0.0] * count, [1.0] * count
         lows, highs, _ = move_bounds(root, role, joints)

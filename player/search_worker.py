@@ -69,6 +69,7 @@ from typing import Any, TextIO
 
 from games.base import Game, GameError, State
 from gdl.compiled.compiled_game import CompiledGame
+from player.factored import independent_choices
 from player.game_factory import game_from_text
 from player.lifeline import watch_parent
 from player.mcts import MCTS, RandomPlayout, Rewards
@@ -145,6 +146,13 @@ class ServePlayout(RandomPlayout):
         return super().evaluate(state, rng)
 
 
+SEARCH_FACTOR = False
+"""Where the roles move at once on separate parts of the state
+(`player.factored.independent_choices`), search each move with a fresh tree over
+our moves' part (`mcts:factor=yes`) instead of the tree of joint moves.  Turn-taking
+games never are: they keep the tree of the other searches."""
+
+
 class SearchWorker:
     """The game, the search tree and the state table of one match."""
 
@@ -155,6 +163,11 @@ class SearchWorker:
         self.rng = random.Random()
         self.steps = 0
         """Joint moves played since the initial state."""
+        self.max_nodes: int | None = None
+        self.part: MCTS | None = None
+        """With `SEARCH_FACTOR`: this step's tree over our part, if the step has one."""
+        self.part_key: tuple[int, int] | None = None
+        """The step and role `part` was built for."""
         self.ponder_limit = 0.0
         """Seconds pondered at most after a command (0: no pondering)."""
         self.ponder_until = 0.0
@@ -200,6 +213,7 @@ class SearchWorker:
             except GameError as error:  # a damaged table costs its learning, not the match
                 print(f"search worker: {error}; starting a new table", file=sys.stderr)
                 self.table = StateTable(game, depth)
+        self.max_nodes = max_nodes
         self.tree = MCTS(
             game.initial_state(),
             c=SEARCH_C,
@@ -214,8 +228,7 @@ class SearchWorker:
         return {"roles": list(game.roles)}
 
     def search(self, role: int, seconds: float, iterations: int | None) -> dict[str, Any]:
-        tree = self.tree
-        assert tree is not None
+        tree = self._tree_for(role)
         deadline = time.monotonic() + seconds
         cpu = time.process_time()
         sims = 0
@@ -240,6 +253,28 @@ class SearchWorker:
         }
         self.pondered, self.ponder_seconds = 0, 0.0
         return answer
+
+    def _tree_for(self, role: int) -> MCTS:
+        """The tree to search for role `role` now: the joint-move tree, or with
+        `SEARCH_FACTOR`, where the roles' moves are independent, a tree over ours."""
+        tree = self.tree
+        assert tree is not None
+        if not SEARCH_FACTOR:
+            return tree
+        if self.part is not None and self.part_key == (self.steps, role):
+            return self.part
+        state = tree.root.state
+        if not independent_choices(state):
+            return tree
+        self.part = MCTS(
+            state,
+            c=SEARCH_C,
+            rng=self.rng,
+            max_nodes=self.max_nodes,
+            part=frozenset(state.legal_moves(role)),
+        )
+        self.part_key = (self.steps, role)
+        return self.part
 
     @property
     def pondering(self) -> bool:
@@ -274,6 +309,7 @@ class SearchWorker:
         tree = self.tree
         assert tree is not None
         self._record()
+        self.part = None
         state = tree.root.state.next(joint)
         tree.advance(joint, state)
         # Count the subtree kept now, at the start of the move (about 1 % of the

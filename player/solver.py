@@ -21,7 +21,11 @@ In turn-taking games these are max/max over the children for the role on
 move and min/min for the others.  With simultaneous moves they bound the
 value of the matrix game (mixed strategies lie between the two), and are
 computed only once every joint move has a child, so there most proofs come
-from states where every continuation is terminal.
+from states where every continuation is terminal.  With `partial` they are
+computed from the children known so far, missing ones unknown (0 and 1): a
+move of r whose every reply has a child proven, say, to complete r's line is
+then a proven win as soon as those few children exist (one per move of the
+others, not one per joint move).
 
 A move i of role r whose best case max_o up(i, o) is below the node's lower
 bound can only do worse than another move: it is not chosen again, in the
@@ -43,15 +47,16 @@ if TYPE_CHECKING:
 Joint = tuple[int, ...]
 
 
-def joints_to_prove(node: Node) -> Iterable[Joint] | None:
+def joints_to_prove(node: Node, partial: bool = False) -> Iterable[Joint] | None:
     """The joint moves whose children bound `node`, or None if too few are known.
 
     Turn-taking: every move of the role on move (missing children are
-    unknown).  Simultaneous moves: every joint move, once all have children.
+    unknown).  Simultaneous moves: every joint move, once all have children
+    (with `partial`, at once, missing children unknown).
     """
     if len(node.choosers) == 1:
         return node.joints
-    if len(node.children) < prod(len(moves) for moves in node.moves):
+    if not partial and len(node.children) < prod(len(moves) for moves in node.moves):
         return None
     return product(*(range(len(moves)) for moves in node.moves))
 
@@ -98,13 +103,14 @@ def allowed_moves(lows: Sequence[float], highs: Sequence[float]) -> list[int] | 
     return allowed
 
 
-def prove(node: Node) -> bool:
-    """Recompute the bounds of the expanded `node` from its children; return
-    whether they changed (so that its parent needs recomputing too)."""
+def prove(node: Node, partial: bool = False) -> bool:
+    """Recompute the bounds of the expanded `node` from its children (with
+    `partial`, see `joints_to_prove`); return whether they changed (so that its
+    parent needs recomputing too)."""
     roles = range(len(node.moves))
     lower, upper = [0.0] * len(roles), [1.0] * len(roles)
     allowed: list[list[int] | None] = [None] * len(roles)
-    joints = joints_to_prove(node)
+    joints = joints_to_prove(node, partial)
     if joints is not None:
         joints = list(joints)
         for role in roles:

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from perfect_play import checked_bounds
 from pick_game import PickGame
 from test_mcts import TICTACTOE, position
 
+from games.base import GameError
 from games.registry import load_game
+from player.agents import make_agent
 from player.mcts import MCTS, MoveStats, choose_move
-from player.solver import allowed_moves
+from player.solver import allowed_moves, prove
 
 
 def solved(state, iterations: int, seed: int = 1) -> MCTS:
@@ -106,3 +109,49 @@ def test_the_final_choice_follows_the_proofs_before_the_visits() -> None:
     ranked = [MoveStats("a", 90, 0.6, 0.0, 0.0), MoveStats("b", 10, 0.3)]
     assert choose_move(ranked, rng) == "b"  # a proven loss goes while b may not lose
     assert choose_move([MoveStats("a", 90, 0.6), MoveStats("b", 10, 0.7)], rng) == "a"
+
+
+def test_partial_proofs_bound_a_simultaneous_node_from_the_children_it_has() -> None:
+    # One round of picks: p1's favourite (pick 1) against each of p2's three moves
+    # is enough to prove that p1 is sure of 100 (3 children of the 9 joint moves).
+    for partial in (False, True):
+        search = MCTS(
+            PickGame(roles=2, rounds=1).initial_state(),
+            solver=True,
+            partial_proofs=partial,
+            rng=random.Random(0),
+        )
+        root = search.root
+        favourite = root.moves[0].index("(pick 1)")
+        for reply in range(3):
+            joint = (favourite, reply)
+            search._add_child(
+                root, joint, root.state.next([root.moves[0][favourite], root.moves[1][reply]]), None
+            )
+        assert prove(root, partial) is partial
+        if not partial:  # the full matrix is needed: nothing known yet
+            assert root.lower is None and root.allowed is None
+            assert all((s.lower, s.upper) == (0.0, 1.0) for s in search.statistics(0))
+            continue
+        assert root.lower == (1.0, 0.0) and root.upper == (1.0, 1.0)  # p2's moves: unknown
+        assert root.allowed == [[favourite], None] and root.proven is None
+        assert search.best_move(0) == "(pick 1)"  # proven, though never visited
+        ranked = {s.move: (s.lower, s.upper) for s in search.statistics(0)}
+        assert ranked == {"(pick 1)": (1.0, 1.0), "(pick 2)": (0.0, 1.0), "(pick 3)": (0.0, 1.0)}
+
+
+def test_partial_proofs_need_the_solver_and_leave_turn_taking_nodes_alone() -> None:
+    state = PickGame(roles=2, rounds=1).initial_state()
+    with pytest.raises(GameError, match="solver=yes"):
+        MCTS(state, solver=False, partial_proofs=True)
+    with pytest.raises(GameError, match="needs solver=yes"):
+        make_agent("mcts:partial_proofs=yes")
+    # A turn-taking game proves the same with or without them, tree for tree.
+    trees = [
+        MCTS(TICTACTOE.initial_state(), solver=True, partial_proofs=p, rng=random.Random(3))
+        for p in (False, True)
+    ]
+    for tree in trees:
+        tree.search(iterations=3_000)
+    shapes = [[(n.visits, n.lower, n.upper) for n in t.root.walk(4)] for t in trees]
+    assert shapes[0] == shapes[1] and any(lower is not None for _, lower, _ in shapes[0])

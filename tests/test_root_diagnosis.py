@@ -11,6 +11,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 import root_diagnosis  # noqa: E402
+from gdl_texts import PENNIES  # noqa: E402
 
 MOVES = [
     ["(mark 1 1)", "noop"],
@@ -77,3 +78,34 @@ def test_bad_input_is_refused(tmp_path, capsys) -> None:
         run(tmp_path, capsys, "--step", "9")
     with pytest.raises(SystemExit, match="not MOVE=VALUE"):
         root_diagnosis.parse_values("(mark 1 3)")
+
+
+PENNIES_MOVES = [["Heads", "Tails"], ["Tails", "Tails"]]
+"""Matching pennies (`gdl_texts.PENNIES`), both roles on move at every step."""
+
+
+def test_a_simultaneous_move_is_shown_for_the_role_asked(tmp_path, capsys) -> None:
+    rules = tmp_path / "pennies.kif"
+    rules.write_text(PENNIES)
+    log = tmp_path / "match.json"
+    log.write_text(json.dumps({"moves": PENNIES_MOVES}))
+    old = sys.argv
+    sys.argv = ["root_diagnosis.py", str(log), "--game", str(rules), "--step", "1"]
+    sys.argv += ["--role", "right", "--simulations", "200", "--playouts", "40", "--depths"]
+    try:
+        root_diagnosis.main()
+    finally:
+        sys.argv = old
+    out = capsys.readouterr().out
+    assert "step 1: right to move, played Tails" in out
+    flat = {line.split()[0]: line.split()[1:] for line in out.splitlines()[4:6]}
+    # Round 1 was not matched; whatever right plays now, left matches it in half
+    # of its moves (right gets 50) and not in the other half (right gets 100).
+    assert flat == {"Heads": ["0.750"] * 3, "Tails": ["0.750"] * 3}
+    shape = [line.split() for line in out.splitlines() if line.startswith("  first tree")][0]
+    assert shape[6] == "1" and 1 <= int(shape[7]) <= 4 and len(shape) == 8  # then terminal
+    assert "its most visited line: visits " in out
+    state = root_diagnosis.replay(root_diagnosis.native_game(str(rules)), PENNIES_MOVES, 1)
+    assert root_diagnosis.mover(state, "left") == 0
+    with pytest.raises(SystemExit, match="'middle' is not a role"):
+        root_diagnosis.mover(state, "middle")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from gdl_texts import PENNIES, TICTACTOE
+from test_mcts_factored import RACE
 
 from games.base import State
 from gdl.load import game_from_text
@@ -318,3 +319,37 @@ def test_without_a_ponder_time_the_worker_waits_for_commands() -> None:
     worker.handle({"cmd": "load", "rules": TICTACTOE})
     worker.heard()
     assert not worker.pondering
+
+
+def test_with_factor_a_move_on_a_separate_part_is_searched_by_a_part_tree(monkeypatch) -> None:
+    monkeypatch.setattr(search_worker, "SEARCH_FACTOR", True)
+    worker = SearchWorker()
+    worker.handle({"cmd": "load", "rules": RACE})
+    search = {"cmd": "search", "role": 1, "until": time.time() + 30, "iterations": 400}
+    answer = worker.handle(search)
+    assert worker.part is not None and worker.part is not worker.tree
+    assert worker.part.root.choosers == (1,)  # red's step is drawn, not branched on
+    assert answer["move"] == "(go blue 2)" and answer["proven"] is None
+    assert {row[0] for row in answer["stats"]} == {"(go blue 1)", "(go blue 2)"}
+    part = worker.part
+    worker.handle(search)
+    assert worker.part is part  # the same step and role: searched on
+    worker.handle({"cmd": "advance", "joint": ["(go red 1)", "(go blue 2)"]})
+    assert worker.part is None
+
+
+def test_with_factor_a_turn_taking_game_keeps_the_joint_tree(monkeypatch) -> None:
+    answers = []
+    for factor in (False, True):
+        monkeypatch.setattr(search_worker, "SEARCH_FACTOR", factor)
+        worker = SearchWorker()
+        worker.rng.seed(7)
+        worker.handle({"cmd": "load", "rules": TICTACTOE})
+        build = getattr(worker.tree.root.state.game, "native_build", None)
+        if build is not None:  # the same rules' code in both searches
+            build.join()
+        search = {"cmd": "search", "role": 0, "until": time.time() + 30, "iterations": 300}
+        answer = worker.handle(search)
+        assert worker.part is None
+        answers.append((answer["move"], answer["stats"], answer["nodes"]))
+    assert answers[0] == answers[1]

@@ -1,0 +1,71 @@
+"""Moves at once on separate parts of the state: found by play, searched apart (factor=yes)."""
+
+from __future__ import annotations
+
+import random
+
+from gdl_texts import PENNIES
+from test_mcts import TICTACTOE
+
+from gdl.load import game_from_text
+from player.agents import make_agent
+from player.factored import independent_choices
+from player.mcts import MCTS
+
+RACE = """
+; Two roles race on their own tracks, both moving at once: a step of 1 or 2.
+; Reaching 4 or 5 alone wins; both at once is a draw.
+(role red) (role blue)
+(init (pos red 0)) (init (pos blue 0))
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5)
+(plus2 0 2) (plus2 1 3) (plus2 2 4) (plus2 3 5)
+(<= (legal ?r (go ?r 1)) (role ?r))
+(<= (legal ?r (go ?r 2)) (role ?r))
+(<= (next (pos ?r ?n)) (does ?r (go ?r 1)) (true (pos ?r ?m)) (succ ?m ?n))
+(<= (next (pos ?r ?n)) (does ?r (go ?r 2)) (true (pos ?r ?m)) (plus2 ?m ?n))
+(<= (done ?r) (true (pos ?r 4)))
+(<= (done ?r) (true (pos ?r 5)))
+(<= terminal (done ?r))
+(<= (goal ?r 100) (done ?r) (role ?o) (distinct ?r ?o) (not (done ?o)))
+(<= (goal ?r 50) (done ?r) (role ?o) (distinct ?r ?o) (done ?o))
+(<= (goal ?r 50) (role ?r) (not (done ?r)) (role ?o) (distinct ?r ?o) (not (done ?o)))
+(<= (goal ?r 0) (role ?r) (not (done ?r)) (role ?o) (distinct ?r ?o) (done ?o))
+"""
+
+
+def test_moves_on_separate_facts_are_found_independent_and_others_are_not() -> None:
+    race = game_from_text(RACE, reasoner="interpreter").initial_state()
+    assert independent_choices(race)
+    # Matching pennies: whether the round is matched depends on both moves.
+    pennies = game_from_text(PENNIES, reasoner="interpreter").initial_state()
+    assert not independent_choices(pennies)
+    assert not independent_choices(TICTACTOE.initial_state())  # one role chooses
+    ended = race.next(["(go red 2)", "(go blue 1)"]).next(["(go red 2)", "(go blue 1)"])
+    assert ended.is_terminal() and not independent_choices(ended)
+
+
+def test_a_part_tree_branches_on_our_moves_only_and_finds_the_fast_line() -> None:
+    state = game_from_text(RACE, reasoner="interpreter").initial_state()
+    tree = MCTS(state, rng=random.Random(0), part=frozenset(state.legal_moves(0)))
+    tree.search(iterations=400)
+    root = tree.root
+    assert root.choosers == (0,) and len(root.moves[1]) == 1  # blue's step: drawn, fixed
+    assert len(root.children) == 2
+    assert all(len(child.moves[1]) == 1 for child in root.children.values() if child.moves)
+    assert tree.best_move(0) == "(go red 2)"  # two steps of 2 reach 4 soonest
+
+
+def test_the_agent_searches_its_part_where_moves_are_independent_and_nowhere_else() -> None:
+    race = game_from_text(RACE, reasoner="interpreter")
+    agent = make_agent("mcts:factor=yes,iterations=400", seed=1)
+    agent.start(race, 1)
+    assert agent.choose_move(race.initial_state(), None) == "(go blue 2)"
+    assert agent.tree is None  # a fresh part tree each move, none kept
+    assert {s.move for s in agent.ranking()} == {"(go blue 1)", "(go blue 2)"}
+    # A turn-taking game is searched exactly as without the option.
+    moves = []
+    for spec in ("mcts:iterations=300", "mcts:factor=yes,iterations=300"):
+        agent = make_agent(spec, seed=5)
+        agent.start(TICTACTOE, 0)
+        moves.append((agent.choose_move(TICTACTOE.initial_state(), None), agent.tree.root.visits))
+    assert moves[0] == moves[1]
