@@ -22,7 +22,8 @@ With ``--values`` (``MOVE=VALUE,...``: the exact values of the moves, from a
 solver of the game) it also tells whether the chosen move keeps the best value.
 With ``--playouts N`` it first prints what the leaf evaluation alone says of
 each move: the mover's mean reward over N random playouts from the state the
-move leads to, and over N greedy ones (`State.greedy_playouts`, every move).
+move leads to, over N greedy ones (`State.greedy_playouts`, every move) and over N
+decisive ones (`State.decisive_playouts`, every move).
 """
 
 from __future__ import annotations
@@ -112,11 +113,11 @@ def search_answers(
 
 def flat_values(
     state: State, playouts: int, seed: int, role: int | None = None
-) -> list[tuple[str, float, float]]:
+) -> list[tuple[str, float, float, float]]:
     """Per move of `role` (by default the role on move): its mean reward over
-    `playouts` random and greedy playouts from the states the move leads to (no
-    tree), shared equally among the other roles' joint moves when they have a
-    choice (a simultaneous move)."""
+    `playouts` random, greedy and decisive playouts from the states the move
+    leads to (no tree), shared equally among the other roles' joint moves when
+    they have a choice (a simultaneous move)."""
     role = mover(state) if role is None else role
     legal = state.all_legal_moves()
     others = [moves if r != role else (None,) for r, moves in enumerate(legal)]
@@ -125,27 +126,27 @@ def flat_values(
     for move in legal[role]:
         joints = [[move if m is None else m for m in joint] for joint in itertools.product(*others)]
         share = max(1, playouts // len(joints))
-        totals = [0.0, 0.0]
+        totals = [0.0, 0.0, 0.0]
         for joint in joints:
             child = state.next(joint)
             if child.is_terminal():
                 value = child.goals()[role] / 100
-                totals[0] += value
-                totals[1] += value
+                totals = [total + value for total in totals]
                 continue
             for k, results in enumerate(
                 (
                     child.random_playouts(rng, share),
                     child.greedy_playouts(rng, share, GREEDY_EVERY_MOVE),
+                    child.decisive_playouts(rng, share, GREEDY_EVERY_MOVE),
                 )
             ):
                 totals[k] += sum(goals[role] for goals, _ in results) / (100 * share)
-        rows.append((move, totals[0] / len(joints), totals[1] / len(joints)))
+        rows.append((move, *(total / len(joints) for total in totals)))
     return rows
 
 
 GREEDY_EVERY_MOVE = 10_000
-"""`greedy_playouts` plies: more than any playout here lasts."""
+"""`greedy_playouts` and `decisive_playouts` plies: more than any playout here lasts."""
 
 
 def parse_values(text: str | None) -> dict[str, float]:
@@ -190,10 +191,10 @@ def main() -> None:
     print(f"step {args.step}: {game.roles[role]} to move, played {played}")
     if args.playouts:
         print(f"\nflat mean reward of {game.roles[role]}, {args.playouts} playouts a move")
-        print("  move           random  greedy")
-        for move, random_mean, greedy_mean in flat_values(state, args.playouts, 0, role):
+        print("  move           random  greedy  decisive")
+        for move, *means in flat_values(state, args.playouts, 0, role):
             exact = f"  exact {values[move]:g}" if move in values else ""
-            print(f"  {move:12} {random_mean:8.3f} {greedy_mean:7.3f}{exact}")
+            print(f"  {move:12} {means[0]:8.3f} {means[1]:7.3f} {means[2]:9.3f}{exact}")
     for spec in args.spec or ["c=0.35,solver=yes"]:
         for seed in range(args.seeds):
             answers, cpu, tree = search_answers(

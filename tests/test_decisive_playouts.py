@@ -21,6 +21,7 @@ from gdl.interpreter.game import GdlGame
 from gdl.native import build
 from player.agents import make_agent
 from player.mcts import MCTS, RandomPlayout
+from player.search_worker import SEARCH_DECISIVE, SearchWorker, ServePlayout, decisive_suits
 
 GRAB = """
 ; left picks a or b; then right may grab, which wins for right after a.
@@ -171,3 +172,28 @@ def test_native_decisive_playouts_are_the_generic_ones_for_their_seed(
         a, b = a.next(joint), b.next(joint)
         if a.is_terminal():
             break
+
+
+def test_serve_plays_decisive_playouts_on_native_code_in_games_with_few_moves() -> None:
+    assert decisive_suits(tictactoe())
+    assert decisive_suits(grab(simultaneous=False))
+    breakthrough = GdlGame.from_text((GDL_DIR / "breakthrough.kif").read_text(), name="bt")
+    assert not decisive_suits(breakthrough)  # 22 moves: its search stays as it was
+    state = grab(simultaneous=False).initial_state()
+    playout = ServePlayout(SEARCH_DECISIVE)
+    values = {tuple(playout.evaluate(state, random.Random(seed))) for seed in range(30)}
+    assert playout.decisive == 0  # the interpreter: random playouts
+    assert (0.0, 1.0) in values
+
+
+@needs_native
+def test_serve_playouts_are_decisive_once_native_code_plays() -> None:
+    _, native = native_game(grab_text(simultaneous=False), "grab")
+    playout = ServePlayout(SEARCH_DECISIVE)
+    state = native.initial_state()
+    assert all(playout.evaluate(state, random.Random(seed)) == [0.5, 0.5] for seed in range(30))
+    assert playout.decisive == SEARCH_DECISIVE
+    worker = SearchWorker()
+    worker.load(grab_text(simultaneous=False), None, 4)
+    assert isinstance(worker.tree.evaluator, ServePlayout)
+    assert worker.tree.evaluator.plies == SEARCH_DECISIVE
