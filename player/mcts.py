@@ -637,7 +637,7 @@ class MCTS:
         when transposing), preset from the state table if it has the state."""
         self._nodes += 1
         node = Node(state, depth)
-        if self.part is not None and node.rewards is None and not all(state.all_legal_moves()):
+        if self.part is not None and node.rewards is None and not _moves_for_all(state):
             # With the other parts frozen, ours can fill up (a full board) in a
             # state the game never reaches, where a role has no move: an even end.
             node.rewards = node.proven = [0.5] * len(state.game.roles)
@@ -744,6 +744,15 @@ def _next_state(node: Node, joint: tuple[int, ...]) -> State:
         alternative[role] = other
         state = state.reverted(node.state, node.state.next(alternative))
     return state
+
+
+def _moves_for_all(state: State) -> bool:
+    """Whether every role has a legal move in the non-terminal `state` (rules
+    that leave one without say so by raising `GameDefinitionError`, or by none)."""
+    try:
+        return all(state.all_legal_moves())
+    except GameDefinitionError:
+        return False
 
 
 def _note_decisive(node: Node, joint: tuple[int, ...], rewards: Rewards) -> None:
