@@ -95,3 +95,30 @@ def test_the_agent_searches_its_part_where_moves_are_independent_and_nowhere_els
         agent.start(TICTACTOE, 0)
         moves.append((agent.choose_move(TICTACTOE.initial_state(), None), agent.tree.root.visits))
     assert moves[0] == moves[1]
+
+
+def test_a_part_that_runs_out_of_moves_first_ends_even() -> None:
+    # Searching blue's part, red's count is frozen: once blue has put both items
+    # it has no move left in a state that is not terminal, which the game never
+    # reaches (red's third move ends it first).
+    state = game_from_text(DRY, reasoner="interpreter").initial_state()
+    tree = MCTS(state, rng=random.Random(0), part=frozenset(state.legal_moves(1)))
+    tree.search(iterations=200)
+    ends = [c for n in tree.root.walk(5) for c in n.children.values() if c.rewards is not None]
+    assert ends and all(c.rewards == [0.5, 0.5] for c in ends)
+
+
+DRY = """
+; Blue has two moves in all; the game ends only when red has made three.
+(role red) (role blue)
+(init (count 0)) (succ 0 1) (succ 1 2) (succ 2 3) (item 1) (item 2)
+(<= (legal red (tick ?n)) (true (count ?m)) (succ ?m ?n))
+(<= (legal red (tock ?n)) (true (count ?m)) (succ ?m ?n))
+(<= (legal blue (put ?x)) (item ?x) (not (true (has ?x))))
+(<= (next (count ?n)) (does red (tick ?n)))
+(<= (next (count ?n)) (does red (tock ?n)))
+(<= (next (has ?x)) (does blue (put ?x)))
+(<= (next (has ?x)) (true (has ?x)))
+(<= terminal (true (count 3)))
+(<= (goal ?r 100) (role ?r))
+"""
