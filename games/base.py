@@ -253,6 +253,18 @@ class State(ABC):
         amaf.add(tables, tree, playouts)
         return results
 
+    def reverted(self, before: State, alternative: State) -> State:
+        """This state with every fact on which it differs from `alternative` as it
+        is in `before` (three states of this game).
+
+        With this state and `alternative` the successors of `before` by two joint
+        moves that differ in one role's move only, that undoes what the role's
+        choice changed: the state as if it had made no move (`player.factored`).
+        """
+        mine, theirs, old = set(self.facts()), set(alternative.facts()), set(before.facts())
+        differ = mine ^ theirs
+        return self.game.state_from_facts(sorted((mine - differ) | (old & differ)))
+
     def render(self) -> str:
         """A human-readable picture of the state (the facts unless overridden)."""
         return "\n".join(self.facts())

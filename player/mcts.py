@@ -171,6 +171,7 @@ class Node:
         "slots",
         "imm",
         "imm_moves",
+        "frozen",
     )
 
     def __init__(self, state: State, depth: int) -> None:
@@ -198,6 +199,7 @@ class Node:
         self.slots: tuple[tuple[int, ...], ...] | None = None
         self.imm: Rewards | None = None
         self.imm_moves: list[float] | None = None
+        self.frozen: dict[int, str] | None = None
 
     def expand(self, rng: random.Random, part: frozenset[str] | None = None) -> None:
         """Learn the legal moves (done once, the second time the node is visited).
@@ -206,13 +208,16 @@ class Node:
         are tried in random order and ties between equal values are broken
         at random, not in favour of the moves the game happens to list first.
         With `part` (`MCTS`'s), a role none of whose moves is in it keeps one
-        of them, at random.
+        of them, at random, and `frozen` maps it to another (`_next_state`).
         """
         shuffled = []
         for legal in self.state.all_legal_moves():
             moves = list(legal)
             rng.shuffle(moves)
             if part is not None and len(moves) > 1 and part.isdisjoint(moves):
+                if self.frozen is None:
+                    self.frozen = {}
+                self.frozen[len(shuffled)] = moves[1]
                 moves = moves[:1]
             shuffled.append(tuple(moves))
         self.moves = tuple(shuffled)
@@ -290,10 +295,12 @@ class MCTS:
     (`player.solver.joints_to_prove`).
 
     With `part`, a set of moves, the tree branches only on the roles' choices
-    that include one of them: a role none of whose legal moves is in `part`
-    plays one of them, drawn at random when its node is expanded
-    (`player.factored`: the search of one part of a game whose roles move at
-    once on separate parts of the state).
+    that include one of them (`player.factored`: the search of one part of a
+    game whose roles move at once on separate parts of the state).  A role none
+    of whose legal moves is in `part` makes no move there, as Sancho's "pseudo
+    no-op": it plays one of them, drawn at random when its node is expanded,
+    and what that choice changed is undone (`State.reverted`, against the state
+    another of its moves leads to).
 
     With `shallow` (needs `solver`), a node of a turn-taking game reached
     `shallow_visits` times (at the earliest when it is expanded, its second
@@ -610,7 +617,12 @@ class MCTS:
         or with RAVE playouts recorded in the path's AMAF tables."""
         if self.rave is not None:
             return self.rave.evaluate(state, self.rng, path)
-        return self.evaluator.evaluate(state, self.rng)
+        if self.part is None:
+            return self.evaluator.evaluate(state, self.rng)
+        try:
+            return self.evaluator.evaluate(state, self.rng)
+        except GameDefinitionError:  # the part ran out of moves first: see `_new_node`
+            return [0.5] * len(state.game.roles)
 
     @property
     def node_count(self) -> int:
@@ -625,6 +637,11 @@ class MCTS:
         when transposing), preset from the state table if it has the state."""
         self._nodes += 1
         node = Node(state, depth)
+        if self.part is not None and node.rewards is None and not _moves_for_all(state):
+            # With the other parts frozen, ours can fill up (a full board) in a
+            # state the game never reaches, where a role has no move: an even end.
+            node.rewards = node.proven = [0.5] * len(state.game.roles)
+            node.lower = node.upper = tuple(node.rewards)
         if self.imm is not None:
             self.imm.evaluate(node)
         if self.positions is not None:
@@ -720,7 +737,22 @@ def choose_move(stats: Sequence[MoveStats], rng: random.Random) -> str:
 
 def _next_state(node: Node, joint: tuple[int, ...]) -> State:
     moves = node.moves
-    return node.state.next([moves[role][i] for role, i in enumerate(joint)])
+    chosen = [moves[role][i] for role, i in enumerate(joint)]
+    state = node.state.next(chosen)
+    for role, other in (node.frozen or {}).items():  # outside the part: undone
+        alternative = list(chosen)
+        alternative[role] = other
+        state = state.reverted(node.state, node.state.next(alternative))
+    return state
+
+
+def _moves_for_all(state: State) -> bool:
+    """Whether every role has a legal move in the non-terminal `state` (rules
+    that leave one without say so by raising `GameDefinitionError`, or by none)."""
+    try:
+        return all(state.all_legal_moves())
+    except GameDefinitionError:
+        return False
 
 
 def _note_decisive(node: Node, joint: tuple[int, ...], rewards: Rewards) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from gdl_texts import PENNIES
 from test_mcts import TICTACTOE
 
@@ -44,15 +45,40 @@ def test_moves_on_separate_facts_are_found_independent_and_others_are_not() -> N
     assert ended.is_terminal() and not independent_choices(ended)
 
 
-def test_a_part_tree_branches_on_our_moves_only_and_finds_the_fast_line() -> None:
+MARKS = """
+; Both roles at once put a mark of their own, kept for good; the round counts.
+(role a) (role b)
+(init (round 0)) (succ 0 1) (succ 1 2) (item 1) (item 2)
+(<= (legal ?r (put ?r ?x)) (role ?r) (item ?x) (not (true (has ?r ?x))))
+(<= (next (has ?r ?x)) (does ?r (put ?r ?x)))
+(<= (next (has ?r ?x)) (true (has ?r ?x)))
+(<= (next (round ?n)) (true (round ?m)) (succ ?m ?n))
+(<= terminal (true (round 2)))
+(<= (goal ?r 50) (role ?r))
+"""
+
+
+@pytest.mark.parametrize("reasoner", ["interpreter", "compiled"])
+def test_what_a_roles_choice_changed_is_undone(reasoner: str) -> None:
+    state = game_from_text(MARKS, reasoner=reasoner).initial_state()
+    put = state.next(["(put a 1)", "(put b 1)"])
+    other = state.next(["(put a 1)", "(put b 2)"])
+    assert set(put.reverted(state, other).facts()) == {"(has a 1)", "(round 1)"}
+
+
+def test_a_part_tree_branches_on_our_moves_only_and_freezes_the_others() -> None:
     state = game_from_text(RACE, reasoner="interpreter").initial_state()
     tree = MCTS(state, rng=random.Random(0), part=frozenset(state.legal_moves(0)))
     tree.search(iterations=400)
     root = tree.root
-    assert root.choosers == (0,) and len(root.moves[1]) == 1  # blue's step: drawn, fixed
+    assert root.choosers == (0,) and len(root.moves[1]) == 1  # blue's step: not branched on
     assert len(root.children) == 2
-    assert all(len(child.moves[1]) == 1 for child in root.children.values() if child.moves)
-    assert tree.best_move(0) == "(go red 2)"  # two steps of 2 reach 4 soonest
+    nodes = list(root.walk(10))
+    assert len(nodes) > 3 and all(len(node.moves[1]) == 1 for node in nodes)
+    # Blue's step is undone where it depends on its choice ("pseudo no-op"): it
+    # leaves 0 (what both its steps do alike stays) but is nowhere at 2.
+    facts = {f for n in nodes for c in n.children.values() for f in c.state.facts()}
+    assert "(pos blue 2)" not in facts and "(pos red 2)" in facts
 
 
 def test_the_agent_searches_its_part_where_moves_are_independent_and_nowhere_else() -> None:
@@ -69,3 +95,30 @@ def test_the_agent_searches_its_part_where_moves_are_independent_and_nowhere_els
         agent.start(TICTACTOE, 0)
         moves.append((agent.choose_move(TICTACTOE.initial_state(), None), agent.tree.root.visits))
     assert moves[0] == moves[1]
+
+
+def test_a_part_that_runs_out_of_moves_first_ends_even() -> None:
+    # Searching blue's part, red's count is frozen: once blue has put both items
+    # it has no move left in a state that is not terminal, which the game never
+    # reaches (red's third move ends it first).
+    state = game_from_text(DRY, reasoner="interpreter").initial_state()
+    tree = MCTS(state, rng=random.Random(0), part=frozenset(state.legal_moves(1)))
+    tree.search(iterations=200)
+    ends = [c for n in tree.root.walk(5) for c in n.children.values() if c.rewards is not None]
+    assert ends and all(c.rewards == [0.5, 0.5] for c in ends)
+
+
+DRY = """
+; Blue has two moves in all; the game ends only when red has made three.
+(role red) (role blue)
+(init (count 0)) (succ 0 1) (succ 1 2) (succ 2 3) (item 1) (item 2)
+(<= (legal red (tick ?n)) (true (count ?m)) (succ ?m ?n))
+(<= (legal red (tock ?n)) (true (count ?m)) (succ ?m ?n))
+(<= (legal blue (put ?x)) (item ?x) (not (true (has ?x))))
+(<= (next (count ?n)) (does red (tick ?n)))
+(<= (next (count ?n)) (does red (tock ?n)))
+(<= (next (has ?x)) (does blue (put ?x)))
+(<= (next (has ?x)) (true (has ?x)))
+(<= terminal (true (count 3)))
+(<= (goal ?r 100) (role ?r))
+"""

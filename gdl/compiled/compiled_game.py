@@ -228,6 +228,13 @@ class CompiledState(State):
         base = self._game.compiled.network.base
         return frozenset(base[i] for i in _bit_indexes(self.bits))
 
+    def reverted(self, before: State, alternative: State) -> State:
+        """`State.reverted` on the bits of the base propositions."""
+        if not (isinstance(before, CompiledState) and isinstance(alternative, CompiledState)):
+            return super().reverted(before, alternative)
+        differ = self.bits ^ alternative.bits
+        return CompiledState(self._game, (self.bits & ~differ) | (before.bits & differ))
+
     def _step(self) -> None:
         """Whether the state is terminal and, if not, its legal moves: one call answers both."""
         moves = self._game._functions["step"](self.bits)
