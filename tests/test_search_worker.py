@@ -329,7 +329,8 @@ def test_with_factor_a_move_on_a_separate_part_is_searched_by_a_part_tree(monkey
     answer = worker.handle(search)
     assert worker.part is not None and worker.part is not worker.tree
     assert worker.part.root.choosers == (1,)  # red's step is drawn, not branched on
-    assert answer["move"] == "(go blue 2)" and answer["proven"] is None
+    # Red's part frozen, both of blue's steps reach the end first: either may be chosen.
+    assert answer["move"] in {"(go blue 1)", "(go blue 2)"} and answer["proven"] is None
     assert {row[0] for row in answer["stats"]} == {"(go blue 1)", "(go blue 2)"}
     part = worker.part
     worker.handle(search)
