@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, TextIO
 
 from games.base import Game, GameError, State, canonical_move
 from games.registry import parse_spec
@@ -243,67 +243,58 @@ class MCTSAgent(Agent):
             self.last_ranking = []
             return legal[0]
         if self.factor and independent_choices(state):
-            return self._search_part(state, legal, deadline)
-        if self.tree is None or self.tree.root.state != state:
-            self.tree = MCTS(
-                state,
-                c=self.c,
-                final=self.final,
-                stochastic=self.stochastic,
-                rng=self.rng,
-                depth=self.steps,
-                table=self.table,
-                max_nodes=self.nodes,
-                solver=self.solver,
-                partial_proofs=self.partial_proofs,
-                mast=self.mast,
-                mast_steps=self.mast_steps,
-                greedy=self.greedy,
-                decisive=self.decisive,
-                shallow=self.shallow,
-                shallow_visits=self.shallow_visits,
-                transpose=self.transpose,
-                rave=self.rave,
-                rave_ref=self.rave_ref,
-                rave_bias=self.rave_bias,
-                evaluator=self._cutoff(),
-                imm=None
-                if self.learnt is None or not self.imm
-                else ImplicitMinimax(self.learnt, self.imm),
-                prior=None
-                if self.learnt is None or not self.prior
-                else HeuristicPrior(self.learnt, self.prior),
-            )
-        if self.time is not None:
-            own = time.monotonic() + self.time
-            deadline = own if deadline is None else min(own, deadline)
-        self.tree.search(self.iterations, deadline)
-        self.last_ranking = self.tree.statistics(self.role)
-        return self.tree.best_move(self.role)
-
-    def _search_part(self, state: State, legal: Sequence[str], deadline: float | None) -> str:
-        """With `factor`, where the roles' moves act on separate parts of the state:
-        a fresh tree over our moves' part only (`player.factored`).  Without the
-        solver: what it would prove holds for one random line of the other parts."""
-        self.tree = None
-        tree = MCTS(
-            state,
-            c=self.c,
-            final=self.final,
-            stochastic=self.stochastic,
-            rng=self.rng,
-            depth=self.steps,
-            max_nodes=self.nodes,
-            greedy=self.greedy,
-            decisive=self.decisive,
-            part=frozenset(legal),
-        )
+            self.tree = None
+            tree = self._part_tree(state, legal)
+        else:
+            if self.tree is None or self.tree.root.state != state:
+                self.tree = MCTS(
+                    state,
+                    **self._shared_options(),
+                    table=self.table,
+                    solver=self.solver,
+                    partial_proofs=self.partial_proofs,
+                    mast=self.mast,
+                    mast_steps=self.mast_steps,
+                    shallow=self.shallow,
+                    shallow_visits=self.shallow_visits,
+                    transpose=self.transpose,
+                    rave=self.rave,
+                    rave_ref=self.rave_ref,
+                    rave_bias=self.rave_bias,
+                    evaluator=self._cutoff(),
+                    imm=None
+                    if self.learnt is None or not self.imm
+                    else ImplicitMinimax(self.learnt, self.imm),
+                    prior=None
+                    if self.learnt is None or not self.prior
+                    else HeuristicPrior(self.learnt, self.prior),
+                )
+            tree = self.tree
         if self.time is not None:
             own = time.monotonic() + self.time
             deadline = own if deadline is None else min(own, deadline)
         tree.search(self.iterations, deadline)
         self.last_ranking = tree.statistics(self.role)
         return tree.best_move(self.role)
+
+    def _shared_options(self) -> dict[str, Any]:
+        """The options of both trees: the joint-move one and, with `factor`, a part's."""
+        return {
+            "c": self.c,
+            "final": self.final,
+            "stochastic": self.stochastic,
+            "rng": self.rng,
+            "depth": self.steps,
+            "max_nodes": self.nodes,
+            "greedy": self.greedy,
+            "decisive": self.decisive,
+        }
+
+    def _part_tree(self, state: State, legal: Sequence[str]) -> MCTS:
+        """With `factor`, where the roles' moves act on separate parts of the state:
+        a fresh tree over our moves' part only (`player.factored`).  Without the
+        solver: what it would prove holds for one random line of the other parts."""
+        return MCTS(state, **self._shared_options(), part=frozenset(legal))
 
     def _cutoff(self) -> CutoffPlayout | None:
         """The cut-off playouts of `heuristic` (None: plain playouts)."""
