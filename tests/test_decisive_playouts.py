@@ -13,7 +13,7 @@ import random
 
 import pytest
 from test_gdl_native import native_game, needs_native
-from test_greedy_playouts import play
+from test_greedy_playouts import assert_native_playouts_agree, play
 
 from games.base import GameError
 from games.registry import GDL_DIR
@@ -161,17 +161,7 @@ def test_native_decisive_playouts_are_the_generic_ones_for_their_seed(
     text: str, plies: int
 ) -> None:
     interpreted, native = native_game(text, "game")
-    walk = random.Random(plies)
-    a, b = interpreted.initial_state(), native.initial_state()
-    for _ in range(8):
-        for seed in range(3):
-            python = random.Random(random.Random(seed).getrandbits(32))
-            expected = a.decisive_playouts(python, 4, plies)
-            assert b.decisive_playouts(random.Random(seed), 4, plies) == expected
-        joint = [walk.choice(moves) for moves in a.all_legal_moves()]
-        a, b = a.next(joint), b.next(joint)
-        if a.is_terminal():
-            break
+    assert_native_playouts_agree(interpreted, native, "decisive_playouts", plies, states=8)
 
 
 def test_serve_plays_decisive_playouts_on_native_code_in_games_with_few_moves() -> None:

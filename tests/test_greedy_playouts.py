@@ -11,7 +11,7 @@ import random
 import pytest
 from test_gdl_native import native_game, needs_native
 
-from games.base import GameError, State, winning_joint
+from games.base import Game, GameError, State, winning_joint
 from games.registry import GDL_DIR
 from gdl.interpreter.game import GdlGame
 from gdl.native import build
@@ -72,13 +72,21 @@ def test_the_agent_switches_greedy_playouts_on() -> None:
 @pytest.mark.parametrize("plies", [1, 3, 1000])
 def test_native_greedy_playouts_are_the_generic_ones_for_their_seed(name: str, plies: int) -> None:
     interpreted, native = native_game((GDL_DIR / f"{name}.kif").read_text(), name)
+    assert_native_playouts_agree(interpreted, native, "greedy_playouts", plies, states=6)
+
+
+def assert_native_playouts_agree(
+    interpreted: Game, native: Game, playouts: str, plies: int, states: int
+) -> None:
+    """The native `playouts` (a `State` method taking rng, count, plies) give the
+    generic ones for their seed, in `states` states along a random line."""
     walk = random.Random(plies)
     a, b = interpreted.initial_state(), native.initial_state()
-    for _ in range(6):
+    for _ in range(states):
         for seed in range(3):
             python = random.Random(random.Random(seed).getrandbits(32))
-            expected = a.greedy_playouts(python, 4, plies)
-            assert b.greedy_playouts(random.Random(seed), 4, plies) == expected
+            expected = getattr(a, playouts)(python, 4, plies)
+            assert getattr(b, playouts)(random.Random(seed), 4, plies) == expected
         joint = [walk.choice(moves) for moves in a.all_legal_moves()]
         a, b = a.next(joint), b.next(joint)
         if a.is_terminal():
