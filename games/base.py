@@ -168,37 +168,27 @@ class State(ABC):
         """`count` playouts that take a winning move where one is seen.
 
         In the first `plies` moves of a playout, a role that alone has a
-        choice (the others have one move each) plays the first of its moves,
-        in legal-move order, that ends the game with goal 100 for it, when
-        there is one; every other move is uniformly random, as in
-        `random_playout`.  Looking costs a next state per move, so the rule
-        is kept to the first moves, where it sharpens the value of a leaf
-        (a leaf whose mover can win at once is valued as won).  Games with
-        native code run them in one call.
-        """
-        return [_greedy_playout(self, rng, plies) for _ in range(count)]
-
-    def decisive_playouts(self, rng: random.Random, count: int, plies: int) -> list[PlayoutResult]:
-        """`count` playouts with decisive and anti-decisive moves (Teytaud and
-        Teytaud 2010, "On the huge benefit of decisive moves in Monte-Carlo
-        Tree Search").
-
-        In the first `plies` moves of a playout, a role that alone has a
         choice (the others have one move each) takes a winning move as in
         `greedy_playouts`; when it has none, it avoids a move after which
         another role can win at once: it draws a move with ``rng.choice``
         among those not rejected yet (all of them at first, in legal-move
-        order), and rejects it if the next state is not terminal and its
-        one role with a choice is another role that has a move ending the
-        game with goal 100 for it (`winning_joint`); it redraws among the
-        rest, and when every move is rejected plays ``rng.choice`` of all of
-        them.  The roles without a choice draw their one move, in role order
-        around the chooser's draws, as in `random_playout`.  A state where
-        several roles have a choice (simultaneous moves) or none has, and
-        every move after `plies`, is played uniformly at random; so is a
-        reply whose next state has simultaneous moves (it is not looked at).
-        A looked-at move costs a next state and one per reply of the
-        opponent.  Games with native code run them in one call.
+        order), and rejects it if the next state is not terminal and
+        another role with a choice there has a move ending the game with
+        goal 100 for it (the rest playing their first legal moves); it
+        redraws among the rest, and when every move is rejected plays
+        ``rng.choice`` of all of them.  The roles without a choice draw
+        their one move, in role order around the chooser's draws, as in
+        `random_playout`.
+
+        Where several roles have a choice (simultaneous moves), each of them,
+        in role order, takes its first winning move (the others playing their
+        first legal moves) or, when it has none, draws a move by the same
+        rule; the roles without a choice play their one move without a draw.
+        On simultaneous Connect Four, that is Connect Four's rule on each
+        board.  A state where none has a choice, and every move after
+        `plies`, is played uniformly at random.  A looked-at move costs a
+        next state and one per reply of the opponents.  Games with native
+        code run them in one call.
         """
         return [_decisive_playout(self, rng, plies) for _ in range(count)]
 
@@ -339,13 +329,18 @@ def _winning(state: State, moves: Sequence[Sequence[str]], role: int) -> list[st
 
 
 def _threatened(state: State, joint: list[str], role: int) -> bool:
-    """Whether after `joint` another role than `role` alone has a choice and can win at once."""
+    """Whether after `joint` another role than `role` with a choice can win at once
+    (its winning move looked for with the others playing their first moves)."""
     after = state.next(joint)
     if after.is_terminal():
         return False
     moves = after.all_legal_moves()
-    replier = _sole_chooser(moves)
-    return replier is not None and replier != role and _winning(after, moves, replier) is not None
+    if not all(moves):
+        return False
+    return any(
+        other != role and len(legal) > 1 and _winning(after, moves, other) is not None
+        for other, legal in enumerate(moves)
+    )
 
 
 def _safe_move(state: State, moves: Sequence[Sequence[str]], role: int, rng: random.Random) -> str:
@@ -358,6 +353,26 @@ def _safe_move(state: State, moves: Sequence[Sequence[str]], role: int, rng: ran
             return move
         candidates.remove(move)
     return rng.choice(moves[role])
+
+
+def _simultaneous_joint(
+    state: State, moves: Sequence[Sequence[str]], rng: random.Random
+) -> list[str]:
+    """The joint move of `State.decisive_playouts` where several roles have a choice."""
+    wins = [
+        None if len(legal) == 1 else _winning(state, moves, role)
+        for role, legal in enumerate(moves)
+    ]
+    joint = []
+    for role, legal in enumerate(moves):
+        win = wins[role]
+        if len(legal) == 1:
+            joint.append(legal[0])
+        elif win is not None:
+            joint.append(win[role])
+        else:
+            joint.append(_safe_move(state, moves, role, rng))
+    return joint
 
 
 def _greedy_playout(state: State, rng: random.Random, plies: int) -> PlayoutResult:
@@ -375,6 +390,10 @@ def _decisive_playout(state: State, rng: random.Random, plies: int) -> PlayoutRe
     steps = 0
     while not state.is_terminal():
         moves = state.all_legal_moves()
+        if steps < plies and sum(len(legal) > 1 for legal in moves) > 1 and all(moves):
+            state = state.next(_simultaneous_joint(state, moves, rng))
+            steps += 1
+            continue
         chooser = _sole_chooser(moves) if steps < plies else None
         joint = None if chooser is None else _winning(state, moves, chooser)
         if joint is None:

@@ -327,6 +327,7 @@ class SearchWorker:
             rng=self.rng,
             max_nodes=self.max_nodes,
             part=frozenset(state.legal_moves(role)),
+            evaluator=self.playout,
         )
         self.part_key = (self.steps, role)
         return self.part

@@ -2,9 +2,9 @@
 move that wins at once and avoids one after which another role can win at once.
 
 The generic version goes through the game interface; native code plays
-exactly the same playouts for the seed it draws.  States with simultaneous
-moves are played at random, and a move whose next state has simultaneous
-moves is not looked at.
+exactly the same playouts for the seed it draws.  Where several roles have a
+choice, each takes its winning move or avoids a move after which another can
+win at once, the others' moves fixed at their first.
 """
 
 from __future__ import annotations
@@ -58,6 +58,41 @@ def grab_text(simultaneous: bool) -> str:
 
 def grab(simultaneous: bool) -> GdlGame:
     return GdlGame.from_text(grab_text(simultaneous), name="grab")
+
+
+RACE = """
+; both pick at once; then each may take, which wins after the other's opening.
+(role left)
+(role right)
+(init (round 1))
+(<= (legal left a) (true (round 1)))
+(<= (legal left b) (true (round 1)))
+(<= (legal right x) (true (round 1)))
+(<= (legal right y) (true (round 1)))
+(<= (legal ?r pass) (role ?r) (true (round 2)))
+(<= (legal ?r take) (role ?r) (true (round 2)))
+(<= (next (round 2)) (true (round 1)))
+(<= (next (round 3)) (true (round 2)))
+(<= (next (picked ?m)) (does ?r ?m) (true (round 1)))
+(<= (next (picked ?m)) (true (picked ?m)))
+(<= (next (took ?r)) (does ?r take))
+(<= rightwins (true (picked a)) (true (took right)) (not leftwins))
+(<= leftwins (true (picked x)) (true (took left)))
+(<= terminal (true (round 3)))
+(<= (goal right 100) rightwins)
+(<= (goal left 0) rightwins)
+(<= (goal left 100) leftwins)
+(<= (goal right 0) leftwins)
+(<= (goal right 50) (not rightwins) (not leftwins))
+(<= (goal left 50) (not rightwins) (not leftwins))
+"""
+"""Both roles move at once in both rounds: left's `a` lets right win by a take,
+right's `x` lets left win (left first where both could).  `pass` comes
+before `take`: the decisive rule's first moves are the harmless ones."""
+
+
+def race() -> GdlGame:
+    return GdlGame.from_text(RACE, name="race")
 
 
 def tictactoe() -> GdlGame:
@@ -117,12 +152,24 @@ def test_the_mover_avoids_a_move_the_sole_replier_wins_after() -> None:
     assert RandomPlayout(decisive=1).evaluate(state, random.Random(7)) == [0.5, 0.5]
 
 
-def test_simultaneous_moves_are_played_at_random_and_not_looked_at() -> None:
-    # right could win after a, but both roles move in round 2: the playouts are random ones
+def test_a_move_is_avoided_where_a_role_among_several_choosers_wins_next() -> None:
+    # right can win after a though both roles move in round 2
     state = grab(simultaneous=True).initial_state()
-    decisive = state.decisive_playouts(random.Random(8), 30, plies=1000)
-    assert decisive == state.random_playouts(random.Random(8), 30)
-    assert ((0, 100), 2) in decisive
+    assert ((0, 100), 2) in state.random_playouts(random.Random(8), 30)
+    assert state.decisive_playouts(random.Random(8), 30, plies=1000) == [((50, 50), 2)] * 30
+
+
+def test_where_several_roles_choose_each_takes_its_win_or_avoids_a_loss() -> None:
+    state = race().initial_state()
+    random_results = state.random_playouts(random.Random(10), 40)
+    assert ((100, 0), 2) in random_results and ((0, 100), 2) in random_results
+    assert state.decisive_playouts(random.Random(10), 40, plies=1000) == [((50, 50), 2)] * 40
+    after_a = state.next(["a", "y"])  # right takes whatever left does
+    assert after_a.decisive_playouts(random.Random(11), 20, plies=1) == [((0, 100), 1)] * 20
+    # beyond plies, the simultaneous states are played at random again
+    assert state.decisive_playouts(random.Random(12), 30, plies=0) == state.random_playouts(
+        random.Random(12), 30
+    )
 
 
 def test_the_search_and_the_agent_take_the_option() -> None:
@@ -153,8 +200,9 @@ def test_the_search_and_the_agent_take_the_option() -> None:
         (GDL_DIR / "connect_four.kif").read_text(),
         grab_text(simultaneous=False),
         grab_text(simultaneous=True),
+        RACE,
     ],
-    ids=["tictactoe", "connect_four", "grab", "grab-simultaneous"],
+    ids=["tictactoe", "connect_four", "grab", "grab-simultaneous", "race"],
 )
 @pytest.mark.parametrize("plies", [1, 3, 1000])
 def test_native_decisive_playouts_are_the_generic_ones_for_their_seed(

@@ -329,6 +329,7 @@ def test_with_factor_a_move_on_a_separate_part_is_searched_by_a_part_tree(monkey
     answer = worker.handle(search)
     assert worker.part is not None and worker.part is not worker.tree
     assert worker.part.root.choosers == (1,)  # red's step is drawn, not branched on
+    assert worker.part.evaluator is worker.playout  # decisive playouts where they suit
     # Red's part frozen, both of blue's steps reach the end first: either may be chosen.
     assert answer["move"] in {"(go blue 1)", "(go blue 2)"} and answer["proven"] is None
     assert {row[0] for row in answer["stats"]} == {"(go blue 1)", "(go blue 2)"}

@@ -17,7 +17,8 @@ compiled reasoner):
   in the first ``greedy`` moves of each playout a role that alone has a choice
   takes a move that ends the game with goal 100 for it, where there is one
   (`State.greedy_playouts`), and with ``safe`` also, when it has none, avoids
-  a move after which another role can win at once (`State.decisive_playouts`);
+  a move after which another role can win at once (`State.decisive_playouts`,
+  which also says how several roles with a choice take theirs);
 - ``gdl_mast_playouts(S, count, seed, ...)``: `count` MAST playouts
   (`State.mast_playouts`), the move averages arrays indexed by input index,
   read and updated in place;
@@ -178,25 +179,22 @@ static int check_goals(int *goals, const unsigned char *v) {
     return 1;
 }
 
-/* The position in moves of a move that ends the game with goal 100 for the one
-   role with a choice in T (the others have one move each), or -1.  Clobbers v. */
-static int winning_move(const u64 *T, const int *counts, const int *moves, unsigned char *v) {
+/* The position in moves of chooser's first move that ends the game with goal 100
+   for it, the other roles playing their first moves, or -1.  Clobbers v. */
+static int role_winning_move(const u64 *T, const int *counts, const int *moves, int chooser,
+                             unsigned char *v) {
     u64 D[NWI], o[NW];
     int g[NR];
-    int role, chooser = -1, start = 0, first = 0, k, pick;
+    int role, start = 0, first = 0, k, pick;
     memset(D, 0, sizeof(D));
     for (role = 0; role < NR; role++) {
-        if (counts[role] > 1) {
-            if (chooser >= 0) return -1;
-            chooser = role;
-            first = start;
-        } else if (counts[role] == 1) {
+        if (role == chooser) first = start;
+        else {
             pick = moves[start];
             D[pick >> 6] |= 1ULL << (pick & 63);
-        } else return -1;
+        }
         start += counts[role];
     }
-    if (chooser < 0) return -1;
     for (k = first; k < first + counts[chooser]; k++) {
         pick = moves[k];
         D[pick >> 6] |= 1ULL << (pick & 63);
@@ -225,6 +223,23 @@ static int sole_chooser(const int *counts) {
     return chooser;
 }
 
+/* The position in moves of a move that ends the game with goal 100 for the one
+   role with a choice in T (the others have one move each), or -1.  Clobbers v. */
+static int winning_move(const u64 *T, const int *counts, const int *moves, unsigned char *v) {
+    int chooser = sole_chooser(counts);
+    return chooser < 0 ? -1 : role_winning_move(T, counts, moves, chooser, v);
+}
+
+/* Whether several roles have a choice in T and every role has a move. */
+static int simultaneous(const int *counts) {
+    int role, choosers = 0;
+    for (role = 0; role < NR; role++) {
+        if (counts[role] == 0) return 0;
+        choosers += counts[role] > 1;
+    }
+    return choosers > 1;
+}
+
 /* The role whose move is at position k of moves, listed per role as counts says. */
 static int role_at(const int *counts, int k) {
     int role = 0;
@@ -232,17 +247,26 @@ static int role_at(const int *counts, int k) {
     return role;
 }
 
-/* Whether after the joint move D in T another role than chooser alone has a choice
-   and can win at once (winning_move of the next state); *after gets that
-   winning_move (-1 also when the next state is terminal).  Clobbers v. */
+/* Whether after the joint move D in T another role than chooser with a choice can
+   win at once (role_winning_move of the next state); *after gets the next state's
+   winning_move, its sole chooser's (-1 also when it is terminal or has several
+   choosers).  Clobbers v. */
 static int threatened(const u64 *T, const u64 *D, int chooser, unsigned char *v, int *after) {
     u64 o[NW];
     int counts[NR], moves[MOVES_MAX + 1];
+    int role;
     next_state(T, D, o, v);
     eval_step(o, v);
     *after = -1;
     if (TERMINAL) return 0;
     legal_lists(counts, moves, v);
+    if (simultaneous(counts)) {
+        for (role = 0; role < NR; role++)
+            if (role != chooser && counts[role] > 1
+                && role_winning_move(o, counts, moves, role, v) >= 0)
+                return 1;
+        return 0;
+    }
     *after = winning_move(o, counts, moves, v);
     return *after >= 0 && role_at(counts, *after) != chooser;
 }
@@ -291,6 +315,46 @@ static int safe_move(const u64 *T, const int *counts, const int *moves, int choo
     return first + choose(mt, counts[chooser]);
 }
 
+/* The joint move of State.decisive_playouts where several roles have a choice, into D:
+   each chooser's winning move, or else a move drawn by the anti-decisive rule against
+   every other role (threatened); the roles with one move play it.  Clobbers v. */
+static void simultaneous_joint(const u64 *T, const int *counts, const int *moves, u32 *mt,
+                               unsigned char *v, u64 *D) {
+    u64 E[NWI];
+    int wins[NR], candidates[MOVES_MAX + 1];
+    int role, start = 0, pick, c, i, k, after;
+    for (role = 0; role < NR; role++)
+        wins[role] = counts[role] > 1 ? role_winning_move(T, counts, moves, role, v) : -1;
+    memset(D, 0, NWI * sizeof(u64));
+    for (role = 0; role < NR; role++) {
+        if (counts[role] == 1) pick = moves[start];
+        else if (wins[role] >= 0) pick = moves[wins[role]];
+        else {
+            memset(E, 0, sizeof(E));
+            for (i = 0, k = 0; i < NR; k += counts[i], i++)
+                if (i != role) E[moves[k] >> 6] |= 1ULL << (moves[k] & 63);
+            c = counts[role];
+            for (i = 0; i < c; i++) candidates[i] = start + i;
+            pick = -1;
+            while (c > 0) {
+                i = choose(mt, c);
+                k = moves[candidates[i]];
+                E[k >> 6] |= 1ULL << (k & 63);
+                if (!threatened(T, E, role, v, &after)) {
+                    pick = k;
+                    break;
+                }
+                E[k >> 6] &= ~(1ULL << (k & 63));
+                memmove(candidates + i, candidates + i + 1, (size_t)(c - i - 1) * sizeof(int));
+                c--;
+            }
+            if (pick < 0) pick = moves[start + choose(mt, counts[role])];
+        }
+        D[pick >> 6] |= 1ULL << (pick & 63);
+        start += counts[role];
+    }
+}
+
 /* Random playouts (gdl_playouts); with played, each playout's distinct moves of the
    roles that had a choice, as pick * NR + role, go to played + done * PLAYED (how
    many first).  In the first greedy moves, a role that alone has a choice takes a
@@ -318,6 +382,15 @@ static int playouts(const char *S, int count, u32 seed, int greedy, int safe, in
             eval_step(T, v);
             if (TERMINAL) break;
             legal_lists(counts, moves, v);
+            if (safe && n < greedy && simultaneous(counts)) {
+                /* not recorded in played: RAVE's playouts are not safe ones */
+                simultaneous_joint(T, counts, moves, mt, v, D);
+                next_state(T, D, o, v);
+                memcpy(T, o, sizeof(T));
+                known = -2;
+                n++;
+                continue;
+            }
             memset(D, 0, sizeof(D));
             win = -1;
             if (n > 0 && n < greedy) win = known != -2 ? known : winning_move(T, counts, moves, v);
