@@ -168,6 +168,22 @@ class State(ABC):
         """`count` playouts that take a winning move where one is seen.
 
         In the first `plies` moves of a playout, a role that alone has a
+        choice (the others have one move each) plays the first of its moves,
+        in legal-move order, that ends the game with goal 100 for it, when
+        there is one; every other move is uniformly random, as in
+        `random_playout`.  Looking costs a next state per move, so the rule
+        is kept to the first moves, where it sharpens the value of a leaf
+        (a leaf whose mover can win at once is valued as won).  Games with
+        native code run them in one call.
+        """
+        return [_greedy_playout(self, rng, plies) for _ in range(count)]
+
+    def decisive_playouts(self, rng: random.Random, count: int, plies: int) -> list[PlayoutResult]:
+        """`count` playouts with decisive and anti-decisive moves (Teytaud and
+        Teytaud 2010, "On the huge benefit of decisive moves in Monte-Carlo
+        Tree Search").
+
+        In the first `plies` moves of a playout, a role that alone has a
         choice (the others have one move each) takes a winning move as in
         `greedy_playouts`; when it has none, it avoids a move after which
         another role can win at once: it draws a move with ``rng.choice``

@@ -144,9 +144,14 @@ they had, where decisive playouts were not shown to win."""
 
 def decisive_suits(game: Game) -> bool:
     """Whether the search of `game` plays decisive playouts: no role has more than
-    `SEARCH_DECISIVE_MOVES` legal moves in the initial state."""
+    `SEARCH_DECISIVE_MOVES` legal moves in the initial state, and at most one role
+    has a choice there.  Where several roles move at once, the playouts' rule
+    costs a look per move of every chooser: on simultaneous Connect Four they ran
+    0.02 of the random playouts per CPU-second and scored 0.467 (0.30-0.64, 30
+    matches at 1 s a move, factor=yes) against the random ones, no gain."""
     moves = game.initial_state().all_legal_moves()
-    return max(len(legal) for legal in moves) <= SEARCH_DECISIVE_MOVES
+    choosers = sum(len(legal) > 1 for legal in moves)
+    return choosers <= 1 and max(len(legal) for legal in moves) <= SEARCH_DECISIVE_MOVES
 
 
 class ServePlayout(RandomPlayout):

@@ -217,6 +217,7 @@ def test_serve_plays_decisive_playouts_on_native_code_in_games_with_few_moves() 
     assert decisive_suits(grab(simultaneous=False))
     breakthrough = GdlGame.from_text((GDL_DIR / "breakthrough.kif").read_text(), name="bt")
     assert not decisive_suits(breakthrough)  # 22 moves: its search stays as it was
+    assert not decisive_suits(race())  # both move at once: not shown to pay
     state = grab(simultaneous=False).initial_state()
     playout = ServePlayout(SEARCH_DECISIVE)
     values = {tuple(playout.evaluate(state, random.Random(seed))) for seed in range(30)}
