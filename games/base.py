@@ -271,6 +271,18 @@ class State(ABC):
         differ = mine ^ theirs
         return self.game.state_from_facts(sorted((mine - differ) | (old & differ)))
 
+    def rebased(self, base: State, onto: State) -> State:
+        """This state with the facts on which it differs from `base` as they are here
+        and every other fact as it is in `onto` (three states of this game).
+
+        With this state reached from `base` by moves on one part of the state
+        only, that is the state those moves reach from `onto`, where the other
+        parts have moved on (`player.factored.PartTrees`).
+        """
+        mine, old, new = set(self.facts()), set(base.facts()), set(onto.facts())
+        changed = mine ^ old
+        return self.game.state_from_facts(sorted((mine & changed) | (new - changed)))
+
     def render(self) -> str:
         """A human-readable picture of the state (the facts unless overridden)."""
         return "\n".join(self.facts())

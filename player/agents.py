@@ -20,7 +20,7 @@ from typing import Any, TextIO
 
 from games.base import Game, GameError, State, canonical_move
 from games.registry import parse_spec
-from player.factored import FACTOR, independent_choices
+from player.factored import FACTOR, KEEP_PARTS, PartTrees, independent_choices
 from player.heuristic import CUTOFF, HEURISTIC, MATERIAL, CutoffPlayout, Heuristic, learn
 from player.imm import IMM, PRIOR, HeuristicPrior, ImplicitMinimax
 from player.mcts import (
@@ -126,7 +126,9 @@ class MCTSAgent(Agent):
     bounds simultaneous-move nodes from the joint moves tried so far; with
     `factor`, a move where the roles' moves change separate parts of the state
     (`player.factored.independent_choices`) is searched by a fresh tree over
-    the part ours act on, the other roles' choices elsewhere drawn at random; `transpose` shares the
+    the part ours act on, the other roles' choices elsewhere drawn at random,
+    and with `keep_parts` by the tree of that part kept from the moves before
+    (`player.factored.PartTrees`); `transpose` shares the
     node of a state reached by several orders of moves (`MCTS`); `rave`
     chooses moves by GRAVE with `rave_ref` and `rave_bias` (`player.rave`).  With
     `heuristic`, a state evaluation is learnt from random playouts at the start
@@ -173,8 +175,11 @@ class MCTSAgent(Agent):
         material: float = MATERIAL,
         partial_proofs: bool = PARTIAL_PROOFS,
         factor: bool = FACTOR,
+        keep_parts: bool = KEEP_PARTS,
         seed: int | None = None,
     ) -> None:
+        if keep_parts and not factor:
+            raise GameError("agent mcts: keep_parts=yes keeps the trees of factor=yes: add it")
         if heuristic and (mast or greedy or decisive or rave):
             raise GameError(
                 "agent mcts: heuristic=yes plays its own playouts, "
@@ -219,6 +224,7 @@ class MCTSAgent(Agent):
         self.material = material
         self.partial_proofs = partial_proofs
         self.factor = factor
+        self.parts = PartTrees(self._part_tree, keep_parts)
         self.learnt: Heuristic | None = None
         self.rng = random.Random(seed)
         self.tree: MCTS | None = None
@@ -229,6 +235,7 @@ class MCTSAgent(Agent):
     def start(self, game: Game, role: int, clocks: Clocks | None = None) -> None:
         super().start(game, role, clocks)
         self.tree = None
+        self.parts = PartTrees(self._part_tree, self.parts.keep)
         self.steps = 0
         self.last_ranking = []
         if self.table_dir is not None:
@@ -244,7 +251,7 @@ class MCTSAgent(Agent):
             return legal[0]
         if self.factor and independent_choices(state):
             self.tree = None
-            tree = self._part_tree(state, legal)
+            tree = self.parts.tree_for(state, self.role)
         else:
             if self.tree is None or self.tree.root.state != state:
                 self.tree = MCTS(
@@ -290,11 +297,11 @@ class MCTSAgent(Agent):
             "decisive": self.decisive,
         }
 
-    def _part_tree(self, state: State, legal: Sequence[str]) -> MCTS:
+    def _part_tree(self, state: State, legal: frozenset[str]) -> MCTS:
         """With `factor`, where the roles' moves act on separate parts of the state:
         a fresh tree over our moves' part only (`player.factored`).  Without the
         solver: what it would prove holds for one random line of the other parts."""
-        return MCTS(state, **self._shared_options(), part=frozenset(legal))
+        return MCTS(state, **self._shared_options(), part=legal)
 
     def _cutoff(self) -> CutoffPlayout | None:
         """The cut-off playouts of `heuristic` (None: plain playouts)."""
@@ -304,6 +311,7 @@ class MCTSAgent(Agent):
 
     def observe(self, joint: Sequence[str], state: State) -> None:
         self.steps += 1
+        self.parts.advance(joint, state)
         if self.tree is not None:
             self._record()
             self.tree.advance(joint, state)
@@ -424,6 +432,7 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "solver": (_boolean, "yes|no"),
     "partial_proofs": (_boolean, "yes|no"),
     "factor": (_boolean, "yes|no"),
+    "keep_parts": (_boolean, "yes|no"),
     "mast": (_boolean, "yes|no"),
     "mast_steps": (_at_least(int, 1), "N"),
     "greedy": (_at_least(int, 0), "N"),

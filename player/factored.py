@@ -23,13 +23,19 @@ no game.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from itertools import combinations, islice, product
 
 from games.base import State
+from player.mcts import MCTS
 
 FACTOR = False
 """Whether the `mcts` agent searches separate parts apart by default: only if it
 wins against the joint-move tree (docs/mcts-enhancements.md)."""
+
+KEEP_PARTS = False
+"""Whether the trees over parts are kept from move to move (`PartTrees`) by
+default: only if it wins against fresh trees (docs/mcts-enhancements.md)."""
 
 CHECKED_JOINTS = 256
 """Joint moves whose effect `independent_choices` checks at most."""
@@ -66,3 +72,59 @@ def independent_choices(state: State) -> bool:
         if frozenset(state.next(list(joint)).facts()) != expected:
             return False
     return True
+
+
+class PartTrees:
+    """The trees over parts of a match (`mcts:factor=yes`), fresh at each move,
+    or with `keep` kept from move to move (`mcts:keep_parts=yes`).
+
+    On simultaneous Connect Four our board changes every turn: the tree of
+    the board we drop on now was searched two turns ago, when we last dropped
+    there, and its subtree after our drop and the opponent's reply is the
+    position now, but for the other board, which moved on meanwhile.  Kept,
+    each tree follows the joint moves (`MCTS.advance_part`, its states
+    rebased onto the other parts as they are), and a move's search starts from
+    the statistics of the last search of that part.  `make` builds a fresh
+    tree at a state over a set of moves.
+    """
+
+    def __init__(self, make: Callable[[State, frozenset[str]], MCTS], keep: bool) -> None:
+        self.make = make
+        self.keep = keep
+        self.trees: list[MCTS] = []
+        self.searched: MCTS | None = None
+        """The tree `tree_for` gave last."""
+
+    def tree_for(self, state: State, role: int) -> MCTS:
+        """The tree to search role `role`'s move at `state`, where the roles'
+        moves are independent: a tree whose root is `state` with `role` its one
+        chooser, over moves that include its legal ones, or a fresh one."""
+        legal = frozenset(state.legal_moves(role))
+        for tree in self.trees:
+            root = tree.root
+            part = tree.part or frozenset()
+            if root.choosers == (role,) and legal <= part and root.state == state:
+                self.searched = tree
+                return tree
+        tree = self.make(state, legal)
+        self.trees = [*self.trees, tree] if self.keep else [tree]
+        self.searched = tree
+        return tree
+
+    def advance(self, joint: Sequence[str], state: State) -> None:
+        """The joint move `joint` was played, leading to `state`: the kept trees
+        that have the position follow it, the others go."""
+        if self.keep and not state.is_terminal():
+            self.trees = [tree for tree in self.trees if tree.advance_part(joint, state)]
+        else:
+            self.trees = []
+        self.searched = None
+
+    def ponder_tree(self) -> MCTS | None:
+        """A kept tree to search while the opponents think: one that was not
+        searched last (on simultaneous Connect Four, the board the opponent
+        drops on now, ours next turn); None if there is none."""
+        for tree in self.trees:
+            if tree is not self.searched and tree.root.proven is None:
+                return tree
+        return None

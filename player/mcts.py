@@ -172,6 +172,7 @@ class Node:
         "imm",
         "imm_moves",
         "frozen",
+        "stale",
     )
 
     def __init__(self, state: State, depth: int) -> None:
@@ -200,6 +201,9 @@ class Node:
         self.imm: Rewards | None = None
         self.imm_moves: list[float] | None = None
         self.frozen: dict[int, str] | None = None
+        self.stale = False
+        """Whether the state was rebased (`MCTS.advance_part`) and the moves kept
+        at expansion are to be checked against it (`MCTS._refresh`)."""
 
     def expand(self, rng: random.Random, part: frozenset[str] | None = None) -> None:
         """Learn the legal moves (done once, the second time the node is visited).
@@ -441,6 +445,9 @@ class MCTS:
         """With RAVE: the AMAF table the choices use (`Rave.reference`)."""
         try:
             while node.proven is None:
+                if node.stale:
+                    self._refresh(node)
+                    continue
                 if node.moves is None:
                     node.expand(self.rng, self.part)
                 if self.shallow and not node.probed and node.visits >= self.shallow_visits:
@@ -716,6 +723,84 @@ class MCTS:
             self._exact = False
         self.root = child
         self._ensure_expanded(child)
+
+    def advance_part(self, joint: Sequence[str], state: State) -> bool:
+        """In a tree over a part (`part`): the joint move `joint` was played,
+        leading to `state`.  The child its moves on the part lead to (the
+        drawn move of a role whose choice lies elsewhere stands for any such
+        move) becomes the root, its subtree rebased onto `state`
+        (`State.rebased`: the other parts as they are now).  Returns whether
+        there was one; False leaves the tree as it was, of no further use.
+
+        The statistics below were gathered with the other parts as they were:
+        they are kept as they are, as Sancho keeps its factors' trees.  A
+        rebased node's moves are checked when the search next comes by
+        (`_refresh`): a drawn move no longer legal is drawn again.
+        """
+        root = self.root
+        if self.part is None or root.moves is None or len(joint) != len(root.moves):
+            return False
+        frozen = root.frozen or {}
+        index = []
+        for role, (moves, move) in enumerate(zip(root.moves, joint, strict=True)):
+            if role in frozen and move not in self.part:
+                index.append(0)
+            elif move in moves:
+                index.append(moves.index(move))
+            else:
+                return False
+        child = root.children.get(tuple(index))
+        if child is None or child.proven is not None:
+            return False
+        base = child.state
+        for node in _subtree(child):
+            node.state = node.state.rebased(base, state)
+            node.stale = True
+        self._refresh(child)
+        if child.proven is not None:
+            return False
+        if self.positions is not None:
+            self.positions = {(node.depth, node.state.key()): node for node in _subtree(child)}
+        self.root = child
+        self._nodes -= 1  # the old root goes: the rest is a bound until counted
+        self._exact = False
+        self._ensure_expanded(child)
+        return True
+
+    def _refresh(self, node: Node) -> None:
+        """Check a rebased node against its state: a terminal state ends there,
+        a role with a choice whose legal moves changed gets the node expanded
+        afresh (its children dropped), and a drawn move outside the part
+        (`frozen`) that is no longer legal is drawn again."""
+        node.stale = False
+        state = node.state
+        if state.is_terminal():
+            node.rewards = node.proven = [goal * 0.01 for goal in state.goals()]
+            node.lower = node.upper = tuple(node.rewards)
+            node.moves, node.children = None, {}
+            return
+        if node.moves is None:
+            return
+        legal = state.all_legal_moves()
+        frozen = node.frozen or {}
+        moves = list(node.moves)
+        for role, kept in enumerate(node.moves):
+            if role not in frozen:
+                if set(kept) != set(legal[role]):
+                    node.children = {}
+                    node.decisive = None
+                    node.frozen = None
+                    node.expand(self.rng, self.part)
+                    return
+            elif kept[0] not in legal[role] or frozen[role] not in legal[role]:
+                drawn = list(legal[role])
+                self.rng.shuffle(drawn)
+                moves[role] = (drawn[0],)
+                if len(drawn) > 1:
+                    frozen[role] = drawn[1]
+                else:
+                    del frozen[role]
+        node.moves = tuple(moves)
 
 
 def choose_move(stats: Sequence[MoveStats], rng: random.Random) -> str:

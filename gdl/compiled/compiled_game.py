@@ -235,6 +235,13 @@ class CompiledState(State):
         differ = self.bits ^ alternative.bits
         return CompiledState(self._game, (self.bits & ~differ) | (before.bits & differ))
 
+    def rebased(self, base: State, onto: State) -> State:
+        """`State.rebased` on the bits of the base propositions."""
+        if not (isinstance(base, CompiledState) and isinstance(onto, CompiledState)):
+            return super().rebased(base, onto)
+        changed = self.bits ^ base.bits
+        return CompiledState(self._game, (self.bits & changed) | (onto.bits & ~changed))
+
     def _step(self) -> None:
         """Whether the state is terminal and, if not, its legal moves: one call answers both."""
         moves = self._game._functions["step"](self.bits)
