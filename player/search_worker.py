@@ -69,7 +69,7 @@ from typing import Any, TextIO
 
 from games.base import Game, GameError, State
 from gdl.compiled.compiled_game import CompiledGame
-from player.factored import independent_choices
+from player.factored import PartTrees, independent_choices
 from player.game_factory import game_from_text
 from player.heuristic import Learning
 from player.imm import ImplicitMinimax
@@ -177,6 +177,12 @@ games never are: they keep the tree of the other searches.  On simultaneous
 Connect Four it beat the joint-move search 0.783 (0.61-0.89, 30 matches at
 0.5 s a move, docs/mcts-enhancements.md)."""
 
+SEARCH_KEEP_PARTS = False
+"""With `SEARCH_FACTOR`, keep each part's tree from move to move
+(`player.factored.PartTrees`, `mcts:keep_parts=yes`) and ponder, while the
+opponents think, the part tree not searched last (on simultaneous Connect Four
+the board the opponent drops on now, ours next turn)."""
+
 
 class SearchWorker:
     """The game, the search tree and the state table of one match."""
@@ -189,6 +195,8 @@ class SearchWorker:
         self.steps = 0
         """Joint moves played since the initial state."""
         self.max_nodes: int | None = None
+        self.parts = PartTrees(self._part_tree, SEARCH_KEEP_PARTS)
+        """With `SEARCH_FACTOR`: the trees over parts (set at ``load``)."""
         self.part: MCTS | None = None
         """With `SEARCH_FACTOR`: this step's tree over our part, if the step has one."""
         self.part_key: tuple[int, int] | None = None
@@ -245,6 +253,8 @@ class SearchWorker:
         self.max_nodes = max_nodes
         self.playout = ServePlayout(SEARCH_DECISIVE if decisive_suits(game) else 0)
         self.tree = self.new_tree(game.initial_state(), 0)
+        self.parts = PartTrees(self._part_tree, SEARCH_KEEP_PARTS)
+        self.part = None
         if SEARCH_IMM > 0:
             self.learning = Learning(game, SEARCH_MATERIAL)
         return {"roles": list(game.roles)}
@@ -326,16 +336,20 @@ class SearchWorker:
         state = tree.root.state
         if not independent_choices(state):
             return tree
-        self.part = MCTS(
+        self.part = self.parts.tree_for(state, role)
+        self.part_key = (self.steps, role)
+        return self.part
+
+    def _part_tree(self, state: State, part: frozenset[str]) -> MCTS:
+        """A fresh tree over the moves `part` at `state` (`player.factored`)."""
+        return MCTS(
             state,
             c=SEARCH_C,
             rng=self.rng,
             max_nodes=self.max_nodes,
-            part=frozenset(state.legal_moves(role)),
+            part=part,
             evaluator=self.playout,
         )
-        self.part_key = (self.steps, role)
-        return self.part
 
     @property
     def pondering(self) -> bool:
@@ -356,9 +370,10 @@ class SearchWorker:
         self.ponder_from = now + REPLY_PAUSE if name == "search" else now
 
     def ponder(self) -> None:
-        """Search for a slice of `PONDER_SLICE` seconds (stops at a terminal root)."""
+        """Search for a slice of `PONDER_SLICE` seconds (stops at a terminal root):
+        a kept part tree not searched last if there is one, else the joint tree."""
         self.take_heuristic()
-        tree = self.tree
+        tree = self.parts.ponder_tree() or self.tree
         assert tree is not None
         began = time.monotonic()
         sims = tree.search(deadline=began + PONDER_SLICE)
@@ -374,10 +389,12 @@ class SearchWorker:
         self.part = None
         state = tree.root.state.next(joint)
         tree.advance(joint, state)
-        # Count the subtree kept now, at the start of the move (about 1 % of the
+        self.parts.advance(joint, state)
+        # Count the subtrees kept now, at the start of the move (about 1 % of the
         # search time), not when answering a search, where it would eat into
         # the time kept for the reply.
-        tree.node_count  # noqa: B018
+        for kept in (tree, *self.parts.trees):
+            kept.node_count  # noqa: B018
         self.steps += 1
         self.take_heuristic()
         return {"terminal": state.is_terminal()}

@@ -8,6 +8,7 @@ import pytest
 from gdl_texts import PENNIES
 from test_mcts import TICTACTOE
 
+from games.base import GameError
 from gdl.load import game_from_text
 from player.agents import make_agent
 from player.factored import independent_choices
@@ -122,3 +123,74 @@ DRY = """
 (<= terminal (true (count 3)))
 (<= (goal ?r 100) (role ?r))
 """
+
+
+@pytest.mark.parametrize("reasoner", ["interpreter", "compiled"])
+def test_a_state_is_rebased_onto_the_other_parts_as_they_are(reasoner: str) -> None:
+    state = game_from_text(RACE, reasoner=reasoner).initial_state()
+    base = state.next(["(go red 1)", "(go blue 1)"])
+    # Red steps on from base with blue's step undone, as in red's part tree...
+    mine = base.next(["(go red 2)", "(go blue 1)"]).reverted(
+        base, base.next(["(go red 2)", "(go blue 2)"])
+    )
+    assert set(mine.facts()) == {"(pos red 3)"}
+    # ...and is moved onto the state where blue went 2 instead of 1.
+    onto = state.next(["(go red 1)", "(go blue 2)"])
+    assert set(mine.rebased(base, onto).facts()) == {"(pos red 3)", "(pos blue 2)"}
+
+
+@pytest.mark.parametrize("reasoner", ["interpreter", "compiled"])
+def test_a_kept_part_tree_follows_the_moves_onto_the_other_parts_as_they_are(
+    reasoner: str,
+) -> None:
+    state = game_from_text(RACE, reasoner=reasoner).initial_state()
+    tree = MCTS(state, rng=random.Random(0), part=frozenset(state.legal_moves(0)))
+    tree.search(iterations=300)
+    go = tree.root.moves[0].index("(go red 1)")
+    child = next(c for joint, c in tree.root.children.items() if joint[0] == go)
+    visits, below = child.visits, len(list(child.walk(10)))
+    joint = ["(go red 1)", "(go blue 2)"]
+    after = state.next(joint)
+    assert tree.advance_part(joint, after)
+    assert tree.root is child and child.state == after and child.visits == visits
+    assert len(list(child.walk(10))) == below  # the subtree is kept...
+    deeper = [n for n in child.walk(10) if n is not child]
+    assert deeper and all("(pos blue 2)" in n.state.facts() for n in deeper)  # ...rebased
+    tree.search(iterations=50)
+    assert tree.root.visits == visits + 50
+    # A move the tree has no child for leaves it as it was.
+    fresh = MCTS(state, rng=random.Random(0), part=frozenset(state.legal_moves(0)))
+    assert not fresh.advance_part(joint, after) and fresh.root.state == state
+
+
+def test_a_drawn_move_outside_the_part_that_is_gone_is_drawn_again() -> None:
+    game = game_from_text(MARKS, reasoner="compiled")
+    state = game.initial_state()
+    tree = MCTS(state, rng=random.Random(3), part=frozenset(state.legal_moves(0)))
+    tree.search(iterations=60)
+    joint = ["(put a 1)", "(put b 1)"]
+    after = state.next(joint)
+    assert tree.advance_part(joint, after)
+    # In the tree b's mark was undone, so b had both marks to draw from; now
+    # it has put 1 and its one move is 2: not a choice, nothing frozen.
+    assert tree.root.moves[1] == ("(put b 2)",) and 1 not in (tree.root.frozen or {})
+    tree.search(iterations=30)
+    assert tree.root.state.legal_moves(1) == ("(put b 2)",)
+
+
+def test_the_agent_keeps_its_part_trees_with_keep_parts() -> None:
+    race = game_from_text(RACE, reasoner="interpreter")
+    for spec, kept in (("mcts:factor=yes", False), ("mcts:factor=yes,keep_parts=yes", True)):
+        agent = make_agent(f"{spec},iterations=200", seed=2)
+        agent.start(race, 0)
+        state = race.initial_state()
+        move = agent.choose_move(state, None)
+        first = agent.parts.searched
+        joint = [move, "(go blue 1)"]
+        state = state.next(joint)
+        agent.observe(joint, state)
+        agent.choose_move(state, None)
+        assert (agent.parts.searched is first) == kept
+        assert (first.root.visits > 200) == kept  # the kept subtree's visits, and 200 more
+    with pytest.raises(GameError, match="factor=yes"):
+        make_agent("mcts:keep_parts=yes")

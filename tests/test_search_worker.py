@@ -340,6 +340,23 @@ def test_with_factor_a_move_on_a_separate_part_is_searched_by_a_part_tree(monkey
     assert worker.part is None
 
 
+def test_with_keep_parts_the_part_tree_is_kept_and_pondered(monkeypatch) -> None:
+    monkeypatch.setattr(search_worker, "SEARCH_FACTOR", True)
+    monkeypatch.setattr(search_worker, "SEARCH_KEEP_PARTS", True)
+    worker = SearchWorker()
+    worker.handle({"cmd": "load", "rules": RACE})
+    search = {"cmd": "search", "role": 1, "until": time.time() + 30, "iterations": 300}
+    worker.handle(search)
+    part = worker.part
+    worker.handle({"cmd": "advance", "joint": ["(go red 1)", "(go blue 1)"]})
+    assert worker.parts.trees == [part] and part.root.visits > 0  # blue's step 1 followed
+    visits, joint_visits = part.root.visits, worker.tree.root.visits
+    worker.ponder()  # not searched since the move: the part tree is pondered
+    assert part.root.visits > visits and worker.tree.root.visits == joint_visits
+    worker.handle(search)
+    assert worker.part is part
+
+
 def test_with_factor_a_turn_taking_game_keeps_the_joint_tree(monkeypatch) -> None:
     answers = []
     for factor in (False, True):
