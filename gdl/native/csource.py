@@ -320,36 +320,15 @@ static int safe_move(const u64 *T, const int *counts, const int *moves, int choo
    every other role (threatened); the roles with one move play it.  Clobbers v. */
 static void simultaneous_joint(const u64 *T, const int *counts, const int *moves, u32 *mt,
                                unsigned char *v, u64 *D) {
-    u64 E[NWI];
-    int wins[NR], candidates[MOVES_MAX + 1];
-    int role, start = 0, pick, c, i, k, after;
+    int wins[NR];
+    int role, start = 0, pick, after;
     for (role = 0; role < NR; role++)
         wins[role] = counts[role] > 1 ? role_winning_move(T, counts, moves, role, v) : -1;
     memset(D, 0, NWI * sizeof(u64));
     for (role = 0; role < NR; role++) {
         if (counts[role] == 1) pick = moves[start];
         else if (wins[role] >= 0) pick = moves[wins[role]];
-        else {
-            memset(E, 0, sizeof(E));
-            for (i = 0, k = 0; i < NR; k += counts[i], i++)
-                if (i != role) E[moves[k] >> 6] |= 1ULL << (moves[k] & 63);
-            c = counts[role];
-            for (i = 0; i < c; i++) candidates[i] = start + i;
-            pick = -1;
-            while (c > 0) {
-                i = choose(mt, c);
-                k = moves[candidates[i]];
-                E[k >> 6] |= 1ULL << (k & 63);
-                if (!threatened(T, E, role, v, &after)) {
-                    pick = k;
-                    break;
-                }
-                E[k >> 6] &= ~(1ULL << (k & 63));
-                memmove(candidates + i, candidates + i + 1, (size_t)(c - i - 1) * sizeof(int));
-                c--;
-            }
-            if (pick < 0) pick = moves[start + choose(mt, counts[role])];
-        }
+        else pick = moves[safe_move(T, counts, moves, role, mt, v, 0, 0, &after)];
         D[pick >> 6] |= 1ULL << (pick & 63);
         start += counts[role];
     }
