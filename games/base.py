@@ -259,6 +259,26 @@ class State(ABC):
         amaf.add(tables, tree, playouts)
         return results
 
+    def part_playouts(
+        self, rng: random.Random, count: int, part: frozenset[str]
+    ) -> list[PlayoutResult]:
+        """`count` random playouts of one part of the state, the others frozen
+        (`player.factored`: a search over `part`, a set of moves).
+
+        Draws one 32-bit seed from `rng` and plays from ``random.Random(seed)``.
+        At each step, a role with a choice none of whose moves is in `part` makes
+        no move (Sancho's "pseudo no-op" on the other parts): it plays its first
+        legal move, and what that changed is undone against its second
+        (`reverted`), drawing nothing; every other role draws ``choice`` of its
+        moves, in role order.  On simultaneous Connect Four that is Connect
+        Four on our board alone, the other board as it is.  Where a role has no
+        legal move (our part is full, the others still open: a state the game
+        never reaches), the playout ends even, 50 for every role.  Games with
+        native code run them in one call and play exactly these playouts.
+        """
+        seeded = random.Random(rng.getrandbits(32))
+        return [_part_playout(self, seeded, part) for _ in range(count)]
+
     def reverted(self, before: State, alternative: State) -> State:
         """This state with every fact on which it differs from `alternative` as it
         is in `before` (three states of this game).
@@ -430,6 +450,32 @@ def _decisive_playout(state: State, rng: random.Random, plies: int) -> PlayoutRe
                 for role, legal in enumerate(moves)
             ]
         state = state.next(joint)
+        steps += 1
+    return state.goals(), steps
+
+
+def _part_playout(state: State, rng: random.Random, part: frozenset[str]) -> PlayoutResult:
+    steps = 0
+    even = tuple([50] * len(state.game.roles))
+    while not state.is_terminal():
+        try:
+            moves = state.all_legal_moves()
+        except GameDefinitionError:
+            return even, steps
+        if not all(moves):
+            return even, steps
+        frozen = [len(legal) > 1 and part.isdisjoint(legal) for legal in moves]
+        joint = [
+            legal[0] if still else rng.choice(legal)
+            for legal, still in zip(moves, frozen, strict=True)
+        ]
+        after = state.next(joint)
+        for role, still in enumerate(frozen):
+            if still:
+                alternative = list(joint)
+                alternative[role] = moves[role][1]
+                after = after.reverted(state, state.next(alternative))
+        state = after
         steps += 1
     return state.goals(), steps
 

@@ -30,6 +30,7 @@ from player.mcts import (
     GREEDY,
     MAST,
     MCTS,
+    PART_PLAYOUTS,
     PARTIAL_PROOFS,
     RAVE,
     SHALLOW,
@@ -128,7 +129,8 @@ class MCTSAgent(Agent):
     (`player.factored.independent_choices`) is searched by a fresh tree over
     the part ours act on, the other roles' choices elsewhere drawn at random,
     and with `keep_parts` by the tree of that part kept from the moves before
-    (`player.factored.PartTrees`); `transpose` shares the
+    (`player.factored.PartTrees`), and with `part_playouts` its playouts play
+    that part alone, the others frozen (`State.part_playouts`); `transpose` shares the
     node of a state reached by several orders of moves (`MCTS`); `rave`
     chooses moves by GRAVE with `rave_ref` and `rave_bias` (`player.rave`).  With
     `heuristic`, a state evaluation is learnt from random playouts at the start
@@ -176,10 +178,15 @@ class MCTSAgent(Agent):
         partial_proofs: bool = PARTIAL_PROOFS,
         factor: bool = FACTOR,
         keep_parts: bool = KEEP_PARTS,
+        part_playouts: bool = PART_PLAYOUTS,
         seed: int | None = None,
     ) -> None:
         if keep_parts and not factor:
             raise GameError("agent mcts: keep_parts=yes keeps the trees of factor=yes: add it")
+        if part_playouts and not factor:
+            raise GameError("agent mcts: part_playouts=yes plays in factor=yes's trees: add it")
+        if part_playouts and (greedy or decisive):
+            raise GameError("agent mcts: part_playouts=yes plays random ones: not greedy, decisive")
         if heuristic and (mast or greedy or decisive or rave):
             raise GameError(
                 "agent mcts: heuristic=yes plays its own playouts, "
@@ -225,6 +232,7 @@ class MCTSAgent(Agent):
         self.partial_proofs = partial_proofs
         self.factor = factor
         self.parts = PartTrees(self._part_tree, keep_parts)
+        self.part_playouts = part_playouts
         self.learnt: Heuristic | None = None
         self.rng = random.Random(seed)
         self.tree: MCTS | None = None
@@ -301,7 +309,7 @@ class MCTSAgent(Agent):
         """With `factor`, where the roles' moves act on separate parts of the state:
         a fresh tree over our moves' part only (`player.factored`).  Without the
         solver: what it would prove holds for one random line of the other parts."""
-        return MCTS(state, **self._shared_options(), part=legal)
+        return MCTS(state, **self._shared_options(), part=legal, part_playouts=self.part_playouts)
 
     def _cutoff(self) -> CutoffPlayout | None:
         """The cut-off playouts of `heuristic` (None: plain playouts)."""
@@ -433,6 +441,7 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "partial_proofs": (_boolean, "yes|no"),
     "factor": (_boolean, "yes|no"),
     "keep_parts": (_boolean, "yes|no"),
+    "part_playouts": (_boolean, "yes|no"),
     "mast": (_boolean, "yes|no"),
     "mast_steps": (_at_least(int, 1), "N"),
     "greedy": (_at_least(int, 0), "N"),

@@ -71,6 +71,11 @@ PARTIAL_PROOFS = False
 (`player.solver.joints_to_prove`) by default: only if it wins against the full-matrix
 proofs (docs/mcts-enhancements.md)."""
 
+PART_PLAYOUTS = False
+"""Whether a tree over a part plays its playouts on that part alone by default
+(`State.part_playouts`): only if it wins against random playouts of the whole
+state (docs/mcts-enhancements.md)."""
+
 
 @dataclass(frozen=True)
 class MoveStats:
@@ -107,6 +112,16 @@ class RandomPlayout:
             raise GameError("decisive playouts take winning moves themselves: not with greedy")
         self.greedy = greedy
         self.decisive = decisive
+
+    def evaluate_part(self, state: State, rng: random.Random, part: frozenset[str]) -> Rewards:
+        """The mean of `Game.playout_batch` random playouts of the part of `part`,
+        the other parts frozen (`State.part_playouts`; neither greedy nor decisive)."""
+        count = state.game.playout_batch
+        self.playouts += count
+        results = state.part_playouts(rng, count, part)
+        scale = 0.01 / count
+        columns = zip(*(goals for goals, _ in results), strict=True)
+        return [sum(column) * scale for column in columns]
 
     def evaluate(self, state: State, rng: random.Random) -> Rewards:
         count = state.game.playout_batch
@@ -304,7 +319,9 @@ class MCTS:
     of whose legal moves is in `part` makes no move there, as Sancho's "pseudo
     no-op": it plays one of them, drawn at random when its node is expanded,
     and what that choice changed is undone (`State.reverted`, against the state
-    another of its moves leads to).
+    another of its moves leads to).  With `part_playouts` as well, so do the
+    playouts (`State.part_playouts`: random moves on the part, the other parts
+    as they are at the leaf) instead of random play of the whole state.
 
     With `shallow` (needs `solver`), a node of a turn-taking game reached
     `shallow_visits` times (at the earliest when it is expanded, its second
@@ -351,6 +368,7 @@ class MCTS:
         prior: HeuristicPrior | None = None,
         partial_proofs: bool = PARTIAL_PROOFS,
         part: frozenset[str] | None = None,
+        part_playouts: bool = PART_PLAYOUTS,
     ) -> None:
         if shallow < 0 or shallow_visits < 1:
             raise GameError(
@@ -367,6 +385,12 @@ class MCTS:
             )
         if decisive and (mast or evaluator is not None):
             raise GameError("decisive playouts are random ones: not with mast or another evaluator")
+        if part_playouts and (mast or greedy or decisive or rave):
+            raise GameError(
+                "part playouts are random ones: not with mast, greedy, decisive or rave"
+            )
+        if part_playouts and not isinstance(evaluator, RandomPlayout | None):
+            raise GameError("part playouts are random ones: not with another evaluator")
         if rave and imm is not None:
             raise GameError("RAVE and implicit minimax both change the choice: not together")
         if final not in FINAL_CHOICES:
@@ -381,6 +405,7 @@ class MCTS:
         self.partial = partial_proofs
         self.part = part
         """With `part`: the moves the tree branches on (`player.factored`)."""
+        self.part_playouts = part_playouts
         self.shallow = shallow
         self.shallow_visits = shallow_visits
         self.averages = MoveAverages(len(state.game.roles)) if mast else None
@@ -626,6 +651,9 @@ class MCTS:
             return self.rave.evaluate(state, self.rng, path)
         if self.part is None:
             return self.evaluator.evaluate(state, self.rng)
+        if self.part_playouts:
+            assert isinstance(self.evaluator, RandomPlayout)
+            return self.evaluator.evaluate_part(state, self.rng, self.part)
         try:
             return self.evaluator.evaluate(state, self.rng)
         except GameDefinitionError:  # the part ran out of moves first: see `_new_node`

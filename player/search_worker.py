@@ -186,6 +186,11 @@ trees, at equal time without pondering, simultaneous Connect Four: 0.750
 (0.57-0.87, 30 matches at 1 s a move, docs/mcts-enhancements.md)."""
 
 
+SEARCH_PART_PLAYOUTS = False
+"""With `SEARCH_FACTOR`, play the part trees' playouts on the part alone, the
+other parts frozen (`State.part_playouts`, `mcts:part_playouts=yes`)."""
+
+
 class SearchWorker:
     """The game, the search tree and the state table of one match."""
 
@@ -350,6 +355,7 @@ class SearchWorker:
             rng=self.rng,
             max_nodes=self.max_nodes,
             part=part,
+            part_playouts=SEARCH_PART_PLAYOUTS,
             evaluator=self.playout,
         )
 

@@ -54,6 +54,13 @@ class NativeCode(Protocol):
         index; `PlayoutBroke` as for `playouts`."""
         ...
 
+    def part_playouts(
+        self, bits: int, rng: random.Random, count: int, part: int
+    ) -> list[PlayoutResult]:
+        """Playouts of one part (`State.part_playouts`), `part` the input bits of
+        its moves; `PlayoutBroke` as for `playouts`."""
+        ...
+
     def amaf_playouts(
         self,
         bits: int,
@@ -108,6 +115,7 @@ class CompiledGame(GdlGame):
     def _attach(self, compiled: CompiledRules) -> None:
         self.compiled = compiled
         self._move_slots: list[dict[str, int]] | None = None
+        self._part_inputs: dict[frozenset[str], int] = {}
         self._functions = compiled.functions
         self._base_index = {term: i for i, term in enumerate(compiled.network.base)}
 
@@ -176,6 +184,15 @@ class CompiledGame(GdlGame):
                 slots[self._role_index[role]][texts[index]] = index
             self._move_slots = slots
         return slots
+
+    def part_inputs(self, part: frozenset[str]) -> int:
+        """The input bits of the moves in `part`, of any role (made once per part)."""
+        mask = self._part_inputs.get(part)
+        if mask is None:
+            texts = self.compiled.move_texts
+            mask = sum(1 << index for index, text in enumerate(texts) if text in part)
+            self._part_inputs[part] = mask
+        return mask
 
     def number_moves(self, averages: MoveAverages) -> None:
         """Number `averages` by input index (`MoveAverages.renumber`), if not yet so."""
@@ -371,6 +388,16 @@ class CompiledState(State):
         if native is None:
             return State.amaf_playouts(self, rng, count, slots, tables, tree)
         return self._broke_explained(native.amaf_playouts, self.bits, rng, count, tables, tree)
+
+    def part_playouts(
+        self, rng: random.Random, count: int, part: frozenset[str]
+    ) -> list[PlayoutResult]:
+        """In one call of native code when attached: those of `State.part_playouts`."""
+        native = self._game.native_playouts
+        if native is None:
+            return State.part_playouts(self, rng, count, part)
+        mask = self._game.part_inputs(part)
+        return self._broke_explained(native.part_playouts, self.bits, rng, count, mask)
 
     def _native_playouts(
         self,

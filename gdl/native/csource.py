@@ -22,6 +22,9 @@ compiled reasoner):
 - ``gdl_mast_playouts(S, count, seed, ...)``: `count` MAST playouts
   (`State.mast_playouts`), the move averages arrays indexed by input index,
   read and updated in place;
+- ``gdl_part_playouts(S, count, seed, part, ...)``: `count` playouts of one
+  part of the state, the roles without a move in the input mask ``part``
+  frozen (`State.part_playouts`);
 - ``gdl_amaf_playouts``: the random playouts recording their moves in RAVE's
   AMAF tables (`gdl.native.rave_source`).
 
@@ -85,6 +88,8 @@ int gdl_playouts(const char *S, int count, uint32_t seed, int greedy, int safe, 
                  int *steps, uint64_t *fail);
 int gdl_mast_playouts(const char *S, int count, uint32_t seed, int plies, double epsilon,
                       int64_t *seen, double *sums, int *goals, int *steps, uint64_t *fail);
+int gdl_part_playouts(const char *S, int count, uint32_t seed, const uint64_t *part,
+                      int *goals, int *steps, uint64_t *fail);
 """
     + RAVE_DECLARATIONS
     + HEURISTIC_DECLARATIONS
@@ -415,6 +420,70 @@ static int playouts(const char *S, int count, u32 seed, int greedy, int safe, in
 int gdl_playouts(const char *S, int count, u32 seed, int greedy, int safe, int *goals,
                  int *steps, u64 *fail) {
     return playouts(S, count, seed, greedy, safe, goals, steps, fail, 0);
+}
+
+/* Playouts of one part (State.part_playouts): a role with a choice none of whose
+   moves is in the input mask part plays its first move, undone against its second
+   (State.reverted); the others draw theirs.  A role without moves ends the playout
+   even, 50 each. */
+int gdl_part_playouts(const char *S, int count, u32 seed, const u64 *part, int *goals,
+                      int *steps, u64 *fail) {
+    u64 T[NW], o[NW], a[NW], D[NWI];
+    u32 mt[625];
+    int moves[MOVES_MAX + 1], counts[NR], frozen[NR];
+    unsigned char v[NN];
+    int done, n, role, start, pick, c, k, w, still, stuck;
+    mt_seed(mt, seed);
+    for (done = 0; done < count; done++) {
+        memcpy(T, S, sizeof(T));
+        n = 0;
+        stuck = 0;
+        for (;;) {
+            eval_step(T, v);
+            if (TERMINAL) break;
+            legal_lists(counts, moves, v);
+            for (role = 0; role < NR; role++) stuck |= counts[role] == 0;
+            if (stuck) break;
+            memset(D, 0, sizeof(D));
+            start = 0;
+            for (role = 0; role < NR; role++) {
+                c = counts[role];
+                still = c > 1;
+                for (k = start; still && k < start + c; k++)
+                    if ((part[moves[k] >> 6] >> (moves[k] & 63)) & 1) still = 0;
+                frozen[role] = still ? start : -1;
+                pick = moves[still ? start : start + choose(mt, c)];
+                D[pick >> 6] |= 1ULL << (pick & 63);
+                start += c;
+            }
+            next_state(T, D, o, v);
+            for (role = 0; role < NR; role++) {
+                if (frozen[role] < 0) continue;
+                pick = moves[frozen[role]];
+                D[pick >> 6] &= ~(1ULL << (pick & 63));
+                pick = moves[frozen[role] + 1];
+                D[pick >> 6] |= 1ULL << (pick & 63);
+                next_state(T, D, a, v);
+                for (w = 0; w < NW; w++) o[w] = (o[w] & ~(o[w] ^ a[w])) | (T[w] & (o[w] ^ a[w]));
+                D[pick >> 6] &= ~(1ULL << (pick & 63));
+                pick = moves[frozen[role]];
+                D[pick >> 6] |= 1ULL << (pick & 63);
+            }
+            memcpy(T, o, sizeof(T));
+            n++;
+        }
+        if (stuck) {
+            for (role = 0; role < NR; role++) goals[done * NR + role] = 50;
+        } else {
+            eval_goal_entries(T, v);
+            if (!check_goals(goals + done * NR, v)) {
+                memcpy(fail, T, sizeof(T));
+                return -1 - done;
+            }
+        }
+        steps[done] = n;
+    }
+    return count;
 }
 
 /* Python's random.random(): 53 random bits from two draws. */

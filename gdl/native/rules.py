@@ -142,6 +142,20 @@ class NativeRules:
             raise PlayoutBroke(int.from_bytes(ffi.buffer(fail), "little"))
         return self._results(count, goals, steps)
 
+    def part_playouts(
+        self, bits: int, rng: random.Random, count: int, part: int
+    ) -> list[PlayoutResult]:
+        """`count` playouts of one part from `bits` (`State.part_playouts`), `part`
+        the input bits of its moves.  `PlayoutBroke` as for `playouts`."""
+        ffi = self.ffi
+        _, goals, steps, fail = self._buffers(count)
+        seed = rng.getrandbits(32)
+        state = bits.to_bytes(self.state_bytes, "little")
+        mask = ffi.from_buffer("uint64_t[]", part.to_bytes(8 * self.input_words, "little"))
+        if self.lib.gdl_part_playouts(state, count, seed, mask, goals, steps, fail) < 0:
+            raise PlayoutBroke(int.from_bytes(ffi.buffer(fail), "little"))
+        return self._results(count, goals, steps)
+
     def amaf_playouts(
         self,
         bits: int,
