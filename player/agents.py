@@ -129,8 +129,10 @@ class MCTSAgent(Agent):
     (`player.factored.independent_choices`) is searched by a fresh tree over
     the part ours act on, the other roles' choices elsewhere drawn at random,
     and with `keep_parts` by the tree of that part kept from the moves before
-    (`player.factored.PartTrees`), and with `part_playouts` its playouts play
-    that part alone, the others frozen (`State.part_playouts`); `transpose` shares the
+    (`player.factored.PartTrees`), and with `part_playouts` that part is
+    searched as a game of its own: its playouts play it alone, the others
+    frozen (`State.part_playouts`), and with `solver` its proofs are proofs of
+    it; `transpose` shares the
     node of a state reached by several orders of moves (`MCTS`); `rave`
     chooses moves by GRAVE with `rave_ref` and `rave_bias` (`player.rave`).  With
     `heuristic`, a state evaluation is learnt from random playouts at the start
@@ -307,9 +309,16 @@ class MCTSAgent(Agent):
 
     def _part_tree(self, state: State, legal: frozenset[str]) -> MCTS:
         """With `factor`, where the roles' moves act on separate parts of the state:
-        a fresh tree over our moves' part only (`player.factored`).  Without the
-        solver: what it would prove holds for one random line of the other parts."""
-        return MCTS(state, **self._shared_options(), part=legal, part_playouts=self.part_playouts)
+        a fresh tree over our moves' part only (`player.factored`).  The solver
+        proves there only with `part_playouts`, where the part is searched as a
+        game of its own (the other parts frozen in the playouts as in the tree)."""
+        return MCTS(
+            state,
+            **self._shared_options(),
+            part=legal,
+            part_playouts=self.part_playouts,
+            solver=self.solver and self.part_playouts,
+        )
 
     def _cutoff(self) -> CutoffPlayout | None:
         """The cut-off playouts of `heuristic` (None: plain playouts)."""

@@ -187,8 +187,9 @@ trees, at equal time without pondering, simultaneous Connect Four: 0.750
 
 
 SEARCH_PART_PLAYOUTS = False
-"""With `SEARCH_FACTOR`, play the part trees' playouts on the part alone, the
-other parts frozen (`State.part_playouts`, `mcts:part_playouts=yes`)."""
+"""With `SEARCH_FACTOR`, search each part as a game of its own: the part trees'
+playouts play the part alone, the other parts frozen (`State.part_playouts`,
+`mcts:part_playouts=yes`), and the solver (`SEARCH_SOLVER`) proves in them."""
 
 
 class SearchWorker:
@@ -354,6 +355,7 @@ class SearchWorker:
             c=SEARCH_C,
             rng=self.rng,
             max_nodes=self.max_nodes,
+            solver=SEARCH_SOLVER and SEARCH_PART_PLAYOUTS,
             part=part,
             part_playouts=SEARCH_PART_PLAYOUTS,
             evaluator=self.playout,
