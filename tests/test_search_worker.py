@@ -323,6 +323,7 @@ def test_without_a_ponder_time_the_worker_waits_for_commands() -> None:
 
 def test_with_factor_a_move_on_a_separate_part_is_searched_by_a_part_tree(monkeypatch) -> None:
     monkeypatch.setattr(search_worker, "SEARCH_FACTOR", True)
+    monkeypatch.setattr(search_worker, "SEARCH_PART_PLAYOUTS", True)
     worker = SearchWorker()
     worker.handle({"cmd": "load", "rules": RACE})
     search = {"cmd": "search", "role": 1, "until": time.time() + 30, "iterations": 400}
@@ -330,8 +331,9 @@ def test_with_factor_a_move_on_a_separate_part_is_searched_by_a_part_tree(monkey
     assert worker.part is not None and worker.part is not worker.tree
     assert worker.part.root.choosers == (1,)  # red's step is drawn, not branched on
     assert worker.part.evaluator is worker.playout  # decisive playouts where they suit
-    # Red's part frozen, both of blue's steps reach the end first: either may be chosen.
-    assert answer["move"] in {"(go blue 1)", "(go blue 2)"} and answer["proven"] is None
+    # Red's part frozen, both of blue's steps reach the end first: either may be
+    # chosen, and the solver, proving in the part tree, finds blue's part won.
+    assert answer["move"] in {"(go blue 1)", "(go blue 2)"} and answer["proven"] == 100
     assert {row[0] for row in answer["stats"]} == {"(go blue 1)", "(go blue 2)"}
     part = worker.part
     worker.handle(search)
