@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from math import log, sqrt
 from typing import TYPE_CHECKING
 
-from games.base import GameDefinitionError, GameError, State
+from games.base import GameDefinitionError, GameError, PlayoutResult, State
 from player.imm import HeuristicPrior, ImplicitMinimax
 from player.mast import MastPlayout, MoveAverages
 from player.rave import BIAS, REF, Rave
@@ -118,10 +118,7 @@ class RandomPlayout:
         the other parts frozen (`State.part_playouts`; neither greedy nor decisive)."""
         count = state.game.playout_batch
         self.playouts += count
-        results = state.part_playouts(rng, count, part)
-        scale = 0.01 / count
-        columns = zip(*(goals for goals, _ in results), strict=True)
-        return [sum(column) * scale for column in columns]
+        return _mean_rewards(state.part_playouts(rng, count, part))
 
     def evaluate(self, state: State, rng: random.Random) -> Rewards:
         count = state.game.playout_batch
@@ -135,9 +132,14 @@ class RandomPlayout:
             return [goal * 0.01 for goal in goals]
         else:
             results = state.random_playouts(rng, count)
-        scale = 0.01 / count
-        columns = zip(*(goals for goals, _ in results), strict=True)
-        return [sum(column) * scale for column in columns]
+        return _mean_rewards(results)
+
+
+def _mean_rewards(results: Sequence[PlayoutResult]) -> Rewards:
+    """Each role's mean goal over playouts, scaled to 0..1."""
+    scale = 0.01 / len(results)
+    columns = zip(*(goals for goals, _ in results), strict=True)
+    return [sum(column) * scale for column in columns]
 
 
 class Node:

@@ -428,7 +428,7 @@ int gdl_playouts(const char *S, int count, u32 seed, int greedy, int safe, int *
    even, 50 each. */
 int gdl_part_playouts(const char *S, int count, u32 seed, const u64 *part, int *goals,
                       int *steps, u64 *fail) {
-    u64 T[NW], o[NW], a[NW], D[NWI];
+    u64 T[NW], o[NW], a[NW], D[NWI], differ;
     u32 mt[625];
     int moves[MOVES_MAX + 1], counts[NR], frozen[NR];
     unsigned char v[NN];
@@ -464,7 +464,10 @@ int gdl_part_playouts(const char *S, int count, u32 seed, const u64 *part, int *
                 pick = moves[frozen[role] + 1];
                 D[pick >> 6] |= 1ULL << (pick & 63);
                 next_state(T, D, a, v);
-                for (w = 0; w < NW; w++) o[w] = (o[w] & ~(o[w] ^ a[w])) | (T[w] & (o[w] ^ a[w]));
+                for (w = 0; w < NW; w++) {
+                    differ = o[w] ^ a[w];
+                    o[w] = (o[w] & ~differ) | (T[w] & differ);
+                }
                 D[pick >> 6] &= ~(1ULL << (pick & 63));
                 pick = moves[frozen[role]];
                 D[pick >> 6] |= 1ULL << (pick & 63);
