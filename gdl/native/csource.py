@@ -184,6 +184,15 @@ static int check_goals(int *goals, const unsigned char *v) {
     return 1;
 }
 
+/* The goals of the terminal state T into goals (check_goals); where the rules break
+   there, T into fail and 0.  Clobbers v. */
+static int end_goals(const u64 *T, unsigned char *v, int *goals, u64 *fail) {
+    eval_goal_entries(T, v);
+    if (check_goals(goals, v)) return 1;
+    memcpy(fail, T, NW * sizeof(u64));
+    return 0;
+}
+
 /* The position in moves of chooser's first move that ends the game with goal 100
    for it, the other roles playing their first moves, or -1.  Clobbers v. */
 static int role_winning_move(const u64 *T, const int *counts, const int *moves, int chooser,
@@ -407,11 +416,7 @@ static int playouts(const char *S, int count, u32 seed, int greedy, int safe, in
             memcpy(T, o, sizeof(T));
             n++;
         }
-        eval_goal_entries(T, v);
-        if (!check_goals(goals + done * NR, v)) {
-            memcpy(fail, T, sizeof(T));
-            return -1 - done;
-        }
+        if (!end_goals(T, v, goals + done * NR, fail)) return -1 - done;
         steps[done] = n;
     }
     return count;
@@ -477,12 +482,8 @@ int gdl_part_playouts(const char *S, int count, u32 seed, const u64 *part, int *
         }
         if (stuck) {
             for (role = 0; role < NR; role++) goals[done * NR + role] = 50;
-        } else {
-            eval_goal_entries(T, v);
-            if (!check_goals(goals + done * NR, v)) {
-                memcpy(fail, T, sizeof(T));
-                return -1 - done;
-            }
+        } else if (!end_goals(T, v, goals + done * NR, fail)) {
+            return -1 - done;
         }
         steps[done] = n;
     }
@@ -550,11 +551,7 @@ int gdl_mast_playouts(const char *S, int count, u32 seed, int plies, double epsi
             memcpy(T, o, sizeof(T));
             n++;
         }
-        eval_goal_entries(T, v);
-        if (!check_goals(goals + done * NR, v)) {
-            memcpy(fail, T, sizeof(T));
-            return -1 - done;
-        }
+        if (!end_goals(T, v, goals + done * NR, fail)) return -1 - done;
         for (j = 0; j < ntouched; j++) {
             pick = touched[j];
             reward = goals[done * NR + owner[j]] * 0.01;

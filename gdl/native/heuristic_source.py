@@ -75,11 +75,7 @@ int gdl_sample_playouts(const char *S, int count, u32 seed, int skip, int window
             memcpy(T, o, sizeof(T));
             n++;
         }
-        eval_goal_entries(T, v);
-        if (!check_goals(goals + done * NR, v)) {
-            memcpy(fail, T, sizeof(T));
-            return -1 - done;
-        }
+        if (!end_goals(T, v, goals + done * NR, fail)) return -1 - done;
         for (d = skip; d < skip + window && d <= n && taken < limit; d += every) {
             memcpy(samples + (long)taken * NW, ring[(n - d) % RING], sizeof(T));
             owner[taken++] = done;
@@ -131,11 +127,7 @@ int gdl_cutoff_playouts(const char *S, int count, u32 seed, int plies, int featu
             }
             continue;
         }
-        eval_goal_entries(T, v);
-        if (!check_goals(g, v)) {
-            memcpy(fail, T, sizeof(T));
-            return -1 - done;
-        }
+        if (!end_goals(T, v, g, fail)) return -1 - done;
         for (role = 0; role < NR; role++) values[done * NR + role] = g[role] * 0.01;
     }
     return count;
