@@ -41,6 +41,10 @@ from player.mcts import (
 )
 from player.rave import BIAS, REF
 from player.state_table import StateTable, table_path
+from player.traps import SOLVE_SHARE, TRAP_SHARE, TRAPS, Traps
+
+DEFAULT_PLAYOUTS = 500
+"""Random playouts per move of a ``flatmc`` agent given neither playouts nor time."""
 
 DEFAULT_TIME = 1.0
 """Seconds per move of an MCTS agent given no budget: about what a person will wait."""
@@ -52,6 +56,14 @@ class Clocks:
 
     start: float | None = None
     play: float | None = None
+
+
+def _share(deadline: float | None, share: float) -> float | None:
+    """The time `share` of the way from now to `deadline` (None: no deadline)."""
+    if deadline is None:
+        return None
+    now = time.monotonic()
+    return now + share * (deadline - now)
 
 
 class MatchQuit(Exception):
@@ -105,6 +117,52 @@ class LegalAgent(Agent):
         return state.legal_moves(self.role)[0]
 
 
+class FlatMonteCarloAgent(Agent):
+    """Flat Monte Carlo: every legal move gets uniformly random playouts in turn
+    (the other roles' moves drawn at random too), `playouts` each or until
+    `time` seconds are up (whichever ends first, and never past the
+    referee's deadline), and the move whose playouts gave it the most is
+    played.  The simplest player that looks ahead, as GGP-Base's
+    SampleMonteCarloGamer: a baseline below MCTS, which it lacks a tree to
+    tell a good reply of the opponent from a random one."""
+
+    spec = "flatmc"
+
+    def __init__(
+        self, *, playouts: int | None = None, time: float | None = None, seed: int | None = None
+    ) -> None:
+        self.playouts = DEFAULT_PLAYOUTS if playouts is None and time is None else playouts
+        self.time = time
+        self.rng = random.Random(seed)
+
+    def choose_move(self, state: State, deadline: float | None) -> str:
+        legal = state.legal_moves(self.role)
+        if len(legal) == 1:
+            return legal[0]
+        if self.time is not None:
+            own = time.monotonic() + self.time
+            deadline = own if deadline is None else min(own, deadline)
+        totals = [0.0] * len(legal)
+        counts = [0] * len(legal)
+        while self.playouts is None or counts[-1] < self.playouts:
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+            for i, move in enumerate(legal):
+                joint = [self.rng.choice(moves) for moves in state.all_legal_moves()]
+                joint[self.role] = move
+                after = state.next(joint)
+                if after.is_terminal():
+                    goals = after.goals()
+                else:
+                    goals, _ = after.random_playout(self.rng)
+                totals[i] += goals[self.role]
+                counts[i] += 1
+        means = [
+            total / count if count else 0.0 for total, count in zip(totals, counts, strict=True)
+        ]
+        return legal[means.index(max(means))]
+
+
 class MCTSAgent(Agent):
     """Monte Carlo tree search (`player.mcts`), reusing its tree from move to move.
 
@@ -146,6 +204,10 @@ class MCTSAgent(Agent):
     of the child it leads to (`player.imm.HeuristicPrior`).  Where the game has
     no heuristic, the search is plain.  `material` above 0 adds to a learnt
     heuristic its material term with that weight (`player.heuristic.material_term`).
+    With `traps`, a position the exact solver settles in a tenth of the move's
+    time (`player.traps`; within 200,000 states when the move has no time)
+    is played exactly, and among the moves that keep its value by the trap
+    a flat Monte Carlo opponent is likeliest to fall into.
     """
 
     spec = "mcts"
@@ -181,6 +243,7 @@ class MCTSAgent(Agent):
         factor: bool = FACTOR,
         keep_parts: bool = KEEP_PARTS,
         part_playouts: bool = PART_PLAYOUTS,
+        traps: bool = TRAPS,
         seed: int | None = None,
     ) -> None:
         if keep_parts and not factor:
@@ -235,6 +298,8 @@ class MCTSAgent(Agent):
         self.factor = factor
         self.parts = PartTrees(self._part_tree, keep_parts)
         self.part_playouts = part_playouts
+        self.traps_on = traps
+        self.traps: Traps | None = None
         self.learnt: Heuristic | None = None
         self.rng = random.Random(seed)
         self.tree: MCTS | None = None
@@ -248,6 +313,7 @@ class MCTSAgent(Agent):
         self.parts = PartTrees(self._part_tree, self.parts.keep)
         self.steps = 0
         self.last_ranking = []
+        self.traps = Traps(role) if self.traps_on else None
         if self.table_dir is not None:
             self.table = StateTable.load(table_path(self.table_dir, game), game, self.depth)
         if self.heuristic or self.imm or self.prior:
@@ -290,8 +356,18 @@ class MCTSAgent(Agent):
         if self.time is not None:
             own = time.monotonic() + self.time
             deadline = own if deadline is None else min(own, deadline)
+        plan = None
+        if self.traps is not None:
+            plan = self.traps.solve(state, _share(deadline, SOLVE_SHARE))
+            if plan is not None:
+                move = self.traps.trap(plan, state, self.rng, _share(deadline, TRAP_SHARE))
+                if move is not None:
+                    self.last_ranking = tree.statistics(self.role)
+                    return move
         tree.search(self.iterations, deadline)
         self.last_ranking = tree.statistics(self.role)
+        if plan is not None:
+            return self.traps.best_of(plan, [stats.move for stats in self.last_ranking])
         return tree.best_move(self.role)
 
     def _shared_options(self) -> dict[str, Any]:
@@ -451,6 +527,7 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "factor": (_boolean, "yes|no"),
     "keep_parts": (_boolean, "yes|no"),
     "part_playouts": (_boolean, "yes|no"),
+    "traps": (_boolean, "yes|no"),
     "mast": (_boolean, "yes|no"),
     "mast_steps": (_at_least(int, 1), "N"),
     "greedy": (_at_least(int, 0), "N"),
@@ -492,12 +569,19 @@ def _convert_options(name: str, options: dict[str, str]) -> dict[str, object]:
 AGENTS: dict[str, Callable[..., Agent]] = {
     "random": lambda seed: RandomAgent(seed),
     "legal": lambda seed: LegalAgent(),
+    "flatmc": lambda seed, **options: FlatMonteCarloAgent(seed=seed, **options),
     "mcts": lambda seed, **options: MCTSAgent(seed=seed, **options),
     "human": lambda seed: HumanAgent(),
 }
 """Agent name -> factory(seed, **options)."""
 
-AGENT_OPTIONS = {"mcts": MCTS_OPTIONS}
+FLATMC_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
+    "playouts": (_at_least(int, 1), "N"),
+    "time": (_at_least(float, 0, above=True), "SECONDS"),
+}
+"""The options of a ``flatmc`` agent spec."""
+
+AGENT_OPTIONS = {"flatmc": FLATMC_OPTIONS, "mcts": MCTS_OPTIONS}
 """The options each agent accepts in its spec: name -> (converter, what to write)."""
 
 

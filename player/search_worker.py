@@ -7,16 +7,18 @@ line on stdin is a command with an ``id``; each answer, one line on stdout,
 echoes that ``id``:
 
 - ``{"cmd": "load", "rules": TEXT, "table_dir": DIR or null, "depth": N,
-  "max_nodes": N or null, "ponder": S}``: build the game and a search tree at
-  its initial state (with a state table from DIR when given, holding at most
-  ``max_nodes`` nodes when given: `MCTS.max_nodes`); answers ``{"roles": [...]}``;
+  "max_nodes": N or null, "ponder": S, "traps": B}``: build the game and a
+  search tree at its initial state (with a state table from DIR when given,
+  holding at most ``max_nodes`` nodes when given: `MCTS.max_nodes`; B, by
+  default `SEARCH_TRAPS`, says whether small positions are solved exactly);
+  answers ``{"roles": [...]}``;
 - ``{"cmd": "search", "role": I, "until": T, "iterations": N or null}``:
   search until T (`time.time()` seconds: the deadline counts from when the
   server sent the command, not from when an earlier command let the worker
   read it) and for at most N simulations; answers
   ``{"move": M, "sims": N, "steps": K, "nodes": H, "stats": [[MOVE, VISITS,
   MEAN, LOWER, UPPER], ...], "pondered": P, "ponder_seconds": W, "cpu": C,
-  "reasoner": R, "proven": G}``, M the best move of role index I after K
+  "reasoner": R, "proven": G, "exact": E}``, M the best move of role index I after K
   joint moves (the server checks that the worker is in step), H the nodes
   the tree holds, the root statistics of role I best first with the bounds
   the solver proved of its reward after each move (to sum them over several
@@ -24,7 +26,8 @@ echoes that ``id``:
   W seconds, C the CPU seconds of this search, R what played the rules
   (`reasoner_of`: ``native`` once the native code built in the background is
   attached) and G the goal of role I the solver proved at the root (null:
-  not proven);
+  not proven), E whether the exact solver settled the position
+  (`SEARCH_TRAPS`: then M keeps that goal);
 - ``{"cmd": "advance", "joint": [M, ...]}``: the joint move was played;
   re-root the tree (kept for the next search); answers ``{"terminal": bool}``;
 - ``{"cmd": "save"}``: save the state table, if any; answers ``{"path": P or null}``;
@@ -76,6 +79,7 @@ from player.imm import ImplicitMinimax
 from player.lifeline import watch_parent
 from player.mcts import MCTS, RandomPlayout, Rewards
 from player.state_table import StateTable, table_path
+from player.traps import SOLVE_SHARE, TRAP_SHARE, Plan, Traps
 
 PONDER_SLICE = 0.01
 """Seconds of pondering between two looks for a command."""
@@ -194,6 +198,11 @@ Against the search without (kept part trees), simultaneous Connect Four at 1 s
 a move: 0.750 (0.51-0.90, 16 matches; the playouts alone 0.609 over 32,
 docs/mcts-enhancements.md)."""
 
+SEARCH_TRAPS = True
+"""Play positions the exact solver settles in a tenth of the move's time
+exactly, and among the moves that keep their value the trap a flat Monte Carlo
+opponent is likeliest to fall into (`player.traps`, `mcts:traps=yes`)."""
+
 
 class SearchWorker:
     """The game, the search tree and the state table of one match."""
@@ -207,6 +216,10 @@ class SearchWorker:
         """Joint moves played since the initial state."""
         self.max_nodes: int | None = None
         self.parts = PartTrees(self._part_tree, SEARCH_KEEP_PARTS)
+        self.traps_on = SEARCH_TRAPS
+        """Whether to solve positions exactly and set traps (``traps`` at load)."""
+        self.traps: Traps | None = None
+        """With `traps_on`: the exact values and traps of our role in this match."""
         """With `SEARCH_FACTOR`: the trees over parts (set at ``load``)."""
         self.part: MCTS | None = None
         """With `SEARCH_FACTOR`: this step's tree over our part, if the step has one."""
@@ -238,6 +251,7 @@ class SearchWorker:
                 command.get("max_nodes"),
             )
             self.ponder_limit = command.get("ponder", 0.0)
+            self.traps_on = command.get("traps", SEARCH_TRAPS)
             return answer
         if self.tree is None:
             raise GameError(f"{name!r} before any game was loaded")
@@ -266,6 +280,7 @@ class SearchWorker:
         self.tree = self.new_tree(game.initial_state(), 0)
         self.parts = PartTrees(self._part_tree, SEARCH_KEEP_PARTS)
         self.part = None
+        self.traps = None
         if SEARCH_IMM > 0:
             self.learning = Learning(game, SEARCH_MATERIAL)
         return {"roles": list(game.roles)}
@@ -311,6 +326,14 @@ class SearchWorker:
         sims = 0
         slowest = 0.0
         tree = self._tree_for(role)
+        plan = self._solve(role, start + SOLVE_SHARE * seconds)
+        if plan is not None:
+            assert self.traps is not None and self.tree is not None
+            now = time.monotonic()
+            trap_deadline = now + TRAP_SHARE * (deadline - now)
+            move = self.traps.trap(plan, self.tree.root.state, self.rng, trap_deadline)
+            if move is not None:
+                return self._answer(tree, role, move, 0, cpu, plan)
         while iterations is None or sims < iterations:
             began = time.monotonic()
             if self.learning is not None and began - start <= deadline - began:
@@ -320,8 +343,33 @@ class SearchWorker:
                 break
             slowest = max(slowest, time.monotonic() - began)
             sims += 1
+        move = tree.best_move(role)
+        if plan is not None:
+            move = Traps.best_of(plan, [stats.move for stats in tree.statistics(role)])
+        return self._answer(tree, role, move, sims, cpu, plan)
+
+    def _solve(self, role: int, deadline: float) -> Plan | None:
+        """With `traps_on`, the exact solver's plan of the current state, if it
+        finds one by `deadline` (`player.traps`)."""
+        if not self.traps_on:
+            return None
+        if self.traps is None or self.traps.role != role:
+            self.traps = Traps(role)
+        assert self.tree is not None
+        return self.traps.solve(self.tree.root.state, deadline)
+
+    def _answer(
+        self, tree: MCTS, role: int, move: str, sims: int, cpu: float, plan: Plan | None
+    ) -> dict[str, Any]:
+        """The answer to a search that chose `move` (see the module's docstring)."""
+        if plan is not None:
+            proven: int | None = round(100 * plan.value)
+        elif tree.root.proven is not None:
+            proven = round(100 * tree.root.proven[role])
+        else:
+            proven = None
         answer = {
-            "move": tree.best_move(role),
+            "move": move,
             "sims": sims,
             "steps": self.steps,
             "nodes": tree.node_count,
@@ -330,7 +378,8 @@ class SearchWorker:
             "ponder_seconds": round(self.ponder_seconds, 3),
             "cpu": round(time.process_time() - cpu, 4),
             "reasoner": reasoner_of(tree.root.state.game),
-            "proven": None if tree.root.proven is None else round(100 * tree.root.proven[role]),
+            "proven": proven,
+            "exact": plan is not None,
         }
         self.pondered, self.ponder_seconds = 0, 0.0
         return answer

@@ -7,7 +7,8 @@ random seed (each process seeds from the operating system), and a ``search``
 is answered by summing the root statistics of our role over the workers that
 answered in time: the move with the most visits is played (ties: the best
 mean).  A worker whose own choice is not its most visited move has seen more
-than visits say (a move that wins at once, a proof): its choice is played.
+than visits say (a move that wins at once, a proof): its choice is played;
+so is the choice of a worker whose exact solver settled the position.
 The solver's bounds are merged too, so a move one worker proved lost is not
 played on the others' visits while a move that may not lose is left.
 A worker that answers well after the others is left out (`STRAGGLER_GRACE`),
@@ -199,6 +200,9 @@ def summed_statistics(answers: Sequence[dict[str, Any]]) -> list[list[Any]]:
 
 def combined_move(answers: Sequence[dict[str, Any]]) -> str:
     """The move to play from several workers' answers (see the module's docstring)."""
+    for answer in answers:
+        if answer.get("exact"):
+            return answer["move"]  # the position is solved: this move keeps its value
     for answer in answers:
         stats = answer["stats"]
         if stats and stats[0][1] > 0 and answer["move"] != stats[0][0]:

@@ -43,7 +43,7 @@ def test_the_nodes_option_caps_the_agents_tree() -> None:
         ("mcts:final=best", "final must be visits or mean"),
         ("mcts:stochastic=maybe", "stochastic must be"),
         ("random:seed=3", "agent 'random' takes no options"),
-        ("alphazero", "unknown agent 'alphazero'; agents: random, legal, mcts, human"),
+        ("alphazero", "unknown agent 'alphazero'; agents: random, legal, flatmc, mcts, human"),
     ],
 )
 def test_bad_specs_are_explained(spec: str, message: str) -> None:

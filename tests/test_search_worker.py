@@ -32,7 +32,9 @@ from player.worker_client import WorkerClient, WorkerDied, WorkerError, WorkerTi
 
 def test_load_search_advance_in_process() -> None:
     worker = SearchWorker()
-    assert worker.handle({"cmd": "load", "rules": TICTACTOE}) == {"roles": ["xplayer", "oplayer"]}
+    assert worker.handle({"cmd": "load", "rules": TICTACTOE, "traps": False}) == {
+        "roles": ["xplayer", "oplayer"]
+    }
     answer = worker.handle(
         {"cmd": "search", "role": 0, "until": time.time() + 10, "iterations": 50}
     )
@@ -53,7 +55,7 @@ def test_the_search_proves_wins_plays_them_and_answers_at_once() -> None:
     """x to move with (mark 1 3) winning: the solver proves it (lower bound 1),
     the move is played, and the proven root ends the search before the budget."""
     worker = SearchWorker()
-    worker.handle({"cmd": "load", "rules": TICTACTOE})
+    worker.handle({"cmd": "load", "rules": TICTACTOE, "traps": False})
     for joint in (
         ["(mark 1 1)", "noop"],
         ["noop", "(mark 2 1)"],
@@ -125,14 +127,14 @@ def test_the_answer_says_what_plays_the_rules() -> None:
 
 def test_a_node_limit_given_at_load_caps_the_tree() -> None:
     worker = SearchWorker()
-    worker.handle({"cmd": "load", "rules": TICTACTOE, "max_nodes": 4})
+    worker.handle({"cmd": "load", "rules": TICTACTOE, "max_nodes": 4, "traps": False})
     search = {"cmd": "search", "role": 0, "until": time.time() + 10, "iterations": 50}
     answer = worker.handle(search)
     assert (answer["sims"], answer["nodes"]) == (50, 4)
     worker.handle({"cmd": "advance", "joint": [answer["move"], "noop"]})
     answer = worker.handle({**search, "role": 1})
     assert (answer["sims"], answer["nodes"]) == (50, 4)
-    worker.handle({"cmd": "load", "rules": TICTACTOE})
+    worker.handle({"cmd": "load", "rules": TICTACTOE, "traps": False})
     assert worker.handle(search)["nodes"] == 51
 
 
@@ -212,7 +214,7 @@ async def test_a_worker_process_answers_in_order_and_quits() -> None:
 @pytest.mark.asyncio
 async def test_a_worker_that_dies_fails_its_requests() -> None:
     worker = await WorkerClient.spawn()
-    await worker.request({"cmd": "load", "rules": TICTACTOE}, 30)
+    await worker.request({"cmd": "load", "rules": TICTACTOE, "traps": False}, 30)
     waiting = asyncio.create_task(
         worker.request(
             {"cmd": "search", "role": 0, "until": time.time() + 30, "iterations": None}, 60
@@ -256,7 +258,7 @@ def test_lines_are_read_whole_as_they_come_and_a_wait_can_time_out() -> None:
 
 def test_pondering_searches_the_tree_the_next_search_continues() -> None:
     worker = SearchWorker()
-    worker.handle({"cmd": "load", "rules": TICTACTOE, "ponder": 60})
+    worker.handle({"cmd": "load", "rules": TICTACTOE, "ponder": 60, "traps": False})
     assert not worker.pondering  # until the first command is done with
     worker.heard()
     assert worker.pondering
@@ -274,7 +276,7 @@ def test_pondering_searches_the_tree_the_next_search_continues() -> None:
 
 def test_after_advance_pondering_searches_the_new_root() -> None:
     worker = SearchWorker()
-    worker.handle({"cmd": "load", "rules": TICTACTOE, "ponder": 60})
+    worker.handle({"cmd": "load", "rules": TICTACTOE, "ponder": 60, "traps": False})
     worker.handle({"cmd": "advance", "joint": ["(mark 2 2)", "noop"]})
     worker.heard()
     while worker.pondered < 30:
@@ -301,7 +303,7 @@ def test_pondering_stops_at_the_end_of_the_game() -> None:
 
 def test_after_answering_a_search_pondering_waits_for_the_reply_to_go_out(monkeypatch) -> None:
     worker = SearchWorker()
-    worker.handle({"cmd": "load", "rules": TICTACTOE, "ponder": 60})
+    worker.handle({"cmd": "load", "rules": TICTACTOE, "ponder": 60, "traps": False})
     clock = [1000.0]
     monkeypatch.setattr(search_worker.time, "monotonic", lambda: clock[0])
     worker.heard("search")
@@ -316,7 +318,7 @@ def test_after_answering_a_search_pondering_waits_for_the_reply_to_go_out(monkey
 
 def test_without_a_ponder_time_the_worker_waits_for_commands() -> None:
     worker = SearchWorker()
-    worker.handle({"cmd": "load", "rules": TICTACTOE})
+    worker.handle({"cmd": "load", "rules": TICTACTOE, "traps": False})
     worker.heard()
     assert not worker.pondering
 
@@ -365,7 +367,7 @@ def test_with_factor_a_turn_taking_game_keeps_the_joint_tree(monkeypatch) -> Non
         monkeypatch.setattr(search_worker, "SEARCH_FACTOR", factor)
         worker = SearchWorker()
         worker.rng.seed(7)
-        worker.handle({"cmd": "load", "rules": TICTACTOE})
+        worker.handle({"cmd": "load", "rules": TICTACTOE, "traps": False})
         game = worker.tree.root.state.game
         build = getattr(game, "native_build", None)
         if build is not None:  # the same rules' code in both searches

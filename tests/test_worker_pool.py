@@ -55,7 +55,9 @@ async def test_two_workers_load_advance_and_search_as_one() -> None:
     pool = await WorkerPool.spawn(2)
     try:
         assert len(pool.workers) == 2
-        assert (await pool.request({"cmd": "load", "rules": TICTACTOE}, 60))["roles"] == [
+        assert (await pool.request({"cmd": "load", "rules": TICTACTOE, "traps": False}, 60))[
+            "roles"
+        ] == [
             "xplayer",
             "oplayer",
         ]
