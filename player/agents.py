@@ -123,8 +123,9 @@ class FlatMonteCarloAgent(Agent):
     `time` seconds are up (whichever ends first, and never past the
     referee's deadline), and the move whose playouts gave it the most is
     played.  The simplest player that looks ahead, as GGP-Base's
-    SampleMonteCarloGamer: a baseline below MCTS, which it lacks a tree to
-    tell a good reply of the opponent from a random one."""
+    SampleMonteCarloGamer: a baseline below MCTS.  Without a tree it values
+    every reply of the opponent as a random one, so it misses what a good
+    reply would do (`player.traps` plays on that)."""
 
     spec = "flatmc"
 

@@ -22,7 +22,7 @@ import time
 
 from games.base import State
 
-MAX_STATES = 1_000_000
+MAX_STATES = 300_000
 """States valued at most per match; past this the memo is dropped."""
 
 CLOCK_EVERY = 64

@@ -216,15 +216,15 @@ class SearchWorker:
         """Joint moves played since the initial state."""
         self.max_nodes: int | None = None
         self.parts = PartTrees(self._part_tree, SEARCH_KEEP_PARTS)
-        self.traps_on = SEARCH_TRAPS
-        """Whether to solve positions exactly and set traps (``traps`` at load)."""
-        self.traps: Traps | None = None
-        """With `traps_on`: the exact values and traps of our role in this match."""
         """With `SEARCH_FACTOR`: the trees over parts (set at ``load``)."""
         self.part: MCTS | None = None
         """With `SEARCH_FACTOR`: this step's tree over our part, if the step has one."""
         self.part_key: tuple[int, int] | None = None
         """The step and role `part` was built for."""
+        self.traps_on = SEARCH_TRAPS
+        """Whether to solve positions exactly and set traps (``traps`` at load)."""
+        self.traps: Traps | None = None
+        """With `traps_on`: the exact values and traps of our role in this match."""
         self.ponder_limit = 0.0
         """Seconds pondered at most after a command (0: no pondering)."""
         self.ponder_until = 0.0

@@ -17,6 +17,7 @@ from player.exact import ExactValues, Unsolved
 from player.search_worker import SearchWorker
 from player.traps import Plan, Traps
 from player.worker_pool import combined_move
+from server.match import play_match
 
 GAME = game_from_text(TICTACTOE)
 
@@ -100,22 +101,12 @@ def test_the_flat_monte_carlo_agent_takes_a_win_and_checks_its_options() -> None
 
 
 def test_the_mcts_agent_with_traps_wins_as_x_against_flat_monte_carlo() -> None:
-    wins = 0
     for seed in range(2):
         agents = [
             make_agent("mcts:iterations=300,solver=yes,traps=yes", seed=seed),
             make_agent("flatmc:playouts=300", seed=seed),
         ]
-        for role, agent in enumerate(agents):
-            agent.start(GAME, role)
-        state = GAME.initial_state()
-        while not state.is_terminal():
-            joint = [agent.choose_move(state, None) for agent in agents]
-            state = state.next(joint)
-            for agent in agents:
-                agent.observe(joint, state)
-        wins += state.goals()[0] == 100
-    assert wins == 2
+        assert play_match(GAME, agents).goals == (100, 0)
 
 
 def test_the_search_worker_plays_a_solved_position_exactly() -> None:
