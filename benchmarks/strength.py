@@ -5,6 +5,7 @@
         --startclock 60 --playclock 10 --out strength.json [--plot strength.png]
         [--opponent-name NAME] [--stop-after MINUTES]
         [--ours URL] [--serve-args "--workers 2"]
+    python benchmarks/strength.py --merge a.json b.json --out all.json [--plot all.png]
 
 Starts our player (``python -m ggp serve`` of this checkout on a free loopback
 port, its log kept beside the results) unless ``--ours`` gives the URL of one
@@ -28,6 +29,13 @@ and overall our score (the mean of goal/100, a draw counting half) with its
 95% Wilson interval, wins/draws/losses, errors, the range of the load, and how
 many of our replies were late (after the clock) or fallbacks.  ``--plot``
 draws the scores with their intervals (matplotlib, the ``plot`` extra).
+
+``--merge`` joins the results of runs made at once against the same opponent
+with the same clocks and serve options (two streams on one machine, say, each
+with its own games or its own matches of a game) into one file, with the
+summaries per game and overall recomputed over all their matches; it plays
+nothing.
+
 Contains no other program: the opponent is whatever answers at its URL.
 """
 
@@ -257,6 +265,40 @@ def starting_report(args) -> dict:
     return report
 
 
+def merged(reports: list[dict]) -> dict:
+    """One report of the matches of `reports`, which must share their settings:
+    a game's matches are those of every report, in the order given."""
+    settings = [{key: report.get(key) for key in SETTINGS} for report in reports]
+    if any(other != settings[0] for other in settings[1:]):
+        raise ValueError(f"results played with different settings: {settings}")
+    report = {**settings[0], "games": {}}
+    for part in reports:
+        for game, entry in part["games"].items():
+            report["games"].setdefault(game, {"matches_detail": []})
+            report["games"][game]["matches_detail"] += entry["matches_detail"]
+    summarise(report)
+    return report
+
+
+def read_results(path: Path) -> dict:
+    """The results in `path`, written by this script."""
+    try:
+        report = json.loads(path.read_text())
+        if not all(isinstance(game["matches_detail"], list) for game in report["games"].values()):
+            raise ValueError("a game without a list of matches")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise SystemExit(f"{path}: not results of this script ({error})") from None
+    return report
+
+
+def print_summary(report: dict) -> None:
+    for game, entry in report["games"].items():
+        if entry["matches_detail"]:
+            print(line(game, entry))
+    if "overall" in report:
+        print(line("overall", report["overall"]))
+
+
 def draw(report: dict, path: Path) -> None:
     try:
         import matplotlib
@@ -282,7 +324,7 @@ def draw(report: dict, path: Path) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--opponent", required=True, help="URL of the opponent GGP player")
+    parser.add_argument("--opponent", help="URL of the opponent GGP player")
     parser.add_argument("--opponent-name", help="the opponent's name in the results (default: URL)")
     parser.add_argument("--ours", help="URL of our player, already running (default: start one)")
     parser.add_argument("--serve-args", default="", help="options for the ggp serve we start")
@@ -296,7 +338,22 @@ def main() -> int:
     parser.add_argument("--out", type=Path, required=True, help="results (JSON; goes on from it)")
     parser.add_argument("--plot", type=Path, help="scores with intervals (PNG)")
     parser.add_argument("--log-dir", type=Path, help="match logs (default: a temporary folder)")
+    parser.add_argument(
+        "--merge", type=Path, nargs="+", metavar="RESULTS", help="join these results into --out"
+    )
     args = parser.parse_args()
+    if args.merge:
+        try:
+            report = merged([read_results(path) for path in args.merge])
+        except ValueError as error:
+            raise SystemExit(str(error)) from None
+        args.out.write_text(json.dumps(report, indent=1))
+        print_summary(report)
+        if args.plot:
+            draw(report, args.plot)
+        return 0
+    if not args.opponent:
+        parser.error("--opponent is required (unless --merge)")
     report = starting_report(args)
     args.commit = None if args.ours else our_commit()
     stop_at = None if args.stop_after is None else time.monotonic() + 60 * args.stop_after
@@ -344,11 +401,7 @@ def main() -> int:
             stop_player(process)
     summarise(report)
     args.out.write_text(json.dumps(report, indent=1))
-    for game in games:
-        if report["games"][game]["matches_detail"]:
-            print(line(game, report["games"][game]))
-    if "overall" in report:
-        print(line("overall", report["overall"]))
+    print_summary(report)
     if args.plot:
         draw(report, args.plot)
     return 0

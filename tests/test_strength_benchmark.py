@@ -1,0 +1,116 @@
+"""benchmarks/strength.py --merge: the results of runs made at once, joined."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))
+
+import strength  # noqa: E402
+
+SETTINGS = {"opponent": "Sancho", "startclock": 60, "playclock": 10, "serve_args": ""}
+
+
+def match(ours_role: int, goals: list[int], commit: str = "abc1234") -> dict:
+    return {
+        "match_id": f"m{ours_role}{goals}",
+        "ours_role": ours_role,
+        "goals": goals,
+        "steps": 20,
+        "errors": {side: {"TO": 0, "CE": 0, "IL": 0} for side in ("ours", "opponent")},
+        "load_before": 1.0,
+        "load_after": 3.5,
+        "seconds": 100.0,
+        "commit": commit,
+        "replies": {
+            "plays": 10,
+            "slowest": 9.4,
+            "late": 0,
+            "fallbacks": 1,
+            "searched": 8,
+            "on_native_code": 8,
+            "simulations": [100, 300],
+            "pondered": [50],
+            "ponder_seconds": [7.0],
+        },
+    }
+
+
+def results(games: dict[str, list[dict]], **settings) -> dict:
+    report = {**SETTINGS, **settings, "games": {g: {"matches_detail": m} for g, m in games.items()}}
+    strength.summarise(report)
+    return report
+
+
+def test_merge_joins_games_and_matches_and_recomputes_the_summaries():
+    first = results({"breakthrough": [match(0, [100, 0])], "hex": [match(1, [100, 0])]})
+    second = results(
+        {"hex": [match(0, [100, 0]), match(1, [50, 50])], "ticTacToe": [match(0, [50, 50])]}
+    )
+    report = strength.merged([first, second])
+    assert {key: report[key] for key in SETTINGS} == SETTINGS
+    assert list(report["games"]) == ["breakthrough", "hex", "ticTacToe"]
+    hex_entry = report["games"]["hex"]
+    assert [m["goals"] for m in hex_entry["matches_detail"]] == [[100, 0], [100, 0], [50, 50]]
+    # ours: a loss (second seat, [100, 0]), a win, a draw
+    assert (hex_entry["wins"], hex_entry["draws"], hex_entry["losses"]) == (1, 1, 1)
+    assert hex_entry["score"] == pytest.approx(0.5)
+    overall = report["overall"]
+    assert overall["matches"] == 5
+    assert overall["score"] == pytest.approx((1 + 0 + 1 + 0.5 + 0.5) / 5)
+    assert overall["ours_replies"]["plays"] == 50
+    assert overall["ours_replies"]["fallbacks"] == 5
+
+
+def test_merge_refuses_results_played_with_other_settings():
+    first = results({"hex": [match(0, [100, 0])]})
+    second = results({"hex": [match(0, [100, 0])]}, playclock=5)
+    with pytest.raises(ValueError, match="different settings"):
+        strength.merged([first, second])
+
+
+def test_the_merge_command_writes_the_joined_results(tmp_path):
+    paths = []
+    for name, games in (("a", {"hex": [match(0, [0, 100])]}), ("b", {"hex": [match(1, [0, 100])]})):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(results(games)))
+        paths.append(str(path))
+    out = tmp_path / "all.json"
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "strength.py"), "--merge", *paths, "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "overall: score 0.50" in done.stdout
+    report = json.loads(out.read_text())
+    assert report["games"]["hex"]["matches"] == 2
+    assert (report["overall"]["wins"], report["overall"]["losses"]) == (1, 1)
+
+
+def test_the_merge_command_says_which_file_is_not_results(tmp_path):
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"games": {"hex": {}}}')
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(BENCHMARKS / "strength.py"),
+            "--merge",
+            str(broken),
+            "--out",
+            str(tmp_path / "all.json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode != 0
+    assert "broken.json: not results of this script" in done.stderr
+    assert not (tmp_path / "all.json").exists()
