@@ -249,15 +249,12 @@ def starting_report(args) -> dict:
     if not args.out.exists():
         return {**settings, "games": {}}
     try:
-        report = json.loads(args.out.read_text())
-        earlier = {key: report[key] for key in SETTINGS}
-        matches = [m for game in report["games"].values() for m in game["matches_detail"]]
-        if not all({"ours_role", "goals", "errors"} <= m.keys() for m in matches):
-            raise ValueError("matches without our role, goals or errors")
-    except (OSError, ValueError, KeyError, TypeError) as error:
+        report = read_results(args.out)
+    except ValueError as error:
         raise SystemExit(
             f"{args.out}: not results of this script ({error}); give another --out"
         ) from None
+    earlier = {key: report[key] for key in SETTINGS}
     if earlier != settings:
         raise SystemExit(
             f"{args.out} holds matches played with {earlier}, not {settings}; give another --out"
@@ -268,7 +265,7 @@ def starting_report(args) -> dict:
 def merged(reports: list[dict]) -> dict:
     """One report of the matches of `reports`, which must share their settings:
     a game's matches are those of every report, in the order given."""
-    settings = [{key: report.get(key) for key in SETTINGS} for report in reports]
+    settings = [{key: report[key] for key in SETTINGS} for report in reports]
     if any(other != settings[0] for other in settings[1:]):
         raise ValueError(f"results played with different settings: {settings}")
     report = {**settings[0], "games": {}}
@@ -281,13 +278,18 @@ def merged(reports: list[dict]) -> dict:
 
 
 def read_results(path: Path) -> dict:
-    """The results in `path`, written by this script."""
+    """The results in `path`, written by this script: its settings and every
+    match's seat, goals and errors are there; raises ValueError if not."""
     try:
         report = json.loads(path.read_text())
-        if not all(isinstance(game["matches_detail"], list) for game in report["games"].values()):
-            raise ValueError("a game without a list of matches")
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
-        raise SystemExit(f"{path}: not results of this script ({error})") from None
+        missing = [key for key in SETTINGS if key not in report]
+        if missing:
+            raise ValueError(f"no {', '.join(missing)}")
+        matches = [m for game in report["games"].values() for m in game["matches_detail"]]
+        if not all({"ours_role", "goals", "errors"} <= m.keys() for m in matches):
+            raise ValueError("matches without our role, goals or errors")
+    except (OSError, KeyError, TypeError, AttributeError) as error:
+        raise ValueError(str(error)) from None
     return report
 
 
@@ -343,8 +345,14 @@ def main() -> int:
     )
     args = parser.parse_args()
     if args.merge:
+        reports = []
+        for path in args.merge:
+            try:
+                reports.append(read_results(path))
+            except ValueError as error:
+                raise SystemExit(f"{path}: not results of this script ({error})") from None
         try:
-            report = merged([read_results(path) for path in args.merge])
+            report = merged(reports)
         except ValueError as error:
             raise SystemExit(str(error)) from None
         args.out.write_text(json.dumps(report, indent=1))
