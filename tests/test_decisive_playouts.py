@@ -212,6 +212,14 @@ def test_native_decisive_playouts_are_the_generic_ones_for_their_seed(
     assert_native_playouts_agree(interpreted, native, "decisive_playouts", plies, states=8)
 
 
+@needs_native
+def test_native_decisive_breakthrough_playouts_are_the_generic_ones() -> None:
+    """Native code looks for a win with the terminal's cone alone (not the legal
+    moves); Breakthrough's terminal reads piece counts as well as the last rows."""
+    interpreted, native = native_game((GDL_DIR / "breakthrough.kif").read_text(), "game")
+    assert_native_playouts_agree(interpreted, native, "decisive_playouts", 1000, states=1)
+
+
 def test_serve_plays_decisive_playouts_on_native_code_in_games_with_few_moves() -> None:
     assert decisive_suits(tictactoe())
     assert decisive_suits(grab(simultaneous=False))

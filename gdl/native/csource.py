@@ -72,10 +72,10 @@ _ALLOWED = frozenset(
     | {"GOAL_POS", "GOAL_VALUE", "BODY_A", "BODY_B", "BODY_C", "ROW_START", "ROW_NODE"}
     | {"ROW_A", "ROW_B", "PRESET", "INPUT_FN", "nop", "dispatch", "__builtin_ctzll"}
     | {"eval_step", "eval_goals", "eval_next", "eval_early", "eval_goal_entries", "legal_lists"}
-    | {"next_state", "any_body", "eval_sinks"}
+    | {"next_state", "any_body", "eval_sinks", "eval_terminal", "TERMINAL_ALONE"}
 )
 """Every word the generated part of the source may contain, besides `_GENERATED` ones."""
-_GENERATED = re.compile(r"(step|goals|next|early|in|sinks)_[0-9]+")
+_GENERATED = re.compile(r"(step|terminal|goals|next|early|in|sinks)_[0-9]+")
 
 DECLARATIONS = (
     """
@@ -213,8 +213,8 @@ static int role_winning_move(const u64 *T, const int *counts, const int *moves, 
         pick = moves[k];
         D[pick >> 6] |= 1ULL << (pick & 63);
         next_state(T, D, o, v);
-        eval_step(o, v);
-        if (TERMINAL) {
+        eval_terminal(o, v);  /* the terminal's cone alone: no legal moves needed here */
+        if (TERMINAL_ALONE) {
             eval_goal_entries(o, v);
             if (check_goals(g, v) && g[chooser] == 100) return k;
         }
@@ -695,6 +695,9 @@ class CGenerator:
         state_only = "const u64 *S, unsigned char *v"
         code += self._evaluator("step", state_only, step_folded, legal_nodes + terminal)
         code.append(f"#define TERMINAL ({self._value(step_folded, network.terminal)})")
+        terminal_folded = fold(network, cone(network, terminal))
+        code += self._evaluator("terminal", state_only, terminal_folded, terminal)
+        code.append(f"#define TERMINAL_ALONE ({self._value(terminal_folded, network.terminal)})")
         code += self._legal_lists(step_folded)
         goals_folded = fold(network, cone(network, goal_nodes))
         code += self._evaluator("goals", state_only, goals_folded, goal_nodes)
