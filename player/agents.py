@@ -205,6 +205,8 @@ class MCTSAgent(Agent):
     of the child it leads to (`player.imm.HeuristicPrior`).  Where the game has
     no heuristic, the search is plain.  `material` above 0 adds to a learnt
     heuristic its material term with that weight (`player.heuristic.material_term`).
+    With `learn_decisive`, the heuristic is learnt from decisive playouts
+    (`State.decisive_playouts`) instead of random ones, on native code.
     With `traps`, a position the exact solver settles in a tenth of the move's
     time (`player.traps`; within 200,000 states when the move has no time)
     is played exactly, and among the moves that keep its value by the trap
@@ -240,6 +242,7 @@ class MCTSAgent(Agent):
         imm: float = IMM,
         prior: int = PRIOR,
         material: float = MATERIAL,
+        learn_decisive: bool = False,
         partial_proofs: bool = PARTIAL_PROOFS,
         factor: bool = FACTOR,
         keep_parts: bool = KEEP_PARTS,
@@ -295,6 +298,7 @@ class MCTSAgent(Agent):
         self.imm = imm
         self.prior = prior
         self.material = material
+        self.learn_decisive = learn_decisive
         self.partial_proofs = partial_proofs
         self.factor = factor
         self.parts = PartTrees(self._part_tree, keep_parts)
@@ -319,7 +323,7 @@ class MCTSAgent(Agent):
             self.table = StateTable.load(table_path(self.table_dir, game), game, self.depth)
         if self.heuristic or self.imm or self.prior:
             seed = random.Random(self.rng.getrandbits(32))
-            self.learnt = learn(game, seed, material=self.material)
+            self.learnt = learn(game, seed, material=self.material, decisive=self.learn_decisive)
 
     def choose_move(self, state: State, deadline: float | None) -> str:
         legal = state.legal_moves(self.role)
@@ -544,6 +548,7 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "imm": (_at_least(float, 0), "ALPHA"),
     "prior": (_at_least(int, 0), "VISITS"),
     "material": (_at_least(float, 0), "W"),
+    "learn_decisive": (_boolean, "yes|no"),
 }
 """The options of an ``mcts`` agent spec."""
 

@@ -239,16 +239,20 @@ def sample(
     skip: int = SKIP,
     window: int = WINDOW,
     every: int = EVERY,
+    decisive: bool = False,
 ) -> tuple[tuple[str, ...], Samples]:
     """Random playouts from `game`'s initial state and, of each, the states `skip`,
     `skip` + `every`, ... moves before its end, fewer than `skip` + `window` moves
-    before it (`MAX_SAMPLES` in all at most); with the facts the bits are over."""
+    before it (`MAX_SAMPLES` in all at most); with the facts the bits are over.
+    With `decisive`, on native code, the playouts are decisive ones
+    (`State.decisive_playouts`, every move); elsewhere they stay random."""
     if skip < 1 or window < 1 or every < 1 or skip + window > 64:
         raise GameError(f"bad sampling window: skip {skip}, window {window}, every {every}")
     state = game.initial_state()
     native = getattr(game, "native_playouts", None)
     if isinstance(state, CompiledState) and native is not None:
-        taken = _native_samples(native, state.bits, rng, playouts, (skip, window, every))
+        where = (skip, window, every)
+        taken = _native_samples(native, state.bits, rng, playouts, where, decisive)
         return game.compiled.base_texts, taken
     index: dict[str, int] = {}
     samples = Samples([], [], [])
@@ -277,7 +281,12 @@ def sample(
 
 
 def _native_samples(
-    native: Any, bits: int, rng: random.Random, playouts: int, where: tuple[int, int, int]
+    native: Any,
+    bits: int,
+    rng: random.Random,
+    playouts: int,
+    where: tuple[int, int, int],
+    decisive: bool,
 ) -> Samples:
     ffi, words, roles = native.ffi, native.words, native.roles
     out = ffi.new("uint64_t[]", MAX_SAMPLES * words)
@@ -286,9 +295,9 @@ def _native_samples(
     fail = ffi.new("uint64_t[]", words)
     state = bits.to_bytes(native.state_bytes, "little")
     seed = rng.getrandbits(32)
-    taken = native.lib.gdl_sample_playouts(
-        state, playouts, seed, *where, MAX_SAMPLES, out, owner, goals, fail
-    )
+    lib = native.lib
+    sampler = lib.gdl_sample_decisive_playouts if decisive else lib.gdl_sample_playouts
+    taken = sampler(state, playouts, seed, *where, MAX_SAMPLES, out, owner, goals, fail)
     if taken < 0:
         raise GameError("a playout reached a state where the rules break")
     raw = ffi.buffer(out, taken * words * 8)
@@ -303,13 +312,18 @@ def _native_samples(
 
 
 def learn(
-    game: Game, rng: random.Random, playouts: int = PLAYOUTS, material: float = MATERIAL
+    game: Game,
+    rng: random.Random,
+    playouts: int = PLAYOUTS,
+    material: float = MATERIAL,
+    decisive: bool = False,
 ) -> Heuristic | None:
     """The heuristic of `game` learnt from random playouts (see the module), or None
     where no feature predicts the goals clearly; with `material` above 0, its
-    material term added with that weight (`material_term`).  The same `rng` state
-    gives the same result."""
-    texts, samples = sample(game, rng, playouts)
+    material term added with that weight (`material_term`); with `decisive`,
+    from decisive playouts where the rules run on native code (`sample`).  The
+    same `rng` state gives the same result."""
+    texts, samples = sample(game, rng, playouts, decisive=decisive)
     roles = len(game.roles)
     played = len(samples.goals)
     if len(samples.bits) < 20 or played < 4:
@@ -435,9 +449,10 @@ class Learning:
     takes 1.5 s on Breakthrough, 6 s on Hex (which gets none), on an idle core.
     """
 
-    def __init__(self, game: Game, material: float = MATERIAL) -> None:
+    def __init__(self, game: Game, material: float = MATERIAL, decisive: bool = False) -> None:
         self.game = game
         self.material = material
+        self.decisive = decisive
         self.result: Heuristic | None = None
         self.done = threading.Event()
         self._thread = threading.Thread(target=self._run, name="learning", daemon=True)
@@ -448,7 +463,9 @@ class Learning:
             build = getattr(self.game, "native_build", None)
             if build is not None:
                 build.join()
-            self.result = learn(self.game, random.Random(), material=self.material)
+            self.result = learn(
+                self.game, random.Random(), material=self.material, decisive=self.decisive
+            )
         except Exception as error:  # the search goes on without a heuristic
             print(f"learning the heuristic failed: {error!r}", file=sys.stderr)
         finally:

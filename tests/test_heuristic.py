@@ -250,3 +250,33 @@ def test_sampling_window_is_checked() -> None:
     game = compiled(TOKENS, "tokens", native=False)
     with pytest.raises(GameError, match="window"):
         heuristic.sample(game, random.Random(1), skip=0)
+
+
+@needs_native
+def test_decisive_sampling_plays_the_decisive_playouts_of_its_seeds() -> None:
+    """Each sampled playout is `State.decisive_playouts`' for the next seed drawn
+    from the sampler's generator; the states come from its last moves as before."""
+    text = (GDL_DIR / "tictactoe.kif").read_text()
+    game = compiled(text, "tictactoe", native=True)
+    interpreted = GdlGame.from_text(text, name="tictactoe").initial_state()
+    count = 40
+    _, samples = heuristic.sample(game, random.Random(3), count, decisive=True)
+    seeds = random.Random(random.Random(3).getrandbits(32))
+    expected = []
+    for _ in range(count):
+        [(goals, steps)] = interpreted.decisive_playouts(
+            random.Random(seeds.getrandbits(32)), 1, 1000
+        )
+        expected.append((tuple(goals), steps))
+    assert [tuple(goals) for goals in samples.goals] == [goals for goals, _ in expected]
+    taken = [
+        len(
+            range(
+                heuristic.SKIP, min(heuristic.SKIP + heuristic.WINDOW, steps + 1), heuristic.EVERY
+            )
+        )
+        for _, steps in expected
+    ]
+    assert [samples.owner.count(p) for p in range(count)] == taken
+    _, random_samples = heuristic.sample(game, random.Random(3), count)
+    assert random_samples.goals != samples.goals

@@ -354,7 +354,7 @@ static void simultaneous_joint(const u64 *T, const int *counts, const int *moves
    winning move; with safe, when it has none, it avoids a threatened one (safe_move). */
 #define PLAYED (NWI * 64 + 1)
 static int playouts(const char *S, int count, u32 seed, int greedy, int safe, int *goals,
-                    int *steps, u64 *fail, int *played) {
+                    int *steps, u64 *fail, int *played, u64 (*ring)[NW]) {
     u64 T[NW], o[NW], D[NWI];
     u32 mt[625];
     int moves[MOVES_MAX + 1], counts[NR], memo[MOVES_MAX + 1], memo_after[MOVES_MAX + 1];
@@ -374,6 +374,7 @@ static int playouts(const char *S, int count, u32 seed, int greedy, int safe, in
         for (;;) {
             eval_step(T, v);
             if (TERMINAL) break;
+            if (ring) memcpy(ring[n % 64], T, sizeof(T));  /* the state before move n */
             legal_lists(counts, moves, v);
             if (safe && n < greedy && simultaneous(counts)) {
                 /* not recorded in played: RAVE's playouts are not safe ones */
@@ -424,7 +425,7 @@ static int playouts(const char *S, int count, u32 seed, int greedy, int safe, in
 
 int gdl_playouts(const char *S, int count, u32 seed, int greedy, int safe, int *goals,
                  int *steps, u64 *fail) {
-    return playouts(S, count, seed, greedy, safe, goals, steps, fail, 0);
+    return playouts(S, count, seed, greedy, safe, goals, steps, fail, 0, 0);
 }
 
 /* Playouts of one part (State.part_playouts): a role with a choice none of whose

@@ -10,6 +10,9 @@ runtime, whose functions and macros it uses:
   before it, `limit` states at most, noting the playout of each in ``owner``;
   each playout's goals go to ``goals``.  Returns the samples taken, or ``-1 -
   playout`` where the rules break (the state in ``fail``).
+- ``gdl_sample_decisive_playouts(...)``: the same from decisive playouts
+  (``gdl_playouts`` with `safe` and every move decisive, each playout seeded
+  by the next number of `seed`'s generator);
 - ``gdl_cutoff_playouts(S, count, seed, plies, features, masks, weights, ...)``:
   random playouts (again ``gdl_playouts``' moves) stopped after `plies` moves;
   a playout that ends in time is valued by its goals / 100, one cut off by
@@ -26,6 +29,9 @@ HEURISTIC_DECLARATIONS = """
 int gdl_sample_playouts(const char *S, int count, uint32_t seed, int skip, int window,
                         int every, int limit, uint64_t *samples, int *owner, int *goals,
                         uint64_t *fail);
+int gdl_sample_decisive_playouts(const char *S, int count, uint32_t seed, int skip,
+                                 int window, int every, int limit, uint64_t *samples,
+                                 int *owner, int *goals, uint64_t *fail);
 int gdl_cutoff_playouts(const char *S, int count, uint32_t seed, int plies, int features,
                         const uint64_t *masks, const double *weights, double *values,
                         int *steps, uint64_t *fail);
@@ -78,6 +84,27 @@ int gdl_sample_playouts(const char *S, int count, u32 seed, int skip, int window
         if (!end_goals(T, v, goals + done * NR, fail)) return -1 - done;
         for (d = skip; d < skip + window && d <= n && taken < limit; d += every) {
             memcpy(samples + (long)taken * NW, ring[(n - d) % RING], sizeof(T));
+            owner[taken++] = done;
+        }
+    }
+    return taken;
+}
+
+/* As gdl_sample_playouts, from decisive playouts (gdl_playouts with safe, every move
+   decisive), each seeded by the next number of seed's generator. */
+int gdl_sample_decisive_playouts(const char *S, int count, u32 seed, int skip, int window,
+                                 int every, int limit, u64 *samples, int *owner, int *goals,
+                                 u64 *fail) {
+    static __thread u64 ring[RING][NW];
+    u32 mt[625];
+    int done, n, d, taken = 0;
+    if (skip < 1 || window < 1 || every < 1 || skip + window > RING) return -1 - count;
+    mt_seed(mt, seed);
+    for (done = 0; done < count; done++) {
+        if (playouts(S, 1, mt_next(mt), 1 << 30, 1, goals + done * NR, &n, fail, 0, ring) < 0)
+            return -1 - done;
+        for (d = skip; d < skip + window && d <= n && taken < limit; d += every) {
+            memcpy(samples + (long)taken * NW, ring[(n - d) % RING], NW * sizeof(u64));
             owner[taken++] = done;
         }
     }
