@@ -72,7 +72,7 @@ _ALLOWED = frozenset(
     | {"GOAL_POS", "GOAL_VALUE", "BODY_A", "BODY_B", "BODY_C", "ROW_START", "ROW_NODE"}
     | {"ROW_A", "ROW_B", "PRESET", "INPUT_FN", "nop", "dispatch", "__builtin_ctzll"}
     | {"eval_step", "eval_goals", "eval_next", "eval_early", "eval_goal_entries", "legal_lists"}
-    | {"next_state", "any_body", "eval_sinks", "eval_terminal", "TERMINAL_ALONE"}
+    | {"next_state", "any_body", "eval_sinks", "eval_terminal"}
 )
 """Every word the generated part of the source may contain, besides `_GENERATED` ones."""
 _GENERATED = re.compile(r"(step|terminal|goals|next|early|in|sinks)_[0-9]+")
@@ -214,7 +214,7 @@ static int role_winning_move(const u64 *T, const int *counts, const int *moves, 
         D[pick >> 6] |= 1ULL << (pick & 63);
         next_state(T, D, o, v);
         eval_terminal(o, v);  /* the terminal's cone alone: no legal moves needed here */
-        if (TERMINAL_ALONE) {
+        if (TERMINAL) {
             eval_goal_entries(o, v);
             if (check_goals(g, v) && g[chooser] == 100) return k;
         }
@@ -353,6 +353,7 @@ static void simultaneous_joint(const u64 *T, const int *counts, const int *moves
    many first).  In the first greedy moves, a role that alone has a choice takes a
    winning move; with safe, when it has none, it avoids a threatened one (safe_move). */
 #define PLAYED (NWI * 64 + 1)
+#define RING 64  /* states a ring of playout states keeps (the heuristic's sampling) */
 static int playouts(const char *S, int count, u32 seed, int greedy, int safe, int *goals,
                     int *steps, u64 *fail, int *played, u64 (*ring)[NW]) {
     u64 T[NW], o[NW], D[NWI];
@@ -374,7 +375,7 @@ static int playouts(const char *S, int count, u32 seed, int greedy, int safe, in
         for (;;) {
             eval_step(T, v);
             if (TERMINAL) break;
-            if (ring) memcpy(ring[n % 64], T, sizeof(T));  /* the state before move n */
+            if (ring) memcpy(ring[n % RING], T, sizeof(T));  /* the state before move n */
             legal_lists(counts, moves, v);
             if (safe && n < greedy && simultaneous(counts)) {
                 /* not recorded in played: RAVE's playouts are not safe ones */
@@ -696,9 +697,8 @@ class CGenerator:
         state_only = "const u64 *S, unsigned char *v"
         code += self._evaluator("step", state_only, step_folded, legal_nodes + terminal)
         code.append(f"#define TERMINAL ({self._value(step_folded, network.terminal)})")
-        terminal_folded = fold(network, cone(network, terminal))
-        code += self._evaluator("terminal", state_only, terminal_folded, terminal)
-        code.append(f"#define TERMINAL_ALONE ({self._value(terminal_folded, network.terminal)})")
+        # The terminal's cone alone, folded as in the step (`TERMINAL` reads it).
+        code += self._evaluator("terminal", state_only, step_folded, terminal)
         code += self._legal_lists(step_folded)
         goals_folded = fold(network, cone(network, goal_nodes))
         code += self._evaluator("goals", state_only, goals_folded, goal_nodes)

@@ -55,7 +55,19 @@ static int random_joint(u32 *mt, u64 *D, unsigned char *v) {
     return 1;
 }
 
-#define RING 64
+/* Copies into samples the states of playout done (n moves) skip, skip + every, ...
+   moves before its end, fewer than skip + window moves before it, from ring (the
+   state before move k at k % RING), while fewer than limit are taken in all; returns
+   the count taken in all, given taken before. */
+static int take_samples(u64 (*ring)[NW], int n, int done, int skip, int window, int every,
+                        int limit, int taken, u64 *samples, int *owner) {
+    int d;
+    for (d = skip; d < skip + window && d <= n && taken < limit; d += every) {
+        memcpy(samples + (long)taken * NW, ring[(n - d) % RING], NW * sizeof(u64));
+        owner[taken++] = done;
+    }
+    return taken;
+}
 
 int gdl_sample_playouts(const char *S, int count, u32 seed, int skip, int window, int every,
                         int limit, u64 *samples, int *owner, int *goals, u64 *fail) {
@@ -63,7 +75,7 @@ int gdl_sample_playouts(const char *S, int count, u32 seed, int skip, int window
     static __thread u64 ring[RING][NW];
     u32 mt[625];
     unsigned char v[NN];
-    int done, n, d, taken = 0;
+    int done, n, taken = 0;
     if (skip < 1 || window < 1 || every < 1 || skip + window > RING) return -1 - count;
     mt_seed(mt, seed);
     for (done = 0; done < count; done++) {
@@ -82,10 +94,7 @@ int gdl_sample_playouts(const char *S, int count, u32 seed, int skip, int window
             n++;
         }
         if (!end_goals(T, v, goals + done * NR, fail)) return -1 - done;
-        for (d = skip; d < skip + window && d <= n && taken < limit; d += every) {
-            memcpy(samples + (long)taken * NW, ring[(n - d) % RING], sizeof(T));
-            owner[taken++] = done;
-        }
+        taken = take_samples(ring, n, done, skip, window, every, limit, taken, samples, owner);
     }
     return taken;
 }
@@ -97,16 +106,13 @@ int gdl_sample_decisive_playouts(const char *S, int count, u32 seed, int skip, i
                                  u64 *fail) {
     static __thread u64 ring[RING][NW];
     u32 mt[625];
-    int done, n, d, taken = 0;
+    int done, n, taken = 0;
     if (skip < 1 || window < 1 || every < 1 || skip + window > RING) return -1 - count;
     mt_seed(mt, seed);
     for (done = 0; done < count; done++) {
         if (playouts(S, 1, mt_next(mt), 1 << 30, 1, goals + done * NR, &n, fail, 0, ring) < 0)
             return -1 - done;
-        for (d = skip; d < skip + window && d <= n && taken < limit; d += every) {
-            memcpy(samples + (long)taken * NW, ring[(n - d) % RING], NW * sizeof(u64));
-            owner[taken++] = done;
-        }
+        taken = take_samples(ring, n, done, skip, window, every, limit, taken, samples, owner);
     }
     return taken;
 }
