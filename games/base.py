@@ -118,6 +118,12 @@ class State(ABC):
         `GameError` if the joint move does not have one move per role.
         """
 
+    def next_listed(self, joint: Sequence[str]) -> State:
+        """`next` for a joint move taken from this non-terminal state's own lists
+        of legal moves (`legal_moves`), one per role, as searches take them.  A
+        state may skip `next`'s checks and spelling for it; this one does not."""
+        return self.next(joint)
+
     @abstractmethod
     def is_terminal(self) -> bool:
         """Whether the game is over in this state."""

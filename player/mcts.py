@@ -853,11 +853,11 @@ def choose_move(stats: Sequence[MoveStats], rng: random.Random) -> str:
 def _next_state(node: Node, joint: tuple[int, ...]) -> State:
     moves = node.moves
     chosen = [moves[role][i] for role, i in enumerate(joint)]
-    state = node.state.next(chosen)
+    state = node.state.next_listed(chosen)
     for role, other in (node.frozen or {}).items():  # outside the part: undone
         alternative = list(chosen)
         alternative[role] = other
-        state = state.reverted(node.state, node.state.next(alternative))
+        state = state.reverted(node.state, node.state.next_listed(alternative))
     return state
 
 

@@ -79,7 +79,7 @@ def wins(state: State, role: int, depth: int) -> bool:
     deeper: list[State] = []
     if mover == role:  # one winning move will do
         for joint in joints:
-            child = state.next(joint)
+            child = state.next_listed(joint)
             if child.is_terminal():
                 if strict_winner(child.goals()) == role:
                     return True
@@ -87,7 +87,7 @@ def wins(state: State, role: int, depth: int) -> bool:
                 deeper.append(child)
         return any(wins(child, role, depth - 1) for child in deeper)
     for joint in joints:  # every move of the others must lose
-        child = state.next(joint)
+        child = state.next_listed(joint)
         if child.is_terminal():
             if strict_winner(child.goals()) != role:
                 return False
@@ -105,7 +105,7 @@ def winner(state: State, depth: int) -> int | None:
     if found is None:
         return None
     mover, joints = found
-    children = [state.next(joint) for joint in joints]
+    children = [state.next_listed(joint) for joint in joints]
     common: int | None = None
     """The strict winner of every child so far (a role other than the mover)."""
     every = True

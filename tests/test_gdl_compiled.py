@@ -26,7 +26,8 @@ def both(text: str = RACE) -> tuple[GdlGame, CompiledGame]:
 def assert_same_random_playouts(
     interpreted: GdlGame, compiled: GdlGame, playouts: int, seed: int = 0
 ) -> None:
-    """Random playouts through the interface agree step by step, and fast ones too."""
+    """Random playouts through the interface agree step by step (`next_listed` too), and
+    fast ones too."""
     rng = random.Random(seed)
     for _ in range(playouts):
         a, b = interpreted.initial_state(), compiled.initial_state()
@@ -39,7 +40,9 @@ def assert_same_random_playouts(
                 break
             assert a.all_legal_moves() == b.all_legal_moves()
             joint = [rng.choice(moves) for moves in a.all_legal_moves()]
+            listed = b.next_listed(joint)  # as searches step: no checks
             a, b = a.next(joint), b.next(joint)
+            assert isinstance(listed, CompiledState) and listed.bits == b.bits
     for playout in range(3):
         first = interpreted.initial_state().random_playout(random.Random(playout))
         assert compiled.initial_state().random_playout(random.Random(playout)) == first

@@ -60,7 +60,8 @@ def native_game(text: str, name: str = "race") -> tuple[GdlGame, CompiledGame]:
 
 
 def assert_same_play(interpreted: GdlGame, native: CompiledGame, playouts: int) -> None:
-    """Random games agree step by step; native playouts are the Python ones for their seed."""
+    """Random games agree step by step (`next_listed` too); native playouts are the Python
+    ones for their seed."""
     rng = random.Random(0)
     for _ in range(playouts):
         a, b = interpreted.initial_state(), native.initial_state()
@@ -73,7 +74,9 @@ def assert_same_play(interpreted: GdlGame, native: CompiledGame, playouts: int) 
                 break
             assert a.all_legal_moves() == b.all_legal_moves()
             joint = [rng.choice(moves) for moves in a.all_legal_moves()]
+            listed = b.next_listed(joint)  # as searches step: no checks
             a, b = a.next(joint), b.next(joint)
+            assert isinstance(listed, CompiledState) and listed.bits == b.bits
     start = native.initial_state()
     for seed in range(3):
         seeded = random.Random(seed).getrandbits(32)

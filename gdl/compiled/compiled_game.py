@@ -302,6 +302,13 @@ class CompiledState(State):
         )
         return CompiledState(self._game, self._game.compiled.next_function(ids)(self.bits))
 
+    def next_listed(self, joint: Sequence[str]) -> State:
+        """`State.next_listed`: the moves' input indexes looked up, nothing checked."""
+        game = self._game
+        slots = game._input_slots()
+        ids = tuple(slots[role][move] for role, move in enumerate(joint))
+        return CompiledState(game, game.compiled.next_function(ids)(self.bits))
+
     def random_playout(self, rng: random.Random) -> PlayoutResult:
         """As the interpreter's playout: the same moves for the same seed.
 

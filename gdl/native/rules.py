@@ -53,40 +53,52 @@ class NativeRules:
 
     def legal(self, bits: int) -> tuple[list[int], ...]:
         """Per role, the input indexes of its legal moves, in increasing order."""
-        return self._per_role(self.lib.gdl_legal, bits, self.moves_max)
+        return self._per_role(self.lib.gdl_legal, self._state(bits))
 
     def step(self, bits: int) -> tuple[list[int], ...] | None:
         """None in a terminal state, else what `legal` gives."""
-        if self.lib.gdl_terminal(self._state(bits)):
+        state = self._state(bits)
+        if self.lib.gdl_terminal(state):
             return None
-        return self.legal(bits)
+        return self._per_role(self.lib.gdl_legal, state)
 
     def goals(self, bits: int) -> tuple[list[int], ...]:
         """Per role, the positions of its goal entries that hold."""
-        return self._per_role(self.lib.gdl_goals, bits, self.goal_entries)
+        return self._per_role(self.lib.gdl_goals, self._state(bits))
 
-    def _per_role(self, function: Any, bits: int, most: int) -> tuple[list[int], ...]:
+    def _per_role(self, function: Any, state: Any) -> tuple[list[int], ...]:
         """What a C `function(state, counts, found)` lists for each role in turn
-        (`counts` per role, `found` their items one role after the other, at most `most`)."""
-        ffi = self.ffi
-        counts = ffi.new("int[]", self.roles)
-        found = ffi.new("int[]", most + 1)
-        function(self._state(bits), counts, found)
-        items = ffi.unpack(found, sum(counts))
+        (`counts` per role, `found` their items one role after the other)."""
+        counts, found, _ = self._scratch()
+        function(state, counts, found)
         lists = []
         start = 0
-        for count in counts:
-            lists.append(items[start : start + count])
+        for count in self.ffi.unpack(counts, self.roles):
+            lists.append(self.ffi.unpack(found + start, count))
             start += count
         return tuple(lists)
 
     def next(self, bits: int, does: int) -> int:
         """The state after the joint move whose input bits are `does`."""
         ffi = self.ffi
-        out = ffi.new("uint64_t[]", self.words)
+        _, _, out = self._scratch()
         moves = ffi.from_buffer("uint64_t[]", does.to_bytes(8 * self.input_words, "little"))
         self.lib.gdl_next(self._state(bits), moves, out)
         return int.from_bytes(ffi.buffer(out), "little")
+
+    def _scratch(self) -> tuple[Any, Any, Any]:
+        """This thread's buffers for one call of `legal`, `goals` or `next`: counts per
+        role, the items they list, and a state (made once, not per call)."""
+        scratch = getattr(self._local, "scratch", None)
+        if scratch is None:
+            ffi = self.ffi
+            most = max(self.moves_max, self.goal_entries)
+            scratch = self._local.scratch = (
+                ffi.new("int[]", self.roles),
+                ffi.new("int[]", most + 1),
+                ffi.new("uint64_t[]", self.words),
+            )
+        return scratch
 
     def playouts(
         self, bits: int, rng: random.Random, count: int, greedy: int = 0, safe: bool = False
