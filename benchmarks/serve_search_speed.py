@@ -1,0 +1,106 @@
+"""Simulations per CPU-second of `ggp serve`'s search, this checkout against another.
+
+    python benchmarks/serve_search_speed.py GAME.kif [...] --baseline DIR
+                                            [--rounds 3] [--iterations 8000]
+
+A speed-up of the reasoner or the tree changes code, not an option, so the
+two versions cannot run in one process: each round runs one process on the
+baseline checkout's code (``DIR``, e.g. ``git worktree add --detach DIR
+COMMIT``) and one on this checkout's, one after the other, so that a change
+of load touches both alike.  In each process a search worker (one, as
+`ggp serve` starts them, minus the exact solver, whose runs come and go with
+the clock) loads the rules, waits for the native code and the learnt
+heuristic, and then searches from the initial state five times `--iterations`
+simulations; the process prints the median rate per CPU second of the
+worker.  The script prints each round, the median over rounds of each
+version, and their ratio.  Without ``--baseline`` it measures this checkout
+only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SEARCHES = 5
+
+
+def measure(rules_path: Path, iterations: int) -> float:
+    """In this process: the median simulations per CPU second of the search."""
+    from player import search_worker
+    from player.search_worker import SearchWorker
+
+    search_worker.skip_full_collections()
+    worker = SearchWorker()
+    worker.rng.seed(1)
+    worker.handle({"cmd": "load", "rules": rules_path.read_text()})
+    worker.traps_on = False
+    assert worker.tree is not None
+    build = getattr(worker.tree.root.state.game, "native_build", None)
+    if build is not None:
+        build.join()
+    if worker.learning is not None:
+        worker.learning.done.wait(300)
+    command = {"cmd": "search", "role": 0, "until": time.time() + 3600, "iterations": 200}
+    worker.handle(command)  # the heuristic, if any, is taken here
+    rates = []
+    for _ in range(SEARCHES):
+        cpu = time.process_time()
+        answer = worker.handle({**command, "iterations": iterations})
+        rates.append(answer["sims"] / (time.process_time() - cpu))
+    return statistics.median(rates)
+
+
+def run_in(checkout: Path, rules_path: Path, iterations: int) -> float:
+    """`measure` in a new process on `checkout`'s code (this script drives it, so
+    a baseline older than the script will do)."""
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    command = [sys.executable, __file__, str(rules_path), "--measure"]
+    command += ["--iterations", str(iterations)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"the measure on {checkout} failed:\n{done.stderr[-2000:]}")
+    return float(done.stdout.split()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="+", type=Path, metavar="GAME.kif")
+    parser.add_argument("--baseline", type=Path, help="another checkout (its code is measured)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--iterations", type=int, default=8000, help="simulations a search")
+    parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.measure:
+        print(f"{measure(args.games[0], args.iterations):.1f}")
+        return
+    versions = (
+        {"this": ROOT} if args.baseline is None else {"baseline": args.baseline, "this": ROOT}
+    )
+    for path in args.games:
+        rates: dict[str, list[float]] = {name: [] for name in versions}
+        for round_ in range(args.rounds):
+            load = os.getloadavg()[0]
+            for name, checkout in versions.items():
+                rate = run_in(checkout.resolve(), path.resolve(), args.iterations)
+                rates[name].append(rate)
+                print(
+                    f"  {path.stem} round {round_ + 1}, {name}: {rate:,.0f} simulations "
+                    f"per CPU second (load {load:.1f})",
+                    flush=True,
+                )
+        medians = {name: statistics.median(values) for name, values in rates.items()}
+        line = ", ".join(f"{name} {rate:,.0f}" for name, rate in medians.items())
+        ratio = f" (x{medians['this'] / medians['baseline']:.2f})" if args.baseline else ""
+        print(f"{path.stem}: median of {args.rounds} rounds: {line}{ratio}", flush=True)
+    print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
