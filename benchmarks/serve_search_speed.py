@@ -31,6 +31,13 @@ ROOT = Path(__file__).resolve().parent.parent
 SEARCHES = 5
 
 
+def code_root() -> Path:
+    """The checkout whose `player` package this process imports."""
+    import player
+
+    return Path(player.__file__).resolve().parent.parent
+
+
 def measure(rules_path: Path, iterations: int) -> float:
     """In this process: the median simulations per CPU second of the search."""
     from player import search_worker
@@ -60,13 +67,20 @@ def measure(rules_path: Path, iterations: int) -> float:
 def run_in(checkout: Path, rules_path: Path, iterations: int) -> float:
     """`measure` in a new process on `checkout`'s code (this script drives it, so
     a baseline older than the script will do)."""
+    if not (checkout / "player" / "search_worker.py").is_file():
+        raise SystemExit(
+            f"{checkout} is not a checkout of this project (no player/search_worker.py)"
+        )
     env = {**os.environ, "PYTHONPATH": str(checkout)}
     command = [sys.executable, __file__, str(rules_path), "--measure"]
     command += ["--iterations", str(iterations)]
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(f"the measure on {checkout} failed:\n{done.stderr[-2000:]}")
-    return float(done.stdout.split()[-1])
+    code, rate = done.stdout.split()[-2:]
+    if Path(code) != checkout:  # the installed code came first: not the version asked for
+        raise SystemExit(f"the measure meant for {checkout} ran the code in {code}")
+    return float(rate)
 
 
 def main() -> None:
@@ -78,7 +92,8 @@ def main() -> None:
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
-        print(f"{measure(args.games[0], args.iterations):.1f}")
+        rate = measure(args.games[0], args.iterations)
+        print(code_root(), f"{rate:.1f}")
         return
     versions = (
         {"this": ROOT} if args.baseline is None else {"baseline": args.baseline, "this": ROOT}
