@@ -181,7 +181,8 @@ class CompiledGame(GdlGame):
             texts = self.compiled.move_texts
             slots = [{} for _ in self.roles]
             for index, (role, _) in enumerate(network.inputs):
-                slots[self._role_index[role]][texts[index]] = index
+                if role in self._role_index:  # else a move of no role: never legal
+                    slots[self._role_index[role]][texts[index]] = index
             self._move_slots = slots
         return slots
 
