@@ -34,7 +34,8 @@ draws the scores with their intervals (matplotlib, the ``plot`` extra).
 with the same clocks and serve options (two streams on one machine, say, each
 with its own games or its own matches of a game) into one file, with the
 summaries per game and overall recomputed over all their matches; it plays
-nothing.
+nothing.  ``RESULTS:GAME,GAME`` takes only those games of a file, e.g. to join
+the games a commit left alone from one run with a newer run of another game.
 
 Contains no other program: the opponent is whatever answers at its URL.
 """
@@ -277,6 +278,21 @@ def merged(reports: list[dict]) -> dict:
     return report
 
 
+def selected_results(spec: str) -> dict:
+    """The results named by a ``--merge`` argument: ``PATH`` or ``PATH:GAME,GAME``
+    (only those games); raises ValueError if they are not there."""
+    path, colon, names = spec.rpartition(":")
+    if not colon or "/" in names or not names:
+        return read_results(Path(spec))
+    report = read_results(Path(path))
+    games = names.split(",")
+    missing = [game for game in games if game not in report["games"]]
+    if missing:
+        raise ValueError(f"no matches of {', '.join(missing)} in {path}")
+    report["games"] = {game: report["games"][game] for game in games}
+    return report
+
+
 def read_results(path: Path) -> dict:
     """The results in `path`, written by this script: its settings and every
     match's seat, goals and errors are there; raises ValueError if not."""
@@ -341,16 +357,19 @@ def main() -> int:
     parser.add_argument("--plot", type=Path, help="scores with intervals (PNG)")
     parser.add_argument("--log-dir", type=Path, help="match logs (default: a temporary folder)")
     parser.add_argument(
-        "--merge", type=Path, nargs="+", metavar="RESULTS", help="join these results into --out"
+        "--merge",
+        nargs="+",
+        metavar="RESULTS",
+        help="join these results into --out (RESULTS:GAME,GAME: only those games)",
     )
     args = parser.parse_args()
     if args.merge:
         reports = []
-        for path in args.merge:
+        for spec in args.merge:
             try:
-                reports.append(read_results(path))
+                reports.append(selected_results(spec))
             except ValueError as error:
-                raise SystemExit(f"{path}: not results of this script ({error})") from None
+                raise SystemExit(f"{spec}: not results of this script ({error})") from None
         try:
             report = merged(reports)
         except ValueError as error:

@@ -114,3 +114,29 @@ def test_the_merge_command_says_which_file_is_not_results(tmp_path):
     assert done.returncode != 0
     assert "broken.json: not results of this script" in done.stderr
     assert not (tmp_path / "all.json").exists()
+
+
+def test_the_merge_command_takes_the_games_asked_of_a_file(tmp_path):
+    old = tmp_path / "old.json"
+    old.write_text(
+        json.dumps(results({"hex": [match(0, [0, 100])], "breakthrough": [match(0, [0, 100])]}))
+    )
+    new = tmp_path / "new.json"
+    new.write_text(json.dumps(results({"breakthrough": [match(0, [100, 0])]})))
+    out = tmp_path / "all.json"
+    command = [sys.executable, str(BENCHMARKS / "strength.py"), "--out", str(out), "--merge"]
+    done = subprocess.run(
+        [*command, f"{old}:hex", str(new)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(out.read_text())
+    assert {game: entry["matches"] for game, entry in report["games"].items()} == {
+        "hex": 1,
+        "breakthrough": 1,
+    }
+    assert (report["overall"]["wins"], report["overall"]["losses"]) == (1, 1)
+    done = subprocess.run(
+        [*command, f"{old}:ticTacToe"], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode != 0
+    assert "no matches of ticTacToe" in done.stderr
