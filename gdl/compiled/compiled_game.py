@@ -296,12 +296,7 @@ class CompiledState(State):
         if len(joint) == len(roles) and not self.is_terminal():
             joint = [self._resolve(i, move) for i, move in enumerate(joint)]
         check_joint(self, joint)
-        texts = self._game.compiled.move_texts
-        legal = self._legal_ids()
-        ids = tuple(
-            next(i for i in legal[role] if texts[i] == move) for role, move in enumerate(joint)
-        )
-        return CompiledState(self._game, self._game.compiled.next_function(ids)(self.bits))
+        return self.next_listed(joint)  # checked: each move is one of its role's listed ones
 
     def next_listed(self, joint: Sequence[str]) -> State:
         """`State.next_listed`: the moves' input indexes looked up, nothing checked."""
