@@ -4,7 +4,8 @@
         --variant decisive=1 --variant decisive=4
 
 For uniformly random playouts and each variant (``mcts`` agent options, of
-which ``greedy=N`` and ``decisive=N`` change the playouts), runs batches of
+which ``greedy=N`` and ``decisive=N`` change the playouts, and ``finish=N``
+the moves they look at for wins), runs batches of
 `--batch` playouts from the initial state of a GDL game on native code, the
 rules alternating in `--rounds` rounds of `--seconds` CPU-seconds each in this
 process (so that the machine's load falls on all alike), and prints the
@@ -22,22 +23,29 @@ from collections.abc import Callable
 
 from mcts_enhancements import native_game
 
-from games.base import PlayoutResult, State
+from games.base import Game, PlayoutResult, State
 from player.agents import make_agent
 
 RANDOM = "random"
 """The name of uniformly random playouts in the table."""
 
 
-def playout_rule(variant: str) -> Callable[[State, random.Random, int], list[PlayoutResult]]:
-    """The playouts a variant's search runs from a leaf (`player.mcts.RandomPlayout`)."""
+def playout_rule(
+    variant: str, game: Game
+) -> Callable[[State, random.Random, int], list[PlayoutResult]]:
+    """The playouts a variant's search runs from a leaf (`player.mcts.RandomPlayout`);
+    with ``finish=N``, the finishing moves are learnt first, as the agent learns them."""
     if variant == RANDOM:
         return lambda state, rng, count: state.random_playouts(rng, count)
-    agent = make_agent(f"mcts:{variant}")
+    agent = make_agent(f"mcts:{variant}", seed=0)
+    agent.start(game, 0)
+    finishers = agent.finishers
     if agent.decisive:
-        return lambda state, rng, count: state.decisive_playouts(rng, count, agent.decisive)
+        plies = agent.decisive
+        return lambda state, rng, count: state.decisive_playouts(rng, count, plies, finishers)
     if agent.greedy:
-        return lambda state, rng, count: state.greedy_playouts(rng, count, agent.greedy)
+        plies = agent.greedy
+        return lambda state, rng, count: state.greedy_playouts(rng, count, plies, finishers)
     raise SystemExit(f"{variant}: neither greedy=N nor decisive=N, the same as random playouts")
 
 
@@ -50,10 +58,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     variants = [RANDOM, *args.variant]
-    rules = {variant: playout_rule(variant) for variant in variants}
     print("| game | playouts | playouts/CPU-s | ratio | mean moves |\n|---|---|---|---|---|")
     for name in args.game or ["connectFour", "breakthrough"]:
-        state = native_game(name).initial_state()
+        game = native_game(name)
+        rules = {variant: playout_rule(variant, game) for variant in variants}
+        state = game.initial_state()
         done = dict.fromkeys(variants, 0)
         moves = dict.fromkeys(variants, 0)
         cpu = dict.fromkeys(variants, 0.0)

@@ -29,6 +29,9 @@ Goals = tuple[int, ...]
 PlayoutResult = tuple[Goals, int]
 """The goal vector at the end of a playout, and how many joint moves it took."""
 
+Finishers = tuple[frozenset[str], ...]
+"""Per role, the moves that playouts look at for a win (`State.finishing_moves`)."""
+
 
 class GameError(Exception):
     """Base class of the errors a game raises on bad input or broken rules."""
@@ -170,7 +173,34 @@ class State(ABC):
         """
         return [self.random_playout(rng) for _ in range(count)]
 
-    def greedy_playouts(self, rng: random.Random, count: int, plies: int) -> list[PlayoutResult]:
+    def finishing_moves(self, rng: random.Random, count: int) -> Finishers:
+        """Per role, the moves that ended `count` random playouts from this state.
+
+        The playouts are those of `random_playouts` for the same `rng`; the
+        moves kept are those of the roles that had a choice in each playout's
+        last joint move.  Greedy and decisive playouts given these moves
+        (``finishers``) look only at them for a win: a move that never ended
+        a random game is rarely one that can (on Breakthrough, a step onto
+        the last row), and looking at every legal move costs a next state
+        each.  Games with native code run them in one call.
+        """
+        found: list[set[str]] = [set() for _ in self.game.roles]
+        for _ in range(count):
+            state: State = self
+            moves: tuple[tuple[str, ...], ...] = ()
+            joint: list[str] = []
+            while not state.is_terminal():
+                moves = state.all_legal_moves()
+                joint = [rng.choice(legal) for legal in moves]
+                state = state.next(joint)
+            for role, move in enumerate(joint):
+                if len(moves[role]) > 1:
+                    found[role].add(move)
+        return tuple(frozenset(moves) for moves in found)
+
+    def greedy_playouts(
+        self, rng: random.Random, count: int, plies: int, finishers: Finishers | None = None
+    ) -> list[PlayoutResult]:
         """`count` playouts that take a winning move where one is seen.
 
         In the first `plies` moves of a playout, a role that alone has a
@@ -179,12 +209,15 @@ class State(ABC):
         there is one; every other move is uniformly random, as in
         `random_playout`.  Looking costs a next state per move, so the rule
         is kept to the first moves, where it sharpens the value of a leaf
-        (a leaf whose mover can win at once is valued as won).  Games with
-        native code run them in one call.
+        (a leaf whose mover can win at once is valued as won).  With
+        `finishers`, only a role's moves among its finishers are looked at.
+        Games with native code run them in one call.
         """
-        return [_greedy_playout(self, rng, plies) for _ in range(count)]
+        return [_greedy_playout(self, rng, plies, finishers) for _ in range(count)]
 
-    def decisive_playouts(self, rng: random.Random, count: int, plies: int) -> list[PlayoutResult]:
+    def decisive_playouts(
+        self, rng: random.Random, count: int, plies: int, finishers: Finishers | None = None
+    ) -> list[PlayoutResult]:
         """`count` playouts with decisive and anti-decisive moves (Teytaud and
         Teytaud 2010, "On the huge benefit of decisive moves in Monte-Carlo
         Tree Search").
@@ -209,10 +242,11 @@ class State(ABC):
         On simultaneous Connect Four, that is Connect Four's rule on each
         board.  A state where none has a choice, and every move after
         `plies`, is played uniformly at random.  A looked-at move costs a
-        next state and one per reply of the opponents.  Games with native
-        code run them in one call.
+        next state and one per reply of the opponents.  With `finishers`,
+        wins are looked for among them alone (`greedy_playouts`), the
+        opponents' included.  Games with native code run them in one call.
         """
-        return [_decisive_playout(self, rng, plies) for _ in range(count)]
+        return [_decisive_playout(self, rng, plies, finishers) for _ in range(count)]
 
     def mast_playouts(
         self,
@@ -357,12 +391,13 @@ def check_joint(state: State, joint: Sequence[str]) -> None:
             raise IllegalMoveError(roles[index], move, legal)
 
 
-def winning_joint(state: State) -> list[str] | None:
+def winning_joint(state: State, finishers: Finishers | None = None) -> list[str] | None:
     """The joint move in which the one role with a choice wins at once (the game ends
-    with goal 100 for it), its first such move in legal-move order; None if there is none."""
+    with goal 100 for it), its first such move in legal-move order (among its
+    `finishers`, if given); None if there is none."""
     moves = state.all_legal_moves()
     role = _sole_chooser(moves)
-    return None if role is None else _winning(state, moves, role)
+    return None if role is None else _winning(state, moves, role, finishers)
 
 
 def _sole_chooser(moves: Sequence[Sequence[str]]) -> int | None:
@@ -371,10 +406,13 @@ def _sole_chooser(moves: Sequence[Sequence[str]]) -> int | None:
     return choosers[0] if len(choosers) == 1 else None
 
 
-def _winning(state: State, moves: Sequence[Sequence[str]], role: int) -> list[str] | None:
+def _winning(
+    state: State, moves: Sequence[Sequence[str]], role: int, finishers: Finishers | None
+) -> list[str] | None:
     """`winning_joint` where `role` is the one role with a choice among `moves`."""
     joint = [legal[0] for legal in moves]
-    for move in moves[role]:
+    looked = moves[role] if finishers is None else [m for m in moves[role] if m in finishers[role]]
+    for move in looked:
         joint[role] = move
         after = state.next(joint)
         if after.is_terminal() and after.goals()[role] == 100:
@@ -382,7 +420,7 @@ def _winning(state: State, moves: Sequence[Sequence[str]], role: int) -> list[st
     return None
 
 
-def _threatened(state: State, joint: list[str], role: int) -> bool:
+def _threatened(state: State, joint: list[str], role: int, finishers: Finishers | None) -> bool:
     """Whether after `joint` another role than `role` with a choice can win at once
     (its winning move looked for with the others playing their first moves)."""
     after = state.next(joint)
@@ -392,29 +430,35 @@ def _threatened(state: State, joint: list[str], role: int) -> bool:
     if not all(moves):
         return False
     return any(
-        other != role and len(legal) > 1 and _winning(after, moves, other) is not None
+        other != role and len(legal) > 1 and _winning(after, moves, other, finishers) is not None
         for other, legal in enumerate(moves)
     )
 
 
-def _safe_move(state: State, moves: Sequence[Sequence[str]], role: int, rng: random.Random) -> str:
+def _safe_move(
+    state: State,
+    moves: Sequence[Sequence[str]],
+    role: int,
+    rng: random.Random,
+    finishers: Finishers | None,
+) -> str:
     """`role`'s move by the anti-decisive rule of `State.decisive_playouts`."""
     joint = [legal[0] for legal in moves]
     candidates = list(moves[role])
     while candidates:
         joint[role] = move = rng.choice(candidates)
-        if not _threatened(state, joint, role):
+        if not _threatened(state, joint, role, finishers):
             return move
         candidates.remove(move)
     return rng.choice(moves[role])
 
 
 def _simultaneous_joint(
-    state: State, moves: Sequence[Sequence[str]], rng: random.Random
+    state: State, moves: Sequence[Sequence[str]], rng: random.Random, finishers: Finishers | None
 ) -> list[str]:
     """The joint move of `State.decisive_playouts` where several roles have a choice."""
     wins = [
-        None if len(legal) == 1 else _winning(state, moves, role)
+        None if len(legal) == 1 else _winning(state, moves, role, finishers)
         for role, legal in enumerate(moves)
     ]
     joint = []
@@ -425,14 +469,16 @@ def _simultaneous_joint(
         elif win is not None:
             joint.append(win[role])
         else:
-            joint.append(_safe_move(state, moves, role, rng))
+            joint.append(_safe_move(state, moves, role, rng, finishers))
     return joint
 
 
-def _greedy_playout(state: State, rng: random.Random, plies: int) -> PlayoutResult:
+def _greedy_playout(
+    state: State, rng: random.Random, plies: int, finishers: Finishers | None
+) -> PlayoutResult:
     steps = 0
     while not state.is_terminal():
-        joint = winning_joint(state) if steps < plies else None
+        joint = winning_joint(state, finishers) if steps < plies else None
         if joint is None:
             joint = [rng.choice(moves) for moves in state.all_legal_moves()]
         state = state.next(joint)
@@ -440,19 +486,23 @@ def _greedy_playout(state: State, rng: random.Random, plies: int) -> PlayoutResu
     return state.goals(), steps
 
 
-def _decisive_playout(state: State, rng: random.Random, plies: int) -> PlayoutResult:
+def _decisive_playout(
+    state: State, rng: random.Random, plies: int, finishers: Finishers | None
+) -> PlayoutResult:
     steps = 0
     while not state.is_terminal():
         moves = state.all_legal_moves()
         if steps < plies and sum(len(legal) > 1 for legal in moves) > 1 and all(moves):
-            state = state.next(_simultaneous_joint(state, moves, rng))
+            state = state.next(_simultaneous_joint(state, moves, rng, finishers))
             steps += 1
             continue
         chooser = _sole_chooser(moves) if steps < plies else None
-        joint = None if chooser is None else _winning(state, moves, chooser)
+        joint = None if chooser is None else _winning(state, moves, chooser, finishers)
         if joint is None:
             joint = [
-                _safe_move(state, moves, role, rng) if role == chooser else rng.choice(legal)
+                _safe_move(state, moves, role, rng, finishers)
+                if role == chooser
+                else rng.choice(legal)
                 for role, legal in enumerate(moves)
             ]
         state = state.next(joint)

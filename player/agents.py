@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from games.base import Game, GameError, State, canonical_move
+from games.base import Finishers, Game, GameError, State, canonical_move
 from games.registry import parse_spec
 from player.factored import FACTOR, KEEP_PARTS, PartTrees, independent_choices
 from player.heuristic import CUTOFF, HEURISTIC, MATERIAL, CutoffPlayout, Heuristic, learn
@@ -180,7 +180,10 @@ class MCTSAgent(Agent):
     of a playout only); `greedy` makes the random playouts take a winning move
     where they see one in their first `greedy` moves, and `decisive` also avoid
     a move after which another role can win at once in their first `decisive`
-    moves (`State.decisive_playouts`); `shallow` (with `solver`)
+    moves (`State.decisive_playouts`); with `finish` above 0, both look for
+    wins only among the moves that ended `finish` random playouts from the
+    initial state, learnt at the start of each match (`State.finishing_moves`:
+    on Breakthrough, the steps onto the last row); `shallow` (with `solver`)
     searches a node reached `shallow_visits` times `shallow` plies deep for
     forced wins and losses (`player.shallow`); `partial_proofs` (with `solver`)
     bounds simultaneous-move nodes from the joint moves tried so far; with
@@ -231,6 +234,7 @@ class MCTSAgent(Agent):
         mast_steps: int | None = None,
         greedy: int = GREEDY,
         decisive: int = DECISIVE,
+        finish: int = 0,
         shallow: int = SHALLOW,
         shallow_visits: int = SHALLOW_VISITS,
         transpose: bool = TRANSPOSE,
@@ -266,6 +270,11 @@ class MCTSAgent(Agent):
                 "agent mcts: decisive=N plays its own random playouts (taking winning moves): "
                 "not with greedy, mast or rave"
             )
+        if finish and not (greedy or decisive):
+            raise GameError(
+                "agent mcts: finish=PLAYOUTS chooses the moves greedy=N or decisive=N "
+                "look at for wins: add one of them"
+            )
         if not 0 <= imm <= 1:
             raise GameError(f"agent mcts: imm=ALPHA needs a weight from 0 to 1, got {imm}")
         if imm and rave:
@@ -287,6 +296,8 @@ class MCTSAgent(Agent):
         self.mast_steps = mast_steps
         self.greedy = greedy
         self.decisive = decisive
+        self.finish = finish
+        self.finishers: Finishers | None = None
         self.shallow = shallow
         self.shallow_visits = shallow_visits
         self.transpose = transpose
@@ -321,6 +332,9 @@ class MCTSAgent(Agent):
         self.traps = Traps(role) if self.traps_on else None
         if self.table_dir is not None:
             self.table = StateTable.load(table_path(self.table_dir, game), game, self.depth)
+        if self.finish:
+            seed = random.Random(self.rng.getrandbits(32))
+            self.finishers = game.initial_state().finishing_moves(seed, self.finish)
         if self.heuristic or self.imm or self.prior:
             seed = random.Random(self.rng.getrandbits(32))
             self.learnt = learn(game, seed, material=self.material, decisive=self.learn_decisive)
@@ -386,6 +400,7 @@ class MCTSAgent(Agent):
             "max_nodes": self.nodes,
             "greedy": self.greedy,
             "decisive": self.decisive,
+            "finishers": self.finishers,
         }
 
     def _part_tree(self, state: State, legal: frozenset[str]) -> MCTS:
@@ -537,6 +552,7 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "mast_steps": (_at_least(int, 1), "N"),
     "greedy": (_at_least(int, 0), "N"),
     "decisive": (_at_least(int, 0), "N"),
+    "finish": (_at_least(int, 0), "PLAYOUTS"),
     "shallow": (_at_least(int, 0), "PLIES"),
     "shallow_visits": (_at_least(int, 1), "N"),
     "transpose": (_boolean, "yes|no"),

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from math import log, sqrt
 from typing import TYPE_CHECKING
 
-from games.base import GameDefinitionError, GameError, PlayoutResult, State
+from games.base import Finishers, GameDefinitionError, GameError, PlayoutResult, State
 from player.imm import HeuristicPrior, ImplicitMinimax
 from player.mast import MastPlayout, MoveAverages
 from player.rave import BIAS, REF, Rave
@@ -100,18 +100,24 @@ class RandomPlayout:
     With `greedy`, the playouts take a winning move where they see one in
     their first `greedy` moves (`State.greedy_playouts`); with `decisive`,
     in their first `decisive` moves they also avoid a move after which
-    another role can win at once (`State.decisive_playouts`).
+    another role can win at once (`State.decisive_playouts`).  With
+    `finishers`, both look for a win among those moves alone
+    (`State.finishing_moves`).
     """
 
     playouts = 0
     greedy = 0
     decisive = 0
+    finishers: Finishers | None = None
 
-    def __init__(self, greedy: int = 0, decisive: int = 0) -> None:
+    def __init__(
+        self, greedy: int = 0, decisive: int = 0, finishers: Finishers | None = None
+    ) -> None:
         if greedy and decisive:
             raise GameError("decisive playouts take winning moves themselves: not with greedy")
         self.greedy = greedy
         self.decisive = decisive
+        self.finishers = finishers
 
     def evaluate_part(self, state: State, rng: random.Random, part: frozenset[str]) -> Rewards:
         """The mean of `Game.playout_batch` random playouts of the part of `part`,
@@ -124,9 +130,9 @@ class RandomPlayout:
         count = state.game.playout_batch
         self.playouts += count
         if self.decisive:
-            results = state.decisive_playouts(rng, count, self.decisive)
+            results = state.decisive_playouts(rng, count, self.decisive, self.finishers)
         elif self.greedy:
-            results = state.greedy_playouts(rng, count, self.greedy)
+            results = state.greedy_playouts(rng, count, self.greedy, self.finishers)
         elif count == 1:
             goals, _ = state.random_playout(rng)
             return [goal * 0.01 for goal in goals]
@@ -298,7 +304,8 @@ class MCTS:
     With `greedy` (not with `mast`), random playouts take a winning move where
     they see one in their first `greedy` moves (`RandomPlayout`); with
     `decisive` (not with `mast` or `greedy`), in their first `decisive` moves
-    they also avoid the moves after which another role can win at once.
+    they also avoid the moves after which another role can win at once; with
+    `finishers`, both look for wins among those moves only.
 
     With `transpose`, the tree is a graph: a move that leads to a state the
     tree already holds at the same depth (reached by another order of moves)
@@ -360,6 +367,7 @@ class MCTS:
         mast_steps: int | None = None,
         greedy: int = GREEDY,
         decisive: int = DECISIVE,
+        finishers: Finishers | None = None,
         transpose: bool = TRANSPOSE,
         shallow: int = SHALLOW,
         shallow_visits: int = SHALLOW_VISITS,
@@ -414,7 +422,7 @@ class MCTS:
         """MAST's move averages, learnt from every simulation (None: no MAST)."""
         if evaluator is None:
             if self.averages is None:
-                evaluator = RandomPlayout(greedy, decisive)
+                evaluator = RandomPlayout(greedy, decisive, finishers)
             else:
                 evaluator = MastPlayout(self.averages, steps=mast_steps)
         self.evaluator = evaluator

@@ -13,15 +13,25 @@ import random
 import threading
 from array import array
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from games.amaf import MoveSlots, Tree
-from games.base import GameError, Goals, PlayoutResult, State, canonical_move, check_joint
+from games.base import (
+    Finishers,
+    GameError,
+    Goals,
+    PlayoutResult,
+    State,
+    canonical_move,
+    check_joint,
+)
 from games.move_averages import MoveAverages
 from gdl.compiled.compile import CompiledRules, compile_rules
 from gdl.interpreter.game import GdlGame, GdlState
 from gdl.network.grounding import Budget
 from gdl.syntax.terms import Rule, Term
+
+Answer = TypeVar("Answer")
 
 
 class NativeCode(Protocol):
@@ -34,11 +44,22 @@ class NativeCode(Protocol):
     def next(self, bits: int, does: int) -> int: ...
 
     def playouts(
-        self, bits: int, rng: random.Random, count: int, greedy: int = 0, safe: bool = False
+        self,
+        bits: int,
+        rng: random.Random,
+        count: int,
+        greedy: int = 0,
+        safe: bool = False,
+        finish: int | None = None,
     ) -> list[PlayoutResult]:
         """Random playouts (greedy for `greedy` moves, see `State.greedy_playouts`;
-        with `safe`, decisive and anti-decisive, see `State.decisive_playouts`);
+        with `safe`, decisive and anti-decisive, see `State.decisive_playouts`;
+        wins looked for among the input bits `finish` only, if given);
         `PlayoutBroke` if one reaches a state where the rules break."""
+        ...
+
+    def finishing_moves(self, bits: int, rng: random.Random, count: int) -> int:
+        """The input bits of `State.finishing_moves`."""
         ...
 
     def mast_playouts(
@@ -116,6 +137,7 @@ class CompiledGame(GdlGame):
         self.compiled = compiled
         self._move_slots: list[dict[str, int]] | None = None
         self._part_inputs: dict[frozenset[str], int] = {}
+        self._finish_inputs: dict[Finishers, int] = {}
         self._functions = compiled.functions
         self._base_index = {term: i for i, term in enumerate(compiled.network.base)}
 
@@ -194,6 +216,25 @@ class CompiledGame(GdlGame):
             mask = sum(1 << index for index, text in enumerate(texts) if text in part)
             self._part_inputs[part] = mask
         return mask
+
+    def finish_inputs(self, finishers: Finishers) -> int:
+        """The input bits of each role's `finishers` (made once per set)."""
+        mask = self._finish_inputs.get(finishers)
+        if mask is None:
+            mask = 0
+            for slots, moves in zip(self._input_slots(), finishers, strict=True):
+                for move in moves:
+                    if move in slots:
+                        mask |= 1 << slots[move]
+            self._finish_inputs[finishers] = mask
+        return mask
+
+    def finishers_of(self, mask: int) -> Finishers:
+        """Each role's moves among the input bits `mask` (`finish_inputs` undone)."""
+        return tuple(
+            frozenset(move for move, index in slots.items() if mask >> index & 1)
+            for slots in self._input_slots()
+        )
 
     def number_moves(self, averages: MoveAverages) -> None:
         """Number `averages` by input index (`MoveAverages.renumber`), if not yet so."""
@@ -342,21 +383,34 @@ class CompiledState(State):
             return State.random_playouts(self, rng, count)
         return self._native_playouts(native, rng, count)
 
-    def greedy_playouts(self, rng: random.Random, count: int, plies: int) -> list[PlayoutResult]:
+    def finishing_moves(self, rng: random.Random, count: int) -> Finishers:
+        """In one call of native code when attached: those of `State.finishing_moves`
+        with ``random.Random(rng.getrandbits(32))``."""
+        native = self._game.native_playouts
+        if native is None:
+            return State.finishing_moves(self, rng, count)
+        mask = self._broke_explained(native.finishing_moves, self.bits, rng, count)
+        return self._game.finishers_of(mask)
+
+    def greedy_playouts(
+        self, rng: random.Random, count: int, plies: int, finishers: Finishers | None = None
+    ) -> list[PlayoutResult]:
         """In one call of native code when attached: those of `State.greedy_playouts`
         with ``random.Random(rng.getrandbits(32))``."""
         native = self._game.native_playouts
         if native is None:
-            return State.greedy_playouts(self, rng, count, plies)
-        return self._native_playouts(native, rng, count, plies)
+            return State.greedy_playouts(self, rng, count, plies, finishers)
+        return self._native_playouts(native, rng, count, plies, False, finishers)
 
-    def decisive_playouts(self, rng: random.Random, count: int, plies: int) -> list[PlayoutResult]:
+    def decisive_playouts(
+        self, rng: random.Random, count: int, plies: int, finishers: Finishers | None = None
+    ) -> list[PlayoutResult]:
         """In one call of native code when attached: those of `State.decisive_playouts`
         with ``random.Random(rng.getrandbits(32))``."""
         native = self._game.native_playouts
         if native is None:
-            return State.decisive_playouts(self, rng, count, plies)
-        return self._native_playouts(native, rng, count, plies, safe=True)
+            return State.decisive_playouts(self, rng, count, plies, finishers)
+        return self._native_playouts(native, rng, count, plies, True, finishers)
 
     def mast_playouts(
         self,
@@ -409,12 +463,12 @@ class CompiledState(State):
         count: int,
         greedy: int = 0,
         safe: bool = False,
+        finishers: Finishers | None = None,
     ) -> list[PlayoutResult]:
-        return self._broke_explained(native.playouts, self.bits, rng, count, greedy, safe)
+        finish = None if finishers is None else self._game.finish_inputs(finishers)
+        return self._broke_explained(native.playouts, self.bits, rng, count, greedy, safe, finish)
 
-    def _broke_explained(
-        self, playouts: Callable[..., list[PlayoutResult]], *args: Any
-    ) -> list[PlayoutResult]:
+    def _broke_explained(self, playouts: Callable[..., Answer], *args: Any) -> Answer:
         """`playouts(*args)`, where the rules breaking is explained by the interpreter."""
         try:
             return playouts(*args)

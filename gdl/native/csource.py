@@ -84,8 +84,10 @@ void gdl_legal(const uint64_t *S, int *counts, int *moves);
 int gdl_terminal(const uint64_t *S);
 void gdl_goals(const uint64_t *S, int *counts, int *entries);
 void gdl_next(const uint64_t *S, const uint64_t *D, uint64_t *o);
-int gdl_playouts(const char *S, int count, uint32_t seed, int greedy, int safe, int *goals,
-                 int *steps, uint64_t *fail);
+int gdl_playouts(const char *S, int count, uint32_t seed, int greedy, int safe,
+                 const uint64_t *finish, int *goals, int *steps, uint64_t *fail);
+int gdl_finishing_moves(const char *S, int count, uint32_t seed, uint64_t *last, int *goals,
+                        int *steps, uint64_t *fail);
 int gdl_mast_playouts(const char *S, int count, uint32_t seed, int plies, double epsilon,
                       int64_t *seen, double *sums, int *goals, int *steps, uint64_t *fail);
 int gdl_part_playouts(const char *S, int count, uint32_t seed, const uint64_t *part,
@@ -193,10 +195,14 @@ static int end_goals(const u64 *T, unsigned char *v, int *goals, u64 *fail) {
     return 0;
 }
 
+/* Whether input pick is in the mask finish of moves looked at for wins (0: all). */
+#define MAY_FINISH(finish, pick) (!(finish) || ((finish)[(pick) >> 6] >> ((pick) & 63) & 1))
+
 /* The position in moves of chooser's first move that ends the game with goal 100
-   for it, the other roles playing their first moves, or -1.  Clobbers v. */
+   for it, the other roles playing their first moves, or -1; only moves in finish
+   are looked at (MAY_FINISH).  Clobbers v. */
 static int role_winning_move(const u64 *T, const int *counts, const int *moves, int chooser,
-                             unsigned char *v) {
+                             const u64 *finish, unsigned char *v) {
     u64 D[NWI], o[NW];
     int g[NR];
     int role, start = 0, first = 0, k, pick;
@@ -211,6 +217,7 @@ static int role_winning_move(const u64 *T, const int *counts, const int *moves, 
     }
     for (k = first; k < first + counts[chooser]; k++) {
         pick = moves[k];
+        if (!MAY_FINISH(finish, pick)) continue;
         D[pick >> 6] |= 1ULL << (pick & 63);
         next_state(T, D, o, v);
         eval_terminal(o, v);  /* the terminal's cone alone: no legal moves needed here */
@@ -239,9 +246,10 @@ static int sole_chooser(const int *counts) {
 
 /* The position in moves of a move that ends the game with goal 100 for the one
    role with a choice in T (the others have one move each), or -1.  Clobbers v. */
-static int winning_move(const u64 *T, const int *counts, const int *moves, unsigned char *v) {
+static int winning_move(const u64 *T, const int *counts, const int *moves, const u64 *finish,
+                        unsigned char *v) {
     int chooser = sole_chooser(counts);
-    return chooser < 0 ? -1 : role_winning_move(T, counts, moves, chooser, v);
+    return chooser < 0 ? -1 : role_winning_move(T, counts, moves, chooser, finish, v);
 }
 
 /* Whether several roles have a choice in T and every role has a move. */
@@ -265,7 +273,8 @@ static int role_at(const int *counts, int k) {
    win at once (role_winning_move of the next state); *after gets the next state's
    winning_move, its sole chooser's (-1 also when it is terminal or has several
    choosers).  Clobbers v. */
-static int threatened(const u64 *T, const u64 *D, int chooser, unsigned char *v, int *after) {
+static int threatened(const u64 *T, const u64 *D, int chooser, const u64 *finish,
+                      unsigned char *v, int *after) {
     u64 o[NW];
     int counts[NR], moves[MOVES_MAX + 1];
     int role;
@@ -277,11 +286,11 @@ static int threatened(const u64 *T, const u64 *D, int chooser, unsigned char *v,
     if (simultaneous(counts)) {
         for (role = 0; role < NR; role++)
             if (role != chooser && counts[role] > 1
-                && role_winning_move(o, counts, moves, role, v) >= 0)
+                && role_winning_move(o, counts, moves, role, finish, v) >= 0)
                 return 1;
         return 0;
     }
-    *after = winning_move(o, counts, moves, v);
+    *after = winning_move(o, counts, moves, finish, v);
     return *after >= 0 && role_at(counts, *after) != chooser;
 }
 
@@ -291,7 +300,8 @@ static int threatened(const u64 *T, const u64 *D, int chooser, unsigned char *v,
    -1 (not looked at yet) or whether it is threatened, and memo_after its *after.
    *after gets the accepted move's (-2: not known).  Clobbers v. */
 static int safe_move(const u64 *T, const int *counts, const int *moves, int chooser, u32 *mt,
-                     unsigned char *v, int *memo, int *memo_after, int *after) {
+                     const u64 *finish, unsigned char *v, int *memo, int *memo_after,
+                     int *after) {
     u64 D[NWI];
     int candidates[MOVES_MAX + 1];
     int role, start = 0, first = 0, c = counts[chooser], i, k, pick, bad, seen;
@@ -311,7 +321,7 @@ static int safe_move(const u64 *T, const int *counts, const int *moves, int choo
         } else {
             pick = moves[k];
             D[pick >> 6] |= 1ULL << (pick & 63);
-            bad = threatened(T, D, chooser, v, &seen);
+            bad = threatened(T, D, chooser, finish, v, &seen);
             D[pick >> 6] &= ~(1ULL << (pick & 63));
             if (memo) {
                 memo[k - first] = bad;
@@ -333,16 +343,17 @@ static int safe_move(const u64 *T, const int *counts, const int *moves, int choo
    each chooser's winning move, or else a move drawn by the anti-decisive rule against
    every other role (threatened); the roles with one move play it.  Clobbers v. */
 static void simultaneous_joint(const u64 *T, const int *counts, const int *moves, u32 *mt,
-                               unsigned char *v, u64 *D) {
+                               const u64 *finish, unsigned char *v, u64 *D) {
     int wins[NR];
     int role, start = 0, pick, after;
     for (role = 0; role < NR; role++)
-        wins[role] = counts[role] > 1 ? role_winning_move(T, counts, moves, role, v) : -1;
+        wins[role] =
+            counts[role] > 1 ? role_winning_move(T, counts, moves, role, finish, v) : -1;
     memset(D, 0, NWI * sizeof(u64));
     for (role = 0; role < NR; role++) {
         if (counts[role] == 1) pick = moves[start];
         else if (wins[role] >= 0) pick = moves[wins[role]];
-        else pick = moves[safe_move(T, counts, moves, role, mt, v, 0, 0, &after)];
+        else pick = moves[safe_move(T, counts, moves, role, mt, finish, v, 0, 0, &after)];
         D[pick >> 6] |= 1ULL << (pick & 63);
         start += counts[role];
     }
@@ -351,12 +362,16 @@ static void simultaneous_joint(const u64 *T, const int *counts, const int *moves
 /* Random playouts (gdl_playouts); with played, each playout's distinct moves of the
    roles that had a choice, as pick * NR + role, go to played + done * PLAYED (how
    many first).  In the first greedy moves, a role that alone has a choice takes a
-   winning move; with safe, when it has none, it avoids a threatened one (safe_move). */
+   winning move; with safe, when it has none, it avoids a threatened one (safe_move);
+   only moves in finish are looked at for wins (MAY_FINISH).  With last (and greedy
+   0), the input bits of the moves of the roles with a choice in each playout's last
+   joint move are or-ed into last (gdl_finishing_moves). */
 #define PLAYED (NWI * 64 + 1)
 #define RING 64  /* states a ring of playout states keeps (the heuristic's sampling) */
-static int playouts(const char *S, int count, u32 seed, int greedy, int safe, int *goals,
-                    int *steps, u64 *fail, int *played, u64 (*ring)[NW]) {
-    u64 T[NW], o[NW], D[NWI];
+static int playouts(const char *S, int count, u32 seed, int greedy, int safe,
+                    const u64 *finish, int *goals, int *steps, u64 *fail, int *played,
+                    u64 (*ring)[NW], u64 *last) {
+    u64 T[NW], o[NW], D[NWI], C[NWI];
     u32 mt[625];
     int moves[MOVES_MAX + 1], counts[NR], memo[MOVES_MAX + 1], memo_after[MOVES_MAX + 1];
     unsigned char v[NN], recorded[NWI * 64];
@@ -379,7 +394,7 @@ static int playouts(const char *S, int count, u32 seed, int greedy, int safe, in
             legal_lists(counts, moves, v);
             if (safe && n < greedy && simultaneous(counts)) {
                 /* not recorded in played: RAVE's playouts are not safe ones */
-                simultaneous_joint(T, counts, moves, mt, v, D);
+                simultaneous_joint(T, counts, moves, mt, finish, v, D);
                 next_state(T, D, o, v);
                 memcpy(T, o, sizeof(T));
                 known = -2;
@@ -387,10 +402,12 @@ static int playouts(const char *S, int count, u32 seed, int greedy, int safe, in
                 continue;
             }
             memset(D, 0, sizeof(D));
+            if (last) memset(C, 0, sizeof(C));
             win = -1;
-            if (n > 0 && n < greedy) win = known != -2 ? known : winning_move(T, counts, moves, v);
+            if (n > 0 && n < greedy)
+                win = known != -2 ? known : winning_move(T, counts, moves, finish, v);
             else if (n == 0 && greedy > 0) {  /* every playout's first state: looked at once */
-                if (first == -2) first = winning_move(T, counts, moves, v);
+                if (first == -2) first = winning_move(T, counts, moves, finish, v);
                 win = first;
             }
             known = -2;
@@ -402,8 +419,8 @@ static int playouts(const char *S, int count, u32 seed, int greedy, int safe, in
                     return -1 - done;
                 }
                 if (role == chooser)
-                    pick = moves[safe_move(T, counts, moves, chooser, mt, v, n == 0 ? memo : 0,
-                                           memo_after, &known)];
+                    pick = moves[safe_move(T, counts, moves, chooser, mt, finish, v,
+                                           n == 0 ? memo : 0, memo_after, &known)];
                 else if (win < 0) pick = moves[start + choose(mt, counts[role])];
                 else if (win >= start && win < start + counts[role]) pick = moves[win];
                 else pick = moves[start];
@@ -412,21 +429,30 @@ static int playouts(const char *S, int count, u32 seed, int greedy, int safe, in
                     list[1 + list[0]++] = pick * NR + role;
                 }
                 D[pick >> 6] |= 1ULL << (pick & 63);
+                if (last && counts[role] > 1) C[pick >> 6] |= 1ULL << (pick & 63);
                 start += counts[role];
             }
             next_state(T, D, o, v);
             memcpy(T, o, sizeof(T));
             n++;
         }
+        if (last && n > 0)
+            for (k = 0; k < NWI; k++) last[k] |= C[k];
         if (!end_goals(T, v, goals + done * NR, fail)) return -1 - done;
         steps[done] = n;
     }
     return count;
 }
 
-int gdl_playouts(const char *S, int count, u32 seed, int greedy, int safe, int *goals,
-                 int *steps, u64 *fail) {
-    return playouts(S, count, seed, greedy, safe, goals, steps, fail, 0, 0);
+int gdl_playouts(const char *S, int count, u32 seed, int greedy, int safe,
+                 const u64 *finish, int *goals, int *steps, u64 *fail) {
+    return playouts(S, count, seed, greedy, safe, finish, goals, steps, fail, 0, 0, 0);
+}
+
+int gdl_finishing_moves(const char *S, int count, u32 seed, u64 *last, int *goals,
+                        int *steps, u64 *fail) {
+    memset(last, 0, NWI * sizeof(u64));
+    return playouts(S, count, seed, 0, 0, 0, goals, steps, fail, 0, 0, last);
 }
 
 /* Playouts of one part (State.part_playouts): a role with a choice none of whose

@@ -101,7 +101,13 @@ class NativeRules:
         return scratch
 
     def playouts(
-        self, bits: int, rng: random.Random, count: int, greedy: int = 0, safe: bool = False
+        self,
+        bits: int,
+        rng: random.Random,
+        count: int,
+        greedy: int = 0,
+        safe: bool = False,
+        finish: int | None = None,
     ) -> list[PlayoutResult]:
         """`count` random playouts from `bits`: per playout, the goals and the steps.
 
@@ -109,6 +115,7 @@ class NativeRules:
         each playout, as `games.base.State.greedy_playouts` takes them; with
         `safe` as well, the moves after which another role can win at once are
         avoided there, as `games.base.State.decisive_playouts` avoids them.
+        With `finish` (input bits), only those moves are looked at for wins.
 
         Raises `PlayoutBroke` with the state where the rules break (a role
         without legal moves, a role without exactly one goal).
@@ -117,9 +124,26 @@ class NativeRules:
         _, goals, steps, fail = self._buffers(count)
         seed = rng.getrandbits(32)
         state = bits.to_bytes(self.state_bytes, "little")
-        if self.lib.gdl_playouts(state, count, seed, greedy, safe, goals, steps, fail) < 0:
+        mask = ffi.NULL if finish is None else self._inputs(finish)
+        if self.lib.gdl_playouts(state, count, seed, greedy, safe, mask, goals, steps, fail) < 0:
             raise PlayoutBroke(int.from_bytes(ffi.buffer(fail), "little"))
         return self._results(count, goals, steps)
+
+    def finishing_moves(self, bits: int, rng: random.Random, count: int) -> int:
+        """The input bits of the moves that ended `count` random playouts from `bits`,
+        those of the roles with a choice in each one's last joint move (the
+        playouts of `playouts` for the same draw from `rng`)."""
+        ffi = self.ffi
+        _, goals, steps, fail = self._buffers(count)
+        seed = rng.getrandbits(32)
+        state = bits.to_bytes(self.state_bytes, "little")
+        last = ffi.new("uint64_t[]", self.input_words)
+        if self.lib.gdl_finishing_moves(state, count, seed, last, goals, steps, fail) < 0:
+            raise PlayoutBroke(int.from_bytes(ffi.buffer(fail), "little"))
+        return int.from_bytes(ffi.buffer(last), "little")
+
+    def _inputs(self, bits: int) -> Any:
+        return self.ffi.from_buffer("uint64_t[]", bits.to_bytes(8 * self.input_words, "little"))
 
     def mast_playouts(
         self,
