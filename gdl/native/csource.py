@@ -269,39 +269,49 @@ static int role_at(const int *counts, int k) {
     return role;
 }
 
+/* A next state looked at by threatened: the state, whether it is terminal and, if
+   not, its legal moves; valid says the playout goes there next (so that it need not
+   step again). */
+typedef struct {
+    u64 state[NW];
+    int terminal, valid;
+    int counts[NR], moves[MOVES_MAX + 1];
+} Ahead;
+
 /* Whether after the joint move D in T another role than chooser with a choice can
    win at once (role_winning_move of the next state); *after gets the next state's
    winning_move, its sole chooser's (-1 also when it is terminal or has several
-   choosers).  Clobbers v. */
+   choosers); a (not valid) gets the next state.  Clobbers v. */
 static int threatened(const u64 *T, const u64 *D, int chooser, const u64 *finish,
-                      unsigned char *v, int *after) {
-    u64 o[NW];
-    int counts[NR], moves[MOVES_MAX + 1];
+                      unsigned char *v, int *after, Ahead *a) {
     int role;
-    next_state(T, D, o, v);
-    eval_step(o, v);
+    a->valid = 0;
+    next_state(T, D, a->state, v);
+    eval_step(a->state, v);
     *after = -1;
-    if (TERMINAL) return 0;
-    legal_lists(counts, moves, v);
-    if (simultaneous(counts)) {
+    a->terminal = TERMINAL;
+    if (a->terminal) return 0;
+    legal_lists(a->counts, a->moves, v);
+    if (simultaneous(a->counts)) {
         for (role = 0; role < NR; role++)
-            if (role != chooser && counts[role] > 1
-                && role_winning_move(o, counts, moves, role, finish, v) >= 0)
+            if (role != chooser && a->counts[role] > 1
+                && role_winning_move(a->state, a->counts, a->moves, role, finish, v) >= 0)
                 return 1;
         return 0;
     }
-    *after = winning_move(o, counts, moves, finish, v);
-    return *after >= 0 && role_at(counts, *after) != chooser;
+    *after = winning_move(a->state, a->counts, a->moves, finish, v);
+    return *after >= 0 && role_at(a->counts, *after) != chooser;
 }
 
 /* The position in moves of the chooser's move by the anti-decisive rule of
    State.decisive_playouts: drawn among the moves not rejected yet, rejected when
    threatened; any move when all are.  memo (or 0) keeps, per move of the chooser,
    -1 (not looked at yet) or whether it is threatened, and memo_after its *after.
-   *after gets the accepted move's (-2: not known).  Clobbers v. */
+   *after gets the accepted move's (-2: not known); a is valid if it holds the next
+   state of the accepted move, the other roles playing their first moves.  Clobbers v. */
 static int safe_move(const u64 *T, const int *counts, const int *moves, int chooser, u32 *mt,
                      const u64 *finish, unsigned char *v, int *memo, int *memo_after,
-                     int *after) {
+                     int *after, Ahead *a) {
     u64 D[NWI];
     int candidates[MOVES_MAX + 1];
     int role, start = 0, first = 0, c = counts[chooser], i, k, pick, bad, seen;
@@ -318,10 +328,12 @@ static int safe_move(const u64 *T, const int *counts, const int *moves, int choo
         if (memo && memo[k - first] >= 0) {
             bad = memo[k - first];
             seen = memo_after[k - first];
+            a->valid = 0;
         } else {
             pick = moves[k];
             D[pick >> 6] |= 1ULL << (pick & 63);
-            bad = threatened(T, D, chooser, finish, v, &seen);
+            bad = threatened(T, D, chooser, finish, v, &seen, a);
+            a->valid = !bad;
             D[pick >> 6] &= ~(1ULL << (pick & 63));
             if (memo) {
                 memo[k - first] = bad;
@@ -336,6 +348,7 @@ static int safe_move(const u64 *T, const int *counts, const int *moves, int choo
         c--;
     }
     *after = -2;
+    a->valid = 0;
     return first + choose(mt, counts[chooser]);
 }
 
@@ -346,6 +359,7 @@ static void simultaneous_joint(const u64 *T, const int *counts, const int *moves
                                const u64 *finish, unsigned char *v, u64 *D) {
     int wins[NR];
     int role, start = 0, pick, after;
+    Ahead a;
     for (role = 0; role < NR; role++)
         wins[role] =
             counts[role] > 1 ? role_winning_move(T, counts, moves, role, finish, v) : -1;
@@ -353,7 +367,7 @@ static void simultaneous_joint(const u64 *T, const int *counts, const int *moves
     for (role = 0; role < NR; role++) {
         if (counts[role] == 1) pick = moves[start];
         else if (wins[role] >= 0) pick = moves[wins[role]];
-        else pick = moves[safe_move(T, counts, moves, role, mt, finish, v, 0, 0, &after)];
+        else pick = moves[safe_move(T, counts, moves, role, mt, finish, v, 0, 0, &after, &a)];
         D[pick >> 6] |= 1ULL << (pick & 63);
         start += counts[role];
     }
@@ -376,22 +390,31 @@ static int playouts(const char *S, int count, u32 seed, int greedy, int safe,
     int moves[MOVES_MAX + 1], counts[NR], memo[MOVES_MAX + 1], memo_after[MOVES_MAX + 1];
     unsigned char v[NN], recorded[NWI * 64];
     int done, n, role, start, pick, win, first = -2, known, chooser, k, *list = 0;
+    Ahead ahead;  /* the next state, when safe_move has stepped there already */
     mt_seed(mt, seed);
     for (k = 0; k <= MOVES_MAX; k++) memo[k] = -1;  /* the first state's, for every playout */
     for (done = 0; done < count; done++) {
         memcpy(T, S, sizeof(T));
         n = 0;
         known = -2;  /* winning_move of T when already looked at (by safe_move) */
+        ahead.valid = 0;
         if (played) {
             list = played + done * PLAYED;
             list[0] = 0;
             memset(recorded, 0, sizeof(recorded));
         }
         for (;;) {
-            eval_step(T, v);
-            if (TERMINAL) break;
+            if (ahead.valid) {  /* T is ahead.state: its step is known */
+                ahead.valid = 0;
+                if (ahead.terminal) break;
+                memcpy(counts, ahead.counts, sizeof(counts));
+                memcpy(moves, ahead.moves, sizeof(int) * (size_t)(MOVES_MAX + 1));
+            } else {
+                eval_step(T, v);
+                if (TERMINAL) break;
+                legal_lists(counts, moves, v);
+            }
             if (ring) memcpy(ring[n % RING], T, sizeof(T));  /* the state before move n */
-            legal_lists(counts, moves, v);
             if (safe && n < greedy && simultaneous(counts)) {
                 /* not recorded in played: RAVE's playouts are not safe ones */
                 simultaneous_joint(T, counts, moves, mt, finish, v, D);
@@ -420,7 +443,7 @@ static int playouts(const char *S, int count, u32 seed, int greedy, int safe,
                 }
                 if (role == chooser)
                     pick = moves[safe_move(T, counts, moves, chooser, mt, finish, v,
-                                           n == 0 ? memo : 0, memo_after, &known)];
+                                           n == 0 ? memo : 0, memo_after, &known, &ahead)];
                 else if (win < 0) pick = moves[start + choose(mt, counts[role])];
                 else if (win >= start && win < start + counts[role]) pick = moves[win];
                 else pick = moves[start];
@@ -432,8 +455,11 @@ static int playouts(const char *S, int count, u32 seed, int greedy, int safe,
                 if (last && counts[role] > 1) C[pick >> 6] |= 1ULL << (pick & 63);
                 start += counts[role];
             }
-            next_state(T, D, o, v);
-            memcpy(T, o, sizeof(T));
+            if (ahead.valid) memcpy(T, ahead.state, sizeof(T));
+            else {
+                next_state(T, D, o, v);
+                memcpy(T, o, sizeof(T));
+            }
             n++;
         }
         if (last && n > 0)
