@@ -51,6 +51,10 @@ class NativeRules:
     def _state(self, bits: int) -> Any:
         return self.ffi.from_buffer("uint64_t[]", bits.to_bytes(self.state_bytes, "little"))
 
+    def _inputs(self, bits: int) -> Any:
+        """Input bits (a joint move, a set of moves) as the library reads them."""
+        return self.ffi.from_buffer("uint64_t[]", bits.to_bytes(8 * self.input_words, "little"))
+
     def legal(self, bits: int) -> tuple[list[int], ...]:
         """Per role, the input indexes of its legal moves, in increasing order."""
         return self._per_role(self.lib.gdl_legal, self._state(bits))
@@ -80,11 +84,9 @@ class NativeRules:
 
     def next(self, bits: int, does: int) -> int:
         """The state after the joint move whose input bits are `does`."""
-        ffi = self.ffi
         _, _, out = self._scratch()
-        moves = ffi.from_buffer("uint64_t[]", does.to_bytes(8 * self.input_words, "little"))
-        self.lib.gdl_next(self._state(bits), moves, out)
-        return int.from_bytes(ffi.buffer(out), "little")
+        self.lib.gdl_next(self._state(bits), self._inputs(does), out)
+        return int.from_bytes(self.ffi.buffer(out), "little")
 
     def _scratch(self) -> tuple[Any, Any, Any]:
         """This thread's buffers for one call of `legal`, `goals` or `next`: counts per
@@ -142,9 +144,6 @@ class NativeRules:
             raise PlayoutBroke(int.from_bytes(ffi.buffer(fail), "little"))
         return int.from_bytes(ffi.buffer(last), "little")
 
-    def _inputs(self, bits: int) -> Any:
-        return self.ffi.from_buffer("uint64_t[]", bits.to_bytes(8 * self.input_words, "little"))
-
     def mast_playouts(
         self,
         bits: int,
@@ -187,7 +186,7 @@ class NativeRules:
         _, goals, steps, fail = self._buffers(count)
         seed = rng.getrandbits(32)
         state = bits.to_bytes(self.state_bytes, "little")
-        mask = ffi.from_buffer("uint64_t[]", part.to_bytes(8 * self.input_words, "little"))
+        mask = self._inputs(part)
         if self.lib.gdl_part_playouts(state, count, seed, mask, goals, steps, fail) < 0:
             raise PlayoutBroke(int.from_bytes(ffi.buffer(fail), "little"))
         return self._results(count, goals, steps)
