@@ -20,9 +20,9 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from server.arena.agent_process import hint_ranking
-from server.arena.arena import Arena, ArenaConfig
-from server.arena.live import HINT_SECONDS, LiveMatch
+from ggp.server.arena.agent_process import hint_ranking
+from ggp.server.arena.arena import Arena, ArenaConfig
+from ggp.server.arena.live import HINT_SECONDS, LiveMatch
 
 TICK = 0.01
 

@@ -10,11 +10,11 @@ in the same process (median of the runs), their ratio, and the CPU time to
 ground and compile the rules (ready).  The compiled game is
 warmed up first with a few playouts: a joint move's next-state function is
 written on its first use.  The last column is what ``--reasoner auto``
-(`gdl.load`) picks and how long it takes to be ready, trial included (see
-`gdl.compiled.trial`).
+(`ggp.gdl.load`) picks and how long it takes to be ready, trial included (see
+`ggp.gdl.compiled.trial`).
 
 The second form prints the CPU time per unit of work of each step of
-grounding and compiling (`gdl.network.grounding.WORK_UNITS`), unbounded.
+grounding and compiling (`ggp.gdl.network.grounding.WORK_UNITS`), unbounded.
 How much of the corpus gets the fast path is `benchmarks/gdl_coverage.py`.
 """
 
@@ -26,14 +26,14 @@ import statistics
 import time
 from pathlib import Path
 
-from games.base import Game
-from gdl.compiled.codegen import Generator, compile_source
-from gdl.compiled.compile import compile_rules
-from gdl.compiled.compiled_game import CompiledGame
-from gdl.interpreter.game import GdlGame
-from gdl.load import with_reasoner
-from gdl.network.formulas import build_network, cone
-from gdl.network.grounding import WORK_UNITS, Budget, GroundingError, Work, ground
+from ggp.games.base import Game
+from ggp.gdl.compiled.codegen import Generator, compile_source
+from ggp.gdl.compiled.compile import compile_rules
+from ggp.gdl.compiled.compiled_game import CompiledGame
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.gdl.load import with_reasoner
+from ggp.gdl.network.formulas import build_network, cone
+from ggp.gdl.network.grounding import WORK_UNITS, Budget, GroundingError, Work, ground
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "gdl-corpus"
 GAMES = [

@@ -15,8 +15,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from gdl.interpreter.game import GdlGame
-from gdl.traces import ReplayReport, read_playouts, replay
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.gdl.traces import ReplayReport, read_playouts, replay
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "gdl-corpus"
 

@@ -4,7 +4,7 @@
                                       [--native] [--workers 1]
 
 For each game of the shared corpus (default: all 254): compile it within the
-default budget (`gdl.network.grounding.Budget`, counted in work, not time)
+default budget (`ggp.gdl.network.grounding.Budget`, counted in work, not time)
 and, if that succeeds, replay every recorded playout with the compiled
 reasoner (with ``--native``, with its native code attached too).  A game is
 on the fast path when it compiles and replays all its playouts exactly.
@@ -31,11 +31,11 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from gdl.compiled.compile import compile_rules
-from gdl.compiled.compiled_game import CompiledGame
-from gdl.interpreter.game import GdlGame
-from gdl.network.grounding import GroundingError
-from gdl.traces import read_playouts, replay
+from ggp.gdl.compiled.compile import compile_rules
+from ggp.gdl.compiled.compiled_game import CompiledGame
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.gdl.network.grounding import GroundingError
+from ggp.gdl.traces import read_playouts, replay
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "gdl-corpus"
 FAST = "fast path"
@@ -52,7 +52,7 @@ def outcome(name: str, native: bool) -> tuple[str, str, int, float, str]:
     seconds = time.process_time() - start
     compiled = CompiledGame.from_game(game, rules)
     if native:
-        from gdl.native.attach import attach_native
+        from ggp.gdl.native.attach import attach_native
 
         attach_native(compiled)
     report = replay(compiled, read_playouts(CORPUS / "traces" / f"{name}.jsonl.gz"))

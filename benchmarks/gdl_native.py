@@ -5,7 +5,7 @@
 For each corpus game (default: the seven of issue 13), random playouts from
 the initial state with the interpreter, the compiled reasoner's generated
 Python (warmed up: a joint move's function is written on first use) and
-native code (`gdl.native`), all in this process, one after the other:
+native code (`ggp.gdl.native`), all in this process, one after the other:
 states/s and playouts/s per CPU-second of this process (`time.process_time`,
 as the machine may be shared), the median of the runs.  Native playouts are
 measured one a call (`State.random_playout`, what a search does with one
@@ -29,13 +29,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from games.base import State
-from gdl.compiled.compile import compile_rules
-from gdl.compiled.compiled_game import CompiledGame
-from gdl.interpreter.game import GdlGame
-from gdl.native import build
-from gdl.native.attach import attach_native
-from gdl.network.grounding import Budget, GroundingError
+from ggp.games.base import State
+from ggp.gdl.compiled.compile import compile_rules
+from ggp.gdl.compiled.compiled_game import CompiledGame
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.gdl.native import build
+from ggp.gdl.native.attach import attach_native
+from ggp.gdl.network.grounding import Budget, GroundingError
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "gdl-corpus"
 GAMES = [

@@ -32,16 +32,16 @@ import random
 import time
 from pathlib import Path
 
-from games.base import Game
-from gdl.compiled.compiled_game import CompiledGame
-from gdl.load import game_from_file
-from player.agents import make_agent
-from player.heuristic import CutoffPlayout
-from player.imm import HeuristicPrior, ImplicitMinimax
-from player.mcts import MCTS
-from server.match import derive_seed
-from server.stats import wilson_interval
-from server.tournament import cached_game, run_tournament, seating
+from ggp.games.base import Game
+from ggp.gdl.compiled.compiled_game import CompiledGame
+from ggp.gdl.load import game_from_file
+from ggp.player.agents import make_agent
+from ggp.player.heuristic import CutoffPlayout
+from ggp.player.imm import HeuristicPrior, ImplicitMinimax
+from ggp.player.mcts import MCTS
+from ggp.server.match import derive_seed
+from ggp.server.stats import wilson_interval
+from ggp.server.tournament import cached_game, run_tournament, seating
 
 CORPUS_GAMES = Path(__file__).resolve().parent.parent.parent / "shared" / "gdl-corpus" / "games"
 TWINS = Path(__file__).resolve().parent.parent / "games" / "gdl"

@@ -17,8 +17,8 @@ import pstats
 import random
 from collections import defaultdict
 
-from games.registry import load_game
-from player.mcts import DEFAULT_C, MCTS
+from ggp.games.registry import load_game
+from ggp.player.mcts import DEFAULT_C, MCTS
 
 
 def main() -> None:

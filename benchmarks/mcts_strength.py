@@ -17,11 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+from ggp.games.registry import load_game  # noqa: E402
+from ggp.player.agents import make_agent  # noqa: E402
+from ggp.server.match import derive_seed, play_match  # noqa: E402
 from perfect_play import PerfectAgent  # noqa: E402
-
-from games.registry import load_game  # noqa: E402
-from player.agents import make_agent  # noqa: E402
-from server.match import derive_seed, play_match  # noqa: E402
 
 
 def main() -> None:

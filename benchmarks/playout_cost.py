@@ -21,10 +21,9 @@ import random
 import time
 from collections.abc import Callable
 
+from ggp.games.base import Game, PlayoutResult, State
+from ggp.player.agents import make_agent
 from mcts_enhancements import native_game
-
-from games.base import Game, PlayoutResult, State
-from player.agents import make_agent
 
 RANDOM = "random"
 """The name of uniformly random playouts in the table."""
@@ -33,7 +32,7 @@ RANDOM = "random"
 def playout_rule(
     variant: str, game: Game
 ) -> Callable[[State, random.Random, int], list[PlayoutResult]]:
-    """The playouts a variant's search runs from a leaf (`player.mcts.RandomPlayout`);
+    """The playouts a variant's search runs from a leaf (`ggp.player.mcts.RandomPlayout`);
     with ``finish=N``, the finishing moves are learnt first, as the agent learns them."""
     if variant == RANDOM:
         return lambda state, rng, count: state.random_playouts(rng, count)

@@ -28,10 +28,10 @@ import aiohttp
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from player.agents import Clocks  # noqa: E402
-from server.match_log import read_log, replay  # noqa: E402
-from server.rules import game_from_rules  # noqa: E402
-from server.tournament import (  # noqa: E402
+from ggp.player.agents import Clocks  # noqa: E402
+from ggp.server.match_log import read_log, replay  # noqa: E402
+from ggp.server.rules import game_from_rules  # noqa: E402
+from ggp.server.tournament import (  # noqa: E402
     cached_game,
     format_standings,
     run_tournament,

@@ -38,15 +38,14 @@ import aiohttp
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+from ggp.games.base import Game  # noqa: E402
+from ggp.player.game_factory import game_from_text  # noqa: E402
+from ggp.player.mcts import MCTS  # noqa: E402
 from served import served  # noqa: E402
-
-from games.base import Game  # noqa: E402
-from player.game_factory import game_from_text  # noqa: E402
-from player.mcts import MCTS  # noqa: E402
 
 GAMES = [ROOT / "games" / "gdl" / "connect_four.kif", ROOT / "games" / "gdl" / "breakthrough.kif"]
 HEADERS = {"Accept": "text/delim", "Sender": "GAMESERVER", "Content-Type": "text/acl"}
-PLAY_LINE = re.compile(r"INFO player\.http_player: play (\S+): (.*?) in [\d.]+ s, (.*)$")
+PLAY_LINE = re.compile(r"INFO ggp\.player\.http_player: play (\S+): (.*?) in [\d.]+ s, (.*)$")
 SIMULATIONS = re.compile(r"^(\d+) simulations(?: \+ (\d+) pondered in ([\d.]+) s)?")
 
 

@@ -33,15 +33,15 @@ SEARCHES = 5
 
 def code_root() -> Path:
     """The checkout whose `player` package this process imports."""
-    import player
+    import ggp.player as player
 
     return Path(player.__file__).resolve().parent.parent
 
 
 def measure(rules_path: Path, iterations: int) -> float:
     """In this process: the median simulations per CPU second of the search."""
-    from player import search_worker
-    from player.search_worker import SearchWorker
+    from ggp.player import search_worker
+    from ggp.player.search_worker import SearchWorker
 
     search_worker.skip_full_collections()
     worker = SearchWorker()

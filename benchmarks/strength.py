@@ -10,7 +10,7 @@
 Starts our player (``python -m ggp serve`` of this checkout on a free loopback
 port, its log kept beside the results) unless ``--ours`` gives the URL of one
 already running (another version, say), then referees matches between it and
-the opponent through our referee (`server.tournament`): one match of each game
+the opponent through our referee (`ggp.server.tournament`): one match of each game
 in turn, round after round, until every game has ``--matches``, our seat
 swapped from one match of a game to the next.  A game is a ``.kif`` path, the
 name of a corpus game (``../shared/gdl-corpus/games/NAME.kif``) or a built-in
@@ -58,11 +58,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from ggp.player.agents import Clocks  # noqa: E402
+from ggp.server.stats import wilson_interval  # noqa: E402
+from ggp.server.tournament import outcome, run_tournament  # noqa: E402
 from referee_serve import free_port, stop_player, wait_until_up  # noqa: E402
-
-from player.agents import Clocks  # noqa: E402
-from server.stats import wilson_interval  # noqa: E402
-from server.tournament import outcome, run_tournament  # noqa: E402
 
 CORPUS_GAMES = ROOT.parent / "shared" / "gdl-corpus" / "games"
 

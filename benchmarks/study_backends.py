@@ -101,7 +101,7 @@ def study(games: int, out: Path, backend: list[str]) -> float:
 
 def kill_a_worker_later(seconds: float) -> threading.Thread:
     """In `seconds`, SIGKILL one process running a match as a Ray task (named
-    ``ray::_play_task``, `server.ray_runner`), and say which."""
+    ``ray::_play_task``, `ggp.server.ray_runner`), and say which."""
 
     def kill() -> None:
         time.sleep(seconds)

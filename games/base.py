@@ -20,8 +20,8 @@ from abc import ABC, abstractmethod
 from array import array
 from collections.abc import Sequence
 
-from games import amaf
-from games.move_averages import MoveAverages
+from ggp.games import amaf
+from ggp.games.move_averages import MoveAverages
 
 Goals = tuple[int, ...]
 """One goal value (0..100) per role, in role order."""
@@ -85,7 +85,7 @@ class Game(ABC):
         """Rebuild a state from its GDL facts (the inverse of `State.facts`)."""
 
     def move_slots(self) -> amaf.MoveSlots:
-        """A numbering of the moves for AMAF tables (`games.amaf`): here made as
+        """A numbering of the moves for AMAF tables (`ggp.games.amaf`): here made as
         moves appear; games with native playouts number them as their C code does."""
         return amaf.MoveSlots(len(self.roles))
 
@@ -281,7 +281,7 @@ class State(ABC):
         tables: Sequence[array | None],
         tree: amaf.Tree,
     ) -> list[PlayoutResult]:
-        """`count` random playouts that record their moves in AMAF tables (`games.amaf`).
+        """`count` random playouts that record their moves in AMAF tables (`ggp.games.amaf`).
 
         Draws one 32-bit seed from `rng` and plays the playouts of
         `random_playouts` with ``random.Random(seed)``; then the simulation
@@ -303,7 +303,7 @@ class State(ABC):
         self, rng: random.Random, count: int, part: frozenset[str]
     ) -> list[PlayoutResult]:
         """`count` random playouts of one part of the state, the others frozen
-        (`player.factored`: a search over `part`, a set of moves).
+        (`ggp.player.factored`: a search over `part`, a set of moves).
 
         Draws one 32-bit seed from `rng` and plays from ``random.Random(seed)``.
         At each step, a role with a choice none of whose moves is in `part` makes
@@ -325,7 +325,7 @@ class State(ABC):
 
         With this state and `alternative` the successors of `before` by two joint
         moves that differ in one role's move only, that undoes what the role's
-        choice changed: the state as if it had made no move (`player.factored`).
+        choice changed: the state as if it had made no move (`ggp.player.factored`).
         """
         mine, theirs, old = set(self.facts()), set(alternative.facts()), set(before.facts())
         differ = mine ^ theirs
@@ -337,7 +337,7 @@ class State(ABC):
 
         With this state reached from `base` by moves on one part of the state
         only, that is the state those moves reach from `onto`, where the other
-        parts have moved on (`player.factored.PartTrees`).
+        parts have moved on (`ggp.player.factored.PartTrees`).
         """
         mine, old, new = set(self.facts()), set(base.facts()), set(onto.facts())
         changed = mine ^ old

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from games.base import GameError
+from ggp.games.base import GameError
 
 
 def read_board_facts(

@@ -22,8 +22,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from games.base import Game, GameError, Goals, PlayoutResult, State, check_joint
-from games.board_facts import read_board_facts
+from ggp.games.base import Game, GameError, Goals, PlayoutResult, State, check_joint
+from ggp.games.board_facts import read_board_facts
 
 ROLES = ("red", "black")
 NOOP = ("noop",)

@@ -24,8 +24,8 @@ import random
 import string
 from collections.abc import Sequence
 
-from games.base import Game, GameError, Goals, PlayoutResult, State, check_joint
-from games.board_facts import read_board_facts
+from ggp.games.base import Game, GameError, Goals, PlayoutResult, State, check_joint
+from ggp.games.board_facts import read_board_facts
 
 ROLES = ("red", "blue")
 DEFAULT_SIZE = 7

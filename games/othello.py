@@ -25,8 +25,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from games.base import Game, Goals, PlayoutResult, State, check_joint
-from games.board_facts import read_board_facts
+from ggp.games.base import Game, Goals, PlayoutResult, State, check_joint
+from ggp.games.board_facts import read_board_facts
 
 ROLES = ("black", "red")
 NOOP = ("noop",)

@@ -6,15 +6,15 @@ import importlib
 import inspect
 from pathlib import Path
 
-from games.base import Game, GameError
+from ggp.games.base import Game, GameError
 
 NATIVE_GAMES = {
-    "tictactoe": "games.tictactoe:TicTacToe",
-    "connect_four": "games.connect_four:ConnectFour",
-    "othello": "games.othello:Othello",
-    "ultimate_tictactoe": "games.ultimate_tictactoe:UltimateTicTacToe",
-    "hex": "games.hex:Hex",
-    "breakthrough": "games.breakthrough:Breakthrough",
+    "tictactoe": "ggp.games.tictactoe:TicTacToe",
+    "connect_four": "ggp.games.connect_four:ConnectFour",
+    "othello": "ggp.games.othello:Othello",
+    "ultimate_tictactoe": "ggp.games.ultimate_tictactoe:UltimateTicTacToe",
+    "hex": "ggp.games.hex:Hex",
+    "breakthrough": "ggp.games.breakthrough:Breakthrough",
 }
 """Built-in native games: name -> ``module:class``; options are constructor keywords."""
 
@@ -58,7 +58,7 @@ def load_game(spec: str, *, gdl: bool = False, reasoner: str = "auto") -> Game:
 
     With ``gdl=True`` a built-in game is loaded from its GDL twin in
     ``games/gdl/`` instead of the native Python implementation.  A GDL game
-    is played by the `reasoner` asked for (`gdl.load`: auto, compiled or
+    is played by the `reasoner` asked for (`ggp.gdl.load`: auto, compiled or
     interpreter).
     """
     name, options = parse_spec(spec)
@@ -95,6 +95,6 @@ def _load_kif(
         raise GameError(f"{path}: a .kif game takes no options")
     if not path.is_file():
         raise GameError(f"no such game file: {path}")
-    from gdl.load import game_from_file  # the GDL reasoner is only loaded when needed
+    from ggp.gdl.load import game_from_file  # the GDL reasoner is only loaded when needed
 
     return game_from_file(path, name=name, reasoner=reasoner)

@@ -25,8 +25,8 @@ import itertools
 import random
 from collections.abc import Sequence
 
-from games.base import Game, GameError, Goals, PlayoutResult, State, check_joint
-from games.tictactoe import LINES
+from ggp.games.base import Game, GameError, Goals, PlayoutResult, State, check_joint
+from ggp.games.tictactoe import LINES
 
 ROLES = ("xplayer", "oplayer")
 MARKS = ("x", "o")

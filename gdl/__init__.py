@@ -1,14 +1,14 @@
 """The Game Description Language, as a pipeline of layers; each imports only those above it here.
 
-- `gdl.syntax`: the language front end: terms, KIF parsing (lark grammar in
+- `ggp.gdl.syntax`: the language front end: terms, KIF parsing (lark grammar in
   ``syntax/grammar.lark``), the dependency structure (strata) and validation;
-- `gdl.interpreter`: bottom-up, semi-naive evaluation of validated rules and
-  `GdlGame`, a description behind the `games.base` interface;
-- `gdl.network`: grounding (every relevant ground instance, found with the
+- `ggp.gdl.interpreter`: bottom-up, semi-naive evaluation of validated rules and
+  `GdlGame`, a description behind the `ggp.games.base` interface;
+- `ggp.gdl.network`: grounding (every relevant ground instance, found with the
   interpreter) and the ground rules as a network of propositions;
-- `gdl.compiled`: the network turned into generated Python, `CompiledGame`,
+- `ggp.gdl.compiled`: the network turned into generated Python, `CompiledGame`,
   and the trial that picks between it and the interpreter;
-- `gdl.load`: the one seam to call: a game from rules text with the reasoner
+- `ggp.gdl.load`: the one seam to call: a game from rules text with the reasoner
   that suits it;
-- `gdl.traces`: replaying recorded playouts against a game (tests, benchmarks).
+- `ggp.gdl.traces`: replaying recorded playouts against a game (tests, benchmarks).
 """

@@ -1,12 +1,12 @@
 """Loading a GDL game with the reasoner that suits it: the one seam to call.
 
-``reasoner="auto"`` compiles the rules (`gdl.compiled.compile`) and uses the compiled
+``reasoner="auto"`` compiles the rules (`ggp.gdl.compiled.compile`) and uses the compiled
 game if that is done within the budget, else keeps the interpreter and logs
 why; ``"compiled"`` insists (an error if the rules cannot be compiled) and
 ``"interpreter"`` never compiles.  When ``auto`` compiles a game whose joint
 moves all go through the general next-state function, which can be slower
-than the interpreter, a short measured trial (`gdl.compiled.trial`) keeps the faster.
-``"native"`` is ``auto`` and then native code (`gdl.native`), built in the
+than the interpreter, a short measured trial (`ggp.gdl.compiled.trial`) keeps the faster.
+``"native"`` is ``auto`` and then native code (`ggp.gdl.native`), built in the
 background and attached when ready (the generated Python serves meanwhile);
 without cffi or a C compiler it is ``auto``, logged.
 Either way the game is a `GdlGame`: same roles, moves, facts and keys.
@@ -17,14 +17,14 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from games.base import GameError
-from gdl.compiled.compile import compile_rules
-from gdl.compiled.compiled_game import CompiledGame
-from gdl.compiled.trial import Measure, states_per_second, trial
-from gdl.interpreter.game import GdlGame
-from gdl.native.attach import attach_in_background
-from gdl.native.build import NativeUnavailable, check_available
-from gdl.network.grounding import Budget, GroundingError
+from ggp.games.base import GameError
+from ggp.gdl.compiled.compile import compile_rules
+from ggp.gdl.compiled.compiled_game import CompiledGame
+from ggp.gdl.compiled.trial import Measure, states_per_second, trial
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.gdl.native.attach import attach_in_background
+from ggp.gdl.native.build import NativeUnavailable, check_available
+from ggp.gdl.network.grounding import Budget, GroundingError
 
 REASONERS = ("auto", "compiled", "interpreter", "native")
 

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from games.base import Game, GameDefinitionError, GameError, State
+from ggp.games.base import Game, GameDefinitionError, GameError, State
 
 
 @dataclass

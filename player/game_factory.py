@@ -1,26 +1,26 @@
 """The one place where rules text received from a game manager becomes a `Game`.
 
-The rules are compiled (`gdl.load`, reasoner ``native``) when that is done
-within the default budget, and interpreted by `gdl.interpreter.game.GdlGame` otherwise;
+The rules are compiled (`ggp.gdl.load`, reasoner ``native``) when that is done
+within the default budget, and interpreted by `ggp.gdl.interpreter.game.GdlGame` otherwise;
 a compiled game gets native code, built in the background, where cffi and a
 C compiler are there.  All play identically.
 """
 
 from __future__ import annotations
 
-from games.base import Game
-from gdl.load import game_from_text as load_gdl
+from ggp.games.base import Game
+from ggp.gdl.load import game_from_text as load_gdl
 
 GAME_NAME = "gdl"
 """The name of every game received: the protocol does not name games (state
-tables are found by the hash of the rules, see `player.state_table`)."""
+tables are found by the hash of the rules, see `ggp.player.state_table`)."""
 
 
 def game_from_text(text: str, source: str, reasoner: str = "native") -> Game:
     """The game described by the GDL `text`; `source` names it in error messages.
 
-    `reasoner` is as in `gdl.load` (``native``, ``auto``, ``compiled``, ``interpreter``).
-    Raises `games.base.GameError` (a syntax error, or rules that are not valid
+    `reasoner` is as in `ggp.gdl.load` (``native``, ``auto``, ``compiled``, ``interpreter``).
+    Raises `ggp.games.base.GameError` (a syntax error, or rules that are not valid
     GDL, with every fault listed).
     """
     return load_gdl(text, GAME_NAME, source, reasoner=reasoner)

@@ -14,11 +14,11 @@ in Connect Four and Hex, where no count of pieces says who wins.  The fit is
 then rescaled (`SHARPNESS`) and squashed into 0..1.  Nothing here knows any
 game: only the facts' relation names, argument positions and constants.
 
-`CutoffPlayout` is an MCTS evaluator (as `player.mcts.RandomPlayout`): random
+`CutoffPlayout` is an MCTS evaluator (as `ggp.player.mcts.RandomPlayout`): random
 playouts stopped after `plies` moves, a playout cut off valued by the
 heuristic, one that ends in time by its goals / 100.  On native code both
 the sampling and the cut-off playouts run in C
-(`gdl.native.heuristic_source`), the features counted by popcount over masks
+(`ggp.gdl.native.heuristic_source`), the features counted by popcount over masks
 of the state's bits; elsewhere in Python.
 """
 
@@ -33,8 +33,8 @@ from math import sqrt
 from operator import mul
 from typing import Any
 
-from games.base import Game, GameError, State
-from gdl.compiled.compiled_game import CompiledGame, CompiledState
+from ggp.games.base import Game, GameError, State
+from ggp.gdl.compiled.compiled_game import CompiledGame, CompiledState
 
 HEURISTIC = False
 """Whether the ``mcts`` agent learns and uses the heuristic by default: only if it
@@ -524,7 +524,7 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
 class CutoffPlayout:
     """Evaluates a state by random playouts cut off after `plies` moves (see the module).
 
-    As `player.mcts.RandomPlayout`: the mean of `Game.playout_batch` playouts.
+    As `ggp.player.mcts.RandomPlayout`: the mean of `Game.playout_batch` playouts.
     `playouts` counts them all.
     """
 

@@ -21,18 +21,18 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from games import move_averages
-from games.base import State
+from ggp.games import move_averages
+from ggp.games.base import State
 
 if TYPE_CHECKING:
-    from player.mcts import Node, Rewards
+    from ggp.player.mcts import Node, Rewards
 
 DEFAULT_EPSILON = 0.4
 """The chance of a uniformly random move in a MAST playout."""
 
 
 class MoveAverages(move_averages.MoveAverages):
-    """The averages (`games.move_averages`), learnt from the search's tree too."""
+    """The averages (`ggp.games.move_averages`), learnt from the search's tree too."""
 
     def learn_path(self, path: Sequence[tuple[Node, tuple[int, ...]]], rewards: Rewards) -> None:
         """Learn the moves chosen in the tree (`path`: node and joint move indices)."""
@@ -46,7 +46,7 @@ class MastPlayout:
     """Evaluates a state by epsilon-greedy MAST playouts to the end.
 
     One playout, or the mean of `Game.playout_batch` of them where the game
-    asks for more, as `player.mcts.RandomPlayout` does; `playouts` counts
+    asks for more, as `ggp.player.mcts.RandomPlayout` does; `playouts` counts
     them all.  With `steps`, only the first `steps` joint moves follow MAST
     and the rest are uniformly random.
     """

@@ -1,6 +1,6 @@
 """The messages of the GGP protocol, read from text, and the replies, written as text.
 
-Messages are read with the GDL s-expression reader (`gdl.syntax.parser.parse_sexprs`):
+Messages are read with the GDL s-expression reader (`ggp.gdl.syntax.parser.parse_sexprs`):
 nothing in a message is ever evaluated, and a message that is not one well-formed
 list of a known kind is a `ProtocolError` whose text says what is wrong.
 Keywords (``INFO``, ``Play``, ``nil``) are read in any case; moves are read as
@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gdl.syntax.errors import GdlSyntaxError
-from gdl.syntax.parser import SExpr, parse_sexprs
-from gdl.syntax.terms import to_kif
+from ggp.gdl.syntax.errors import GdlSyntaxError
+from ggp.gdl.syntax.parser import SExpr, parse_sexprs
+from ggp.gdl.syntax.terms import to_kif
 
 READY = "ready"
 DONE = "done"

@@ -3,7 +3,7 @@
 Rapid Action Value Estimation (Gelly and Silver) values a move at a node
 not only by the simulations that played it there but also by all those
 through the node that played it anywhere later ("all moves as first",
-AMAF, `games.amaf`): many more, and noisier, samples.  Generalized RAVE
+AMAF, `ggp.games.amaf`): many more, and noisier, samples.  Generalized RAVE
 (Cazenave, IJCAI 2015) takes them from the node's closest ancestor (itself
 included) whose table holds more than `ref` simulations, so that nodes with
 few visits borrow the statistics of a better-informed one; ``ref`` 0 is
@@ -34,11 +34,11 @@ from collections.abc import Sequence
 from math import sqrt
 from typing import TYPE_CHECKING
 
-from games import amaf
-from games.base import Game, GameError, State
+from ggp.games import amaf
+from ggp.games.base import Game, GameError, State
 
 if TYPE_CHECKING:
-    from player.mcts import Node, Rewards
+    from ggp.player.mcts import Node, Rewards
 
 Path = Sequence[tuple["Node", tuple[int, ...]]]
 """A simulation's path: each node and the joint move (move indices) chosen there."""

@@ -26,8 +26,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from games.base import Game, GameError
-from player.mcts import Node
+from ggp.games.base import Game, GameError
+from ggp.player.mcts import Node
 
 FORMAT = "ggp-state-table/1"
 

@@ -32,8 +32,8 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
-from player.mcts import MoveStats, choose_move
-from player.worker_client import WorkerClient, WorkerDied, WorkerTimeout
+from ggp.player.mcts import MoveStats, choose_move
+from ggp.player.worker_client import WorkerClient, WorkerDied, WorkerTimeout
 
 log = logging.getLogger(__name__)
 

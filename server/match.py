@@ -7,7 +7,7 @@ cancelled (Ctrl-C included) or a player breaks down.  A move that is late
 (``TO``), could not be had (``CE``), is not a move (``IL null``) or not a
 legal one (``IL <move>``) is replaced by a random legal move and recorded as
 an error of that step and role; the match goes on.  Every match can be logged
-(`server.match_log`), finished or not.
+(`ggp.server.match_log`), finished or not.
 """
 
 from __future__ import annotations
@@ -21,14 +21,14 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
-from games.base import Game, GameError, State
-from player.agents import Agent, Clocks, MatchQuit, make_agent
-from server.match_log import MatchLogWriter
-from server.messages import parse_move
-from server.players import AgentPlayer, MatchSetup, Player, RandomRolePlayer, Reply
-from server.record import MatchRecord
-from server.remote import RemotePlayer, is_player_url
-from server.rules import RefereeGame
+from ggp.games.base import Game, GameError, State
+from ggp.player.agents import Agent, Clocks, MatchQuit, make_agent
+from ggp.server.match_log import MatchLogWriter
+from ggp.server.messages import parse_move
+from ggp.server.players import AgentPlayer, MatchSetup, Player, RandomRolePlayer, Reply
+from ggp.server.record import MatchRecord
+from ggp.server.remote import RemotePlayer, is_player_url
+from ggp.server.rules import RefereeGame
 
 __all__ = ["MatchRecord", "play_match", "run_match"]
 
@@ -210,7 +210,7 @@ async def run_match(
 
     `rules` is the GDL text sent to remote players; `seed` seeds the random
     moves the referee substitutes; with `log_dir` the match is logged there as
-    it goes (`server.match_log`).  `on_step` is called with the record after
+    it goes (`ggp.server.match_log`).  `on_step` is called with the record after
     the start and after every joint move.  If the match is cancelled or a
     player raises, the players are sent ``abort``, the log is written and the
     exception goes on; a player that answers ``start`` with ``busy`` ends the
@@ -299,7 +299,7 @@ async def referee_match(
     log_dir: Path | str | None = None,
     on_step: StepCallback | None = None,
 ) -> MatchRecord:
-    """`run_match` of a game as `server.rules` gives it; the players are closed afterwards."""
+    """`run_match` of a game as `ggp.server.rules` gives it; the players are closed afterwards."""
     match = run_match(
         game.game,
         players,

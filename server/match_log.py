@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from games.base import Game, GameError, State, canonical_move
-from server.record import MatchRecord
+from ggp.games.base import Game, GameError, State, canonical_move
+from ggp.server.record import MatchRecord
 
 DEFAULT_DIR = Path("match_logs")
 NO_CLOCK = -1

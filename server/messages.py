@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.base import canonical_move
+from ggp.games.base import canonical_move
 
 
 def clock_text(seconds: float) -> str:
@@ -25,7 +25,7 @@ def start_message(
 ) -> str:
     """``(START id role (rules...) startclock playclock)``, on one line.
 
-    `rules` must be free of comments (the canonical text of `server.rules`):
+    `rules` must be free of comments (the canonical text of `ggp.server.rules`):
     its line breaks become spaces.
     """
     return (

@@ -5,11 +5,11 @@ answers `play` with a `Reply`: the text of its move, or an error code when it
 had none in time (``TO``) or could not be reached (``CE``).  Judging the move
 (``IL``) is the referee's job, the same for every kind of player.
 
-- `AgentPlayer`: an in-process agent (`player.agents`), run in its own thread
+- `AgentPlayer`: an in-process agent (`ggp.player.agents`), run in its own thread
   so that the referee can keep the clock: a move that comes after the play
   clock and the grace period is late, as a remote player's would be.
 - `RandomRolePlayer`: a role named ``random``, played by the referee itself.
-- `server.remote.RemotePlayer`: a player behind an HTTP address.
+- `ggp.server.remote.RemotePlayer`: a player behind an HTTP address.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import Game, State
-from player.agents import Agent, Clocks, HumanAgent
+from ggp.games.base import Game, State
+from ggp.player.agents import Agent, Clocks, HumanAgent
 
 
 @dataclass(frozen=True)

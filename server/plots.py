@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from games.base import GameError
+from ggp.games.base import GameError
 
 if TYPE_CHECKING:
-    from server.ratings import Rating
-    from server.study import SummaryRow
+    from ggp.server.ratings import Rating
+    from ggp.server.study import SummaryRow
 
 INSTALL_HINT = "plots need matplotlib: pip install 'ggp-player[plot]'"
 

@@ -1,7 +1,7 @@
 """Matches as Ray tasks on a cluster: the optional extra ``cluster`` (Ray).
 
 `RayCluster` connects to a cluster (or starts a local Ray instance) and plays
-a list of matches with the interface of `server.runner`: each match is one
+a list of matches with the interface of `ggp.server.runner`: each match is one
 task needing one CPU, so the cluster runs as many at once as it has CPUs.  A
 match's seed is part of its task, so the results are those of local
 processes.  A task whose worker or node is lost is run again (`MAX_RETRIES`);
@@ -24,8 +24,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from games.base import GameError
-from server.runner import OnResult, Play, Task, ignore_result
+from ggp.games.base import GameError
+from ggp.server.runner import OnResult, Play, Task, ignore_result
 
 INSTALL_HINT = "Ray is not installed: pip install 'ggp-player[cluster]'"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from games.base import Game, Goals, State
-from player.agents import Clocks
+from ggp.games.base import Game, Goals, State
+from ggp.player.agents import Clocks
 
 ERROR_CODES = ("TO", "CE", "IL")
 """The kinds of errors a referee records: late, connection failure, illegal move."""

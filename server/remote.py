@@ -13,10 +13,9 @@ from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 import aiohttp
-
-from games.base import GameError, State
-from server.messages import abort_message, play_message, start_message, stop_message
-from server.players import MatchSetup, Player, Reply
+from ggp.games.base import GameError, State
+from ggp.server.messages import abort_message, play_message, start_message, stop_message
+from ggp.server.players import MatchSetup, Player, Reply
 
 
 def is_player_url(spec: str) -> bool:
@@ -78,7 +77,7 @@ class RemotePlayer(Player):
     async def start(self, setup: MatchSetup, role: int) -> Reply:
         self.setup = setup
         clocks = setup.clocks
-        # The referee checks these before the match (`server.match.check_players`).
+        # The referee checks these before the match (`ggp.server.match.check_players`).
         assert setup.rules is not None and clocks.start is not None and clocks.play is not None
         message = start_message(
             setup.match_id, setup.game.roles[role], setup.rules, clocks.start, clocks.play

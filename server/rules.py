@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.base import Game
-from games.registry import GDL_DIR, load_game, parse_spec
-from gdl.interpreter.game import GdlGame
-from gdl.load import game_from_text
-from gdl.syntax.terms import rules_text
+from ggp.games.base import Game
+from ggp.games.registry import GDL_DIR, load_game, parse_spec
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.gdl.load import game_from_text
+from ggp.gdl.syntax.terms import rules_text
 
 
 @dataclass(frozen=True)
@@ -32,12 +32,12 @@ class RefereeGame:
 
 def game_from_rules(text: str, name: str = "gdl") -> Game:
     """The game described by GDL `text` (the one place the referee builds one),
-    compiled when it compiles within its budget (`gdl.load`)."""
+    compiled when it compiles within its budget (`ggp.gdl.load`)."""
     return game_from_text(text, name)
 
 
 def referee_game(spec: str, *, gdl: bool = False) -> RefereeGame:
-    """The game named by `spec` (see `games.registry.load_game`) and its GDL text."""
+    """The game named by `spec` (see `ggp.games.registry.load_game`) and its GDL text."""
     game = load_game(spec, gdl=gdl)
     if isinstance(game, GdlGame):
         return RefereeGame(spec, game, rules_text(game.rules))

@@ -7,7 +7,7 @@ plays it and returns its result.  The results come back in the order of the
 tasks, whichever backend played them and in whatever order they finished; the
 callback `on_result(task_number, result)` hears of each as it ends.
 
-The Ray backend, for a cluster, is `server.ray_runner`, with the same interface.
+The Ray backend, for a cluster, is `ggp.server.ray_runner`, with the same interface.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A study is a grid of points, one per game and value of the varied option; at
 each point the studied agent, with that value, plays `matches` matches
 against an opponent (in every other role), the seats rotating with `swap`.
-A point is a tournament (`server.tournament`): its matches are played by the
+A point is a tournament (`ggp.server.tournament`): its matches are played by the
 same code, with seeds derived from the study's seed, the game and the value,
 so a study gives the same results on every backend and when resumed.
 
@@ -30,15 +30,15 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from games.base import GameError
-from games.registry import parse_spec
-from player.agents import Clocks
-from server.match import RANDOM_ROLE, derive_seed, make_players, new_match_id, seat_specs
-from server.match_log import write_json_atomically
-from server.remote import is_player_url
-from server.runner import run_locally
-from server.stats import wilson_interval
-from server.tournament import (
+from ggp.games.base import GameError
+from ggp.games.registry import parse_spec
+from ggp.player.agents import Clocks
+from ggp.server.match import RANDOM_ROLE, derive_seed, make_players, new_match_id, seat_specs
+from ggp.server.match_log import write_json_atomically
+from ggp.server.remote import is_player_url
+from ggp.server.runner import run_locally
+from ggp.server.stats import wilson_interval
+from ggp.server.tournament import (
     MatchResult,
     TournamentSetup,
     cached_game,
@@ -49,7 +49,7 @@ from server.tournament import (
 )
 
 if TYPE_CHECKING:
-    from server.ray_runner import RayCluster
+    from ggp.server.ray_runner import RayCluster
 
 PLAN_FILE = "plan.json"
 JOURNAL_FILE = "matches.jsonl"

@@ -6,8 +6,8 @@ gives the same results on every run, with any number of worker processes.
 
 Matches run at the same time (`jobs`) in one event loop when a player is
 remote (the referee mostly waits for the network), and in worker processes
-otherwise (in-process agents need a core each), see `server.runner`; or as
-tasks on a Ray cluster (`server.ray_runner`).  Ctrl-C aborts the matches under
+otherwise (in-process agents need a core each), see `ggp.server.runner`; or as
+tasks on a Ray cluster (`ggp.server.ray_runner`).  Ctrl-C aborts the matches under
 way, which are logged as aborted, and starts no others.
 """
 
@@ -24,9 +24,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from games.base import Game, GameError
-from player.agents import Clocks
-from server.match import (
+from ggp.games.base import Game, GameError
+from ggp.player.agents import Clocks
+from ggp.server.match import (
     RANDOM_ROLE,
     MatchRefused,
     derive_seed,
@@ -35,15 +35,15 @@ from server.match import (
     referee_match,
     seat_specs,
 )
-from server.record import ERROR_CODES, error_counts
-from server.remote import is_player_url
-from server.rules import RefereeGame, referee_game
-from server.runner import ignore_result, run_locally
-from server.stats import wilson_interval
+from ggp.server.record import ERROR_CODES, error_counts
+from ggp.server.remote import is_player_url
+from ggp.server.rules import RefereeGame, referee_game
+from ggp.server.runner import ignore_result, run_locally
+from ggp.server.stats import wilson_interval
 
 if TYPE_CHECKING:
-    from server.ratings import Rating
-    from server.ray_runner import RayCluster
+    from ggp.server.ratings import Rating
+    from ggp.server.ray_runner import RayCluster
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ class Standing:
     ci_low: float | None
     ci_high: float | None
     """The 95% confidence interval of the score (Wilson score interval, see
-    `server.stats.wilson_interval`); None without games."""
+    `ggp.server.stats.wilson_interval`); None without games."""
     errors: tuple[int, ...] = (0, 0, 0)
     """How many errors of each kind in `ERROR_CODES` (TO, CE, IL) were recorded."""
 

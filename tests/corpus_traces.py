@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from games.base import Game
+from ggp.games.base import Game
 
 FactMap = Callable[[Sequence[str]], Sequence[str]]
 

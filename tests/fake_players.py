@@ -15,11 +15,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from aiohttp import web
-
-from games.base import State
-from gdl.syntax.parser import parse_sexprs
-from gdl.syntax.terms import to_kif
-from server.rules import game_from_rules
+from ggp.games.base import State
+from ggp.gdl.syntax.parser import parse_sexprs
+from ggp.gdl.syntax.terms import to_kif
+from ggp.server.rules import game_from_rules
 
 TICTACTOE_GDL = """
 ; Tic-tac-toe with the roles, moves and facts of the built-in game.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from games.base import Game, State
+from ggp.games.base import Game, State
 
 
 def check_random_playouts(game: Game, playouts: int, seed: int = 0, max_steps: int = 2000) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import functools
 import random
 
-from games.base import State
-from player.agents import Agent
-from player.mcts import Node, _subtree
+from ggp.games.base import State
+from ggp.player.agents import Agent
+from ggp.player.mcts import Node, _subtree
 
 
 @functools.cache

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.base import Game, GameError, Goals, State, check_joint
+from ggp.games.base import Game, GameError, Goals, State, check_joint
 
 MOVES = ("(pick 1)", "(pick 2)", "(pick 3)")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from games.base import Goals, State
+from ggp.games.base import Goals, State
 
 
 def reachable_outcomes(state: State, memo: dict[str, set[tuple[Goals, int]]] | None = None):

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from ggp.games.base import GameError
+from ggp.games.registry import load_game
+from ggp.player.agents import DEFAULT_TIME, MCTSAgent, make_agent
+from ggp.server.match import derive_seed, play_match
+from ggp.server.tournament import run_tournament
 from perfect_play import PerfectAgent
-
-from games.base import GameError
-from games.registry import load_game
-from player.agents import DEFAULT_TIME, MCTSAgent, make_agent
-from server.match import derive_seed, play_match
-from server.tournament import run_tournament
 
 TICTACTOE = load_game("tictactoe")
 

@@ -1,4 +1,4 @@
-"""The arena's JSON API and live updates (`server.arena`), through an aiohttp test client."""
+"""The arena's JSON API and live updates (`ggp.server.arena`), through an aiohttp test client."""
 
 from __future__ import annotations
 
@@ -11,15 +11,14 @@ from pathlib import Path
 import pytest
 from fake_players import FakePlayer, served
 from gdl_texts import TICTACTOE
-
-from games.registry import load_game
-from player.agents import RandomAgent
-from server.arena import tournaments
-from server.arena.app import ARENA, create_app
-from server.arena.arena import ArenaConfig
-from server.arena.store import ArenaStore, MatchRow
-from server.match import play_match
-from server.stats import wilson_interval
+from ggp.games.registry import load_game
+from ggp.player.agents import RandomAgent
+from ggp.server.arena import tournaments
+from ggp.server.arena.app import ARENA, create_app
+from ggp.server.arena.arena import ArenaConfig
+from ggp.server.arena.store import ArenaStore, MatchRow
+from ggp.server.match import play_match
+from ggp.server.stats import wilson_interval
 
 pytestmark = pytest.mark.asyncio
 

@@ -1,15 +1,14 @@
-"""An arena agent in its own process (`server.arena.process_player`): moves, thinking,
+"""An arena agent in its own process (`ggp.server.arena.process_player`): moves, thinking,
 and the errors that stand in for a move (TO, CE) or abort the match."""
 
 from __future__ import annotations
 
 import pytest
-
-from games.base import GameError
-from player.agents import Clocks
-from server.arena.process_player import ProcessAgentPlayer
-from server.players import MatchSetup
-from server.rules import referee_game
+from ggp.games.base import GameError
+from ggp.player.agents import Clocks
+from ggp.server.arena.process_player import ProcessAgentPlayer
+from ggp.server.players import MatchSetup
+from ggp.server.rules import referee_game
 
 pytestmark = pytest.mark.asyncio
 

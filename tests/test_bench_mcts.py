@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 
-from test_gdl_game import RACE
-
 from ggp.cli import main
+from test_gdl_game import RACE
 
 
 def test_bench_mcts_prints_simulations_per_second(capsys) -> None:

@@ -2,10 +2,9 @@ from __future__ import annotations
 
 import pytest
 from corpus_traces import load_traces, replay
+from ggp.games.base import GameError, IllegalMoveError
+from ggp.games.breakthrough import Breakthrough, BreakthroughState
 from turns import check_fast_playouts, play_turns
-
-from games.base import GameError, IllegalMoveError
-from games.breakthrough import Breakthrough, BreakthroughState
 
 GAME = Breakthrough()
 

@@ -9,9 +9,8 @@ import re
 from pathlib import Path
 
 import pytest
-from test_gdl_game import RACE
-
 from ggp.cli import main
+from test_gdl_game import RACE
 
 PLAYOUT = {
     "game": "race",

@@ -11,10 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hostile_rules import BIG_RELATION, COSTLY_STEP, MANY_ORS, PARENTHESES
-
 from ggp.cli import main
 from ggp.commands import check
+from hostile_rules import BIG_RELATION, COSTLY_STEP, MANY_ORS, PARENTHESES
 
 GROWING = """
 (role r) (init (n z)) (legal r go)

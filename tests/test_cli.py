@@ -5,10 +5,9 @@ import subprocess
 import sys
 
 import pytest
-
 from ggp.cli import COMMANDS, main
 
-HEAVY_MODULES = ("aiohttp", "lark", "gdl", "player", "server", "ggp.commands")
+HEAVY_MODULES = ("aiohttp", "lark", "ggp.gdl", "ggp.player", "ggp.server", "ggp.commands")
 
 
 def test_ggp_help_lists_every_command_without_importing_any() -> None:

@@ -2,11 +2,10 @@ from __future__ import annotations
 
 import pytest
 from corpus_traces import load_traces, replay
+from ggp.games.base import GameError, IllegalMoveError
+from ggp.games.connect_four import ConnectFour, ConnectFourState
+from ggp.games.registry import load_game
 from turns import check_fast_playouts, play_turns
-
-from games.base import GameError, IllegalMoveError
-from games.connect_four import ConnectFour, ConnectFourState
-from games.registry import load_game
 
 DRAWN_GAME = "234327377567473335165216456472451561112264"
 """The columns of a full 7x6 game without a line, red first."""

@@ -12,16 +12,15 @@ from __future__ import annotations
 import random
 
 import pytest
+from ggp.games.base import GameError
+from ggp.games.registry import GDL_DIR
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.gdl.native import build
+from ggp.player.agents import make_agent
+from ggp.player.mcts import MCTS, RandomPlayout
+from ggp.player.search_worker import SEARCH_DECISIVE, SearchWorker, ServePlayout, decisive_suits
 from test_gdl_native import native_game, needs_native
 from test_greedy_playouts import assert_native_playouts_agree, play
-
-from games.base import GameError
-from games.registry import GDL_DIR
-from gdl.interpreter.game import GdlGame
-from gdl.native import build
-from player.agents import make_agent
-from player.mcts import MCTS, RandomPlayout
-from player.search_worker import SEARCH_DECISIVE, SearchWorker, ServePlayout, decisive_suits
 
 GRAB = """
 ; left picks a or b; then right may grab, which wins for right after a.

@@ -10,15 +10,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from ggp.games.base import Finishers, GameError
+from ggp.games.registry import GDL_DIR
+from ggp.gdl.native import build
+from ggp.player.agents import make_agent
+from ggp.player.mcts import RandomPlayout
 from test_decisive_playouts import THREAT, grab_text
 from test_gdl_native import native_game, needs_native
 from test_greedy_playouts import TWO_IN_A_ROW, play, tictactoe
-
-from games.base import Finishers, GameError
-from games.registry import GDL_DIR
-from gdl.native import build
-from player.agents import make_agent
-from player.mcts import RandomPlayout
 
 NONE = (frozenset(), frozenset())
 """No finishing move for either role: no win is ever looked for."""

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 from game_invariants import check_random_playouts
-
-from games.base import GameError, IllegalMoveError, canonical_move
-from games.registry import NATIVE_GAMES, load_game
+from ggp.games.base import GameError, IllegalMoveError, canonical_move
+from ggp.games.registry import NATIVE_GAMES, load_game
 
 
 @pytest.mark.parametrize("name", sorted(NATIVE_GAMES))

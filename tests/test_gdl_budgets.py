@@ -13,18 +13,17 @@ import random
 
 import pytest
 from gdl_texts import TICTACTOE
-
-from gdl.compiled.compile import compile_rules
-from gdl.compiled.compiled_game import CompiledGame
-from gdl.interpreter import joins, magic
-from gdl.interpreter.game import GdlGame
-from gdl.load import game_from_text
-from gdl.network import grounding
-from gdl.network.formulas import cone
-from gdl.network.grounding import WORK_UNITS, Budget, GroundingError, Work, ground
-from gdl.syntax.errors import GdlError, GdlValidationError
-from gdl.syntax.parser import parse_rules
-from gdl.syntax.validator import MAX_ALTERNATIVES, validate
+from ggp.gdl.compiled.compile import compile_rules
+from ggp.gdl.compiled.compiled_game import CompiledGame
+from ggp.gdl.interpreter import joins, magic
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.gdl.load import game_from_text
+from ggp.gdl.network import grounding
+from ggp.gdl.network.formulas import cone
+from ggp.gdl.network.grounding import WORK_UNITS, Budget, GroundingError, Work, ground
+from ggp.gdl.syntax.errors import GdlError, GdlValidationError
+from ggp.gdl.syntax.parser import parse_rules
+from ggp.gdl.syntax.validator import MAX_ALTERNATIVES, validate
 
 CONSTANTS = "".join(f"(k c{i})\n" for i in range(12))
 JOIN = "(<= (big ?a ?b ?c ?d) (k ?a) (k ?b) (k ?c) (k ?d))\n"

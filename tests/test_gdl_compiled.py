@@ -5,18 +5,17 @@ from __future__ import annotations
 import random
 
 import pytest
+from ggp.games.base import GameDefinitionError, IllegalMoveError
+from ggp.games.registry import GDL_DIR
+from ggp.gdl.compiled import codegen
+from ggp.gdl.compiled.codegen import compile_source
+from ggp.gdl.compiled.compile import SPECIALISE_AFTER
+from ggp.gdl.compiled.compiled_game import CompiledGame, CompiledState
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.gdl.load import with_reasoner
+from ggp.gdl.network.grounding import Budget, GroundingError, ground
+from ggp.gdl.syntax.terms import to_kif
 from test_gdl_game import RACE
-
-from games.base import GameDefinitionError, IllegalMoveError
-from games.registry import GDL_DIR
-from gdl.compiled import codegen
-from gdl.compiled.codegen import compile_source
-from gdl.compiled.compile import SPECIALISE_AFTER
-from gdl.compiled.compiled_game import CompiledGame, CompiledState
-from gdl.interpreter.game import GdlGame
-from gdl.load import with_reasoner
-from gdl.network.grounding import Budget, GroundingError, ground
-from gdl.syntax.terms import to_kif
 
 
 def both(text: str = RACE) -> tuple[GdlGame, CompiledGame]:

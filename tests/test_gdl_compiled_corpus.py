@@ -10,13 +10,12 @@ without ``../shared``.
 from __future__ import annotations
 
 import pytest
+from ggp.gdl.compiled.compile import compile_rules
+from ggp.gdl.compiled.compiled_game import CompiledGame
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.gdl.network.grounding import Budget, GroundingError
+from ggp.gdl.traces import read_playouts, replay
 from test_gdl_corpus import GAMES
-
-from gdl.compiled.compile import compile_rules
-from gdl.compiled.compiled_game import CompiledGame
-from gdl.interpreter.game import GdlGame
-from gdl.network.grounding import Budget, GroundingError
-from gdl.traces import read_playouts, replay
 
 TEST_BUDGET = Budget(work=1_000_000, ground_rules=20_000)
 """About 160 games compile within it; loading, compiling and replaying all take about

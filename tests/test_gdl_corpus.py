@@ -2,16 +2,15 @@
 
 The playouts were recorded by an independent reasoner (GGP-Base's prover);
 each step must agree: the state, every role's legal moves, the next state,
-and the goals at the end (see `gdl.traces`).  Skipped without ``../shared``.
+and the goals at the end (see `ggp.gdl.traces`).  Skipped without ``../shared``.
 """
 
 from __future__ import annotations
 
 import pytest
 from conftest import SHARED
-
-from gdl.interpreter.game import GdlGame
-from gdl.traces import read_playouts, replay
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.gdl.traces import read_playouts, replay
 
 INDEX = SHARED / "gdl-corpus" / "INDEX.tsv"
 

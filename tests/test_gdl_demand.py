@@ -1,15 +1,14 @@
-"""Relations restricted to the arguments they are asked for with (`gdl.network.demand`)."""
+"""Relations restricted to the arguments they are asked for with (`ggp.gdl.network.demand`)."""
 
 from __future__ import annotations
 
+from ggp.gdl.compiled.compiled_game import CompiledGame
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.gdl.network.demand import restrict_to_demand
+from ggp.gdl.network.grounding import ground
+from ggp.gdl.syntax.terms import to_kif
 from test_gdl_compiled import assert_same_random_playouts
 from test_gdl_factoring import UNTOUCHED, hoppers
-
-from gdl.compiled.compiled_game import CompiledGame
-from gdl.interpreter.game import GdlGame
-from gdl.network.demand import restrict_to_demand
-from gdl.network.grounding import ground
-from gdl.syntax.terms import to_kif
 
 ROWS = """
 (<= (row ?a ?b ?c ?r) (true (cell ?a 1 ?r)) (true (cell ?b 1 ?r)) (true (cell ?c 1 ?r)))

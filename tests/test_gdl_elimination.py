@@ -1,4 +1,4 @@
-"""Variables of large rules eliminated a bucket at a time (`gdl.network.elimination`).
+"""Variables of large rules eliminated a bucket at a time (`ggp.gdl.network.elimination`).
 
 The rules with a bucket eliminated must give the same game (the compiled
 reasoner plays as the interpreter) with fewer ground rules.
@@ -7,16 +7,15 @@ reasoner plays as the interpreter) with fewer ground rules.
 from __future__ import annotations
 
 import pytest
+from ggp.gdl.compiled.compiled_game import CompiledGame
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.gdl.network import grounding
+from ggp.gdl.network.elimination import buckets, split_move
+from ggp.gdl.network.grounding import ground
+from ggp.gdl.syntax.strata import clauses
+from ggp.gdl.syntax.terms import to_kif
 from test_gdl_compiled import assert_same_random_playouts
 from test_gdl_factoring import UNTOUCHED, hoppers
-
-from gdl.compiled.compiled_game import CompiledGame
-from gdl.interpreter.game import GdlGame
-from gdl.network import grounding
-from gdl.network.elimination import buckets, split_move
-from gdl.network.grounding import ground
-from gdl.syntax.strata import clauses
-from gdl.syntax.terms import to_kif
 
 THREATS = """
 (<= (threatens ?r ?s) (true (cell ?x ?y ?r)) (true (cell ?u ?v ?s)) (neighbour ?x ?y ?u ?v)

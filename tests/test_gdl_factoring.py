@@ -1,4 +1,4 @@
-"""Rules of a move factored by what the move touches (`gdl.network.factoring`).
+"""Rules of a move factored by what the move touches (`ggp.gdl.network.factoring`).
 
 The factored rules must give the same games (the compiled reasoner plays as
 the interpreter) with fewer ground rules; a condition true for few cells
@@ -8,12 +8,11 @@ the interpreter) with fewer ground rules; a condition true for few cells
 from __future__ import annotations
 
 import pytest
+from ggp.gdl.compiled.compiled_game import CompiledGame
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.gdl.network import grounding
+from ggp.gdl.network.grounding import ground
 from test_gdl_compiled import assert_same_random_playouts
-
-from gdl.compiled.compiled_game import CompiledGame
-from gdl.interpreter.game import GdlGame
-from gdl.network import grounding
-from gdl.network.grounding import ground
 
 SIZE = 5
 

@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 from game_invariants import check_random_playouts
-
-from games.base import GameDefinitionError, GameError, IllegalMoveError
-from games.registry import load_game
-from gdl.interpreter.game import GdlGame
-from gdl.syntax.errors import GdlSyntaxError
 from ggp.cli import main
+from ggp.games.base import GameDefinitionError, GameError, IllegalMoveError
+from ggp.games.registry import load_game
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.gdl.syntax.errors import GdlSyntaxError
 
 RACE = """
 ; Players add 1 or 2 in turn; whoever must move when the count reaches 4 wins.

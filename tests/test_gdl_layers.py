@@ -5,10 +5,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import gdl
+import ggp.gdl as gdl
 
 LAYERS = ("syntax", "interpreter", "network", "compiled", "native")
-"""In pipeline order; `gdl.load` and `gdl.traces` above them may import any."""
+"""In pipeline order; `ggp.gdl.load` and `ggp.gdl.traces` above them may import any."""
 
 GDL_DIR = Path(gdl.__file__).parent
 
@@ -22,7 +22,7 @@ def imported_layers(path: Path) -> set[str]:
             names = [node.module]
         elif isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
-        found |= {name.split(".")[1] for name in names if name.startswith("gdl.")}
+        found |= {name.split(".")[2] for name in names if name.startswith("ggp.gdl.")}
     return found
 
 

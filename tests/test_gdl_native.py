@@ -15,23 +15,22 @@ import subprocess
 import sys
 
 import pytest
+from ggp.games.base import GameDefinitionError
+from ggp.games.registry import GDL_DIR
+from ggp.gdl.compiled.compile import compile_rules
+from ggp.gdl.compiled.compiled_game import CompiledGame, CompiledState
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.gdl.load import with_reasoner
+from ggp.gdl.native import build
+from ggp.gdl.native.attach import attach_in_background, attach_native
+from ggp.gdl.native.build import NativeUnavailable
+from ggp.gdl.native.csource import CGenerator, check_source
+from ggp.gdl.network import grounding
+from ggp.gdl.network.grounding import Budget
+from ggp.player.mcts import MCTS, RandomPlayout
 from test_gdl_budgets import COUNTING
 from test_gdl_compiled import HOSTILE
 from test_gdl_game import RACE
-
-from games.base import GameDefinitionError
-from games.registry import GDL_DIR
-from gdl.compiled.compile import compile_rules
-from gdl.compiled.compiled_game import CompiledGame, CompiledState
-from gdl.interpreter.game import GdlGame
-from gdl.load import with_reasoner
-from gdl.native import build
-from gdl.native.attach import attach_in_background, attach_native
-from gdl.native.build import NativeUnavailable
-from gdl.native.csource import CGenerator, check_source
-from gdl.network import grounding
-from gdl.network.grounding import Budget
-from player.mcts import MCTS, RandomPlayout
 
 try:
     import cffi  # noqa: F401
@@ -190,7 +189,7 @@ def test_without_the_native_extra_the_generated_python_serves(monkeypatch, caplo
         raise NativeUnavailable("cffi is not installed")
 
     monkeypatch.setattr(build, "new_ffi", missing)
-    with caplog.at_level(logging.INFO, logger="gdl.load"):
+    with caplog.at_level(logging.INFO, logger="ggp.gdl.load"):
         game = with_reasoner(GdlGame.from_text(RACE, name="race"), "native")
     assert isinstance(game, CompiledGame) and game.native is None
     assert "no native code (cffi is not installed)" in caplog.text
@@ -200,7 +199,7 @@ def test_without_the_native_extra_the_generated_python_serves(monkeypatch, caplo
 def test_a_failed_build_leaves_the_game_on_python(monkeypatch, caplog) -> None:
     monkeypatch.setenv(build.COMPILER_ENV, "no-such-compiler-here")
     compiled = CompiledGame.from_text(RACE, name="race")
-    with caplog.at_level(logging.INFO, logger="gdl.native.attach"):
+    with caplog.at_level(logging.INFO, logger="ggp.gdl.native.attach"):
         attach_in_background(compiled).join()
     assert compiled.native is None
     assert "the generated Python serves" in caplog.text
@@ -237,9 +236,9 @@ def test_libraries_are_cached_by_their_source(tmp_path, monkeypatch) -> None:
 
 SOURCE_DIGEST = """
 import hashlib, sys
-from games.registry import GDL_DIR
-from gdl.compiled.compiled_game import CompiledGame
-from gdl.native.csource import CGenerator
+from ggp.games.registry import GDL_DIR
+from ggp.gdl.compiled.compiled_game import CompiledGame
+from ggp.gdl.native.csource import CGenerator
 rules = CompiledGame.from_text((GDL_DIR / "connect_four.kif").read_text()).compiled
 source = CGenerator(rules.network, rules.goal_values).source()
 print(hashlib.sha256(source.encode()).hexdigest())

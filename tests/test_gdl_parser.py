@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
-from gdl.syntax.errors import GdlSyntaxError
-from gdl.syntax.parser import parse_rules, parse_sexprs, parse_term, parse_terms
-from gdl.syntax.terms import Rule, is_ground, is_variable, rules_text, to_kif, variables
+from ggp.gdl.syntax.errors import GdlSyntaxError
+from ggp.gdl.syntax.parser import parse_rules, parse_sexprs, parse_term, parse_terms
+from ggp.gdl.syntax.terms import Rule, is_ground, is_variable, rules_text, to_kif, variables
 
 
 def test_facts_rules_comments_and_literals() -> None:

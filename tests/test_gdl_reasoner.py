@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+import ggp.gdl.interpreter.magic
 import pytest
-
-import gdl.interpreter.magic
-from gdl.interpreter.magic import demand_reasoner, demand_strata
-from gdl.interpreter.reasoner import Reasoner
-from gdl.syntax.parser import parse_rules, parse_terms
-from gdl.syntax.validator import check
+from ggp.gdl.interpreter.magic import demand_reasoner, demand_strata
+from ggp.gdl.interpreter.reasoner import Reasoner
+from ggp.gdl.syntax.parser import parse_rules, parse_terms
+from ggp.gdl.syntax.validator import check
 
 GAME = "(role r)\n(<= terminal (true done))\n(goal r 0)\n"
 """Enough for the validator; the tests ask for other relations."""
@@ -141,7 +140,7 @@ def test_demand_driven_relations_give_the_same_facts(state: str) -> None:
 
 
 def test_expensive_relations_are_found_and_computed_on_demand(monkeypatch) -> None:
-    monkeypatch.setattr(gdl.interpreter.magic, "STATIC_WORK_LIMIT", 200)
+    monkeypatch.setattr(ggp.gdl.interpreter.magic, "STATIC_WORK_LIMIT", 200)
     chosen = demand_reasoner(check(parse_rules(GAME + DEMANDED + "(init (cell 1 black))")))
     assert "far" in chosen.strata.demand
     plain = Reasoner(check(parse_rules(GAME + DEMANDED)))

@@ -7,15 +7,14 @@ tests decide nothing by the clock.
 from __future__ import annotations
 
 import pytest
+from ggp.games.base import Game, GameError
+from ggp.gdl.compiled import compile as compile_module
+from ggp.gdl.compiled.compiled_game import CompiledGame
+from ggp.gdl.compiled.trial import Verdict, states_per_second
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.gdl.load import with_reasoner
 from test_gdl_compiled import assert_same_random_playouts
 from test_gdl_game import RACE
-
-from games.base import Game, GameError
-from gdl.compiled import compile as compile_module
-from gdl.compiled.compiled_game import CompiledGame
-from gdl.compiled.trial import Verdict, states_per_second
-from gdl.interpreter.game import GdlGame
-from gdl.load import with_reasoner
 
 
 def figures(compiled: float, interpreted: float):

@@ -15,10 +15,9 @@ from collections import deque
 from pathlib import Path
 
 import pytest
-
-from games.base import Game, State
-from games.registry import GDL_DIR, NATIVE_GAMES, load_game
 from ggp.cli import main
+from ggp.games.base import Game, State
+from ggp.games.registry import GDL_DIR, NATIVE_GAMES, load_game
 
 TWINS = tuple(NATIVE_GAMES)
 """Every built-in game has a GDL twin."""

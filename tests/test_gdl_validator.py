@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-
-from gdl.interpreter.game import GdlGame
-from gdl.syntax.errors import GdlValidationError
-from gdl.syntax.parser import parse_rules
-from gdl.syntax.validator import check, validate
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.gdl.syntax.errors import GdlValidationError
+from ggp.gdl.syntax.parser import parse_rules
+from ggp.gdl.syntax.validator import check, validate
 
 BASE = """
 (role a)

@@ -9,14 +9,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from ggp.games.base import Game, GameError, State, winning_joint
+from ggp.games.registry import GDL_DIR
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.gdl.native import build
+from ggp.player.agents import make_agent
+from ggp.player.mcts import MCTS, RandomPlayout
 from test_gdl_native import native_game, needs_native
-
-from games.base import Game, GameError, State, winning_joint
-from games.registry import GDL_DIR
-from gdl.interpreter.game import GdlGame
-from gdl.native import build
-from player.agents import make_agent
-from player.mcts import MCTS, RandomPlayout
 
 TWO_IN_A_ROW = ["(mark 1 1)", "(mark 2 1)", "(mark 1 2)", "(mark 2 2)"]
 """Tic-tac-toe moves after which xplayer, on move, wins with (mark 1 3)."""

@@ -1,4 +1,4 @@
-"""The learnt state evaluation (`player.heuristic`) and its cut-off playouts.
+"""The learnt state evaluation (`ggp.player.heuristic`) and its cut-off playouts.
 
 The native tests build small libraries into a folder of this test module
 (skipped without cffi or a C compiler); the Python path runs everywhere.
@@ -9,18 +9,16 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_gdl_native import needs_native
-
-from games.base import GameError
-from games.registry import GDL_DIR
-from gdl.compiled.compiled_game import CompiledGame
-from gdl.interpreter.game import GdlGame
-from gdl.load import with_reasoner
-from gdl.native import build
-from gdl.native.attach import attach_native
-from player import heuristic
-from player.agents import make_agent
-from player.heuristic import (
+from ggp.games.base import GameError
+from ggp.games.registry import GDL_DIR
+from ggp.gdl.compiled.compiled_game import CompiledGame
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.gdl.load import with_reasoner
+from ggp.gdl.native import build
+from ggp.gdl.native.attach import attach_native
+from ggp.player import heuristic
+from ggp.player.agents import make_agent
+from ggp.player.heuristic import (
     CutoffPlayout,
     Samples,
     candidate_features,
@@ -28,6 +26,7 @@ from player.heuristic import (
     material_term,
     split_fact,
 )
+from test_gdl_native import needs_native
 
 TOKENS = """
 ; Each side has three tokens; in turn a side takes one of the other's tokens or

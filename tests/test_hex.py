@@ -8,11 +8,10 @@ import random
 
 import pytest
 from game_invariants import check_random_playouts
+from ggp.games.base import GameError
+from ggp.games.hex import Hex, HexState
+from ggp.games.registry import load_game
 from playout_outcomes import check_fast_playouts
-
-from games.base import GameError
-from games.hex import Hex, HexState
-from games.registry import load_game
 
 Cell = tuple[str, int]
 

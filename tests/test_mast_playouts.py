@@ -10,14 +10,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from ggp.games.base import State
+from ggp.games.move_averages import MoveAverages
+from ggp.games.registry import GDL_DIR
+from ggp.gdl.native import build
+from ggp.player.mast import MastPlayout
+from ggp.player.mcts import MCTS
 from test_gdl_native import native_game, needs_native
-
-from games.base import State
-from games.move_averages import MoveAverages
-from games.registry import GDL_DIR
-from gdl.native import build
-from player.mast import MastPlayout
-from player.mcts import MCTS
 
 
 @pytest.fixture(scope="module", autouse=True)

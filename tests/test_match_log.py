@@ -6,13 +6,12 @@ import asyncio
 import json
 
 import pytest
-
-from games.base import GameError
-from games.registry import load_game
-from player.agents import Clocks, make_agent
-from server.match import make_players, play_match, referee_match
-from server.match_log import MatchLogWriter, read_log, replay, split_terms
-from server.rules import game_from_rules, referee_game
+from ggp.games.base import GameError
+from ggp.games.registry import load_game
+from ggp.player.agents import Clocks, make_agent
+from ggp.server.match import make_players, play_match, referee_match
+from ggp.server.match_log import MatchLogWriter, read_log, replay, split_terms
+from ggp.server.rules import game_from_rules, referee_game
 
 TICTACTOE = load_game("tictactoe")
 
@@ -145,7 +144,6 @@ def test_replay_of_a_gdl_game_shows_facts_and_of_a_log_without_rules_needs_game(
     tmp_path, capsys
 ) -> None:
     from fake_players import TICTACTOE_GDL
-
     from ggp.cli import main
 
     kif = tmp_path / "ttt.kif"

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import random
 
+import ggp.player.mcts as mcts_module
 import pytest
+from ggp.games.base import GameError
+from ggp.games.registry import load_game
+from ggp.player.mcts import MCTS, RandomPlayout
 from pick_game import PickGame
-
-import player.mcts as mcts_module
-from games.base import GameError
-from games.registry import load_game
-from player.mcts import MCTS, RandomPlayout
 
 TICTACTOE = load_game("tictactoe")
 

@@ -8,7 +8,7 @@ Rates measured over 1000 matches (500 in each seat, `ggp tournament ...
 
 from __future__ import annotations
 
-from server.tournament import run_tournament, standings
+from ggp.server.tournament import run_tournament, standings
 
 TEN = "mcts:iterations=10,solver=no"
 """Plain UCT, as measured."""

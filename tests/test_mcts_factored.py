@@ -6,13 +6,12 @@ import random
 
 import pytest
 from gdl_texts import PENNIES
+from ggp.games.base import GameError
+from ggp.gdl.load import game_from_text
+from ggp.player.agents import make_agent
+from ggp.player.factored import independent_choices
+from ggp.player.mcts import MCTS
 from test_mcts import TICTACTOE
-
-from games.base import GameError
-from gdl.load import game_from_text
-from player.agents import make_agent
-from player.factored import independent_choices
-from player.mcts import MCTS
 
 RACE = """
 ; Two roles race on their own tracks, both moving at once: a step of 1 or 2.

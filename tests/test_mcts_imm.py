@@ -1,4 +1,4 @@
-"""Implicit minimax backups (`player.imm`): the values kept, their use, the options."""
+"""Implicit minimax backups (`ggp.player.imm`): the values kept, their use, the options."""
 
 from __future__ import annotations
 
@@ -6,15 +6,14 @@ import random
 from collections.abc import Sequence
 
 import pytest
+from ggp.games.base import Game, GameError, Goals, State
+from ggp.player.agents import make_agent
+from ggp.player.imm import HeuristicPrior, ImplicitMinimax
+from ggp.player.mcts import MCTS, Node
 from perfect_play import checked_bounds
 from pick_game import PickGame
 from test_heuristic import COINS, TOKENS, compiled
 from test_mcts import TICTACTOE
-
-from games.base import Game, GameError, Goals, State
-from player.agents import make_agent
-from player.imm import HeuristicPrior, ImplicitMinimax
-from player.mcts import MCTS, Node
 
 TREE_VALUES = {
     "": (0.5, 0.5),

@@ -5,12 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from ggp.games.base import GameError
+from ggp.player.agents import make_agent
+from ggp.player.mast import MastPlayout, MoveAverages
+from ggp.player.mcts import MCTS, RandomPlayout
 from test_mcts import TICTACTOE, position
-
-from games.base import GameError
-from player.agents import make_agent
-from player.mast import MastPlayout, MoveAverages
-from player.mcts import MCTS, RandomPlayout
 
 
 def test_averages_count_and_average_each_roles_moves() -> None:

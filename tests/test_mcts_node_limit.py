@@ -5,11 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from ggp.games.base import GameError
+from ggp.player.mcts import MCTS, Node
+from ggp.server.tournament import run_tournament
 from test_mcts import TICTACTOE, CountingPlayout, position
-
-from games.base import GameError
-from player.mcts import MCTS, Node
-from server.tournament import run_tournament
 
 
 def held(root: Node) -> int:

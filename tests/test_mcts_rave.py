@@ -5,16 +5,15 @@ from __future__ import annotations
 import random
 
 import pytest
+from ggp.games import amaf
+from ggp.games.base import GameError, State
+from ggp.games.registry import GDL_DIR
+from ggp.gdl.native import build
+from ggp.player.agents import make_agent
+from ggp.player.mcts import MCTS, _subtree
 from perfect_play import bounds_hold
 from test_gdl_native import native_game, needs_native
 from test_mcts import TICTACTOE, position
-
-from games import amaf
-from games.base import GameError, State
-from games.registry import GDL_DIR
-from gdl.native import build
-from player.agents import make_agent
-from player.mcts import MCTS, _subtree
 
 
 @pytest.fixture(scope="module", autouse=True)

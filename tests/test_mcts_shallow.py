@@ -1,18 +1,17 @@
-"""The shallow proof search (`player.shallow`) inside MCTS-Solver."""
+"""The shallow proof search (`ggp.player.shallow`) inside MCTS-Solver."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
+from ggp.games.base import GameError
+from ggp.player.agents import make_agent
+from ggp.player.mcts import MCTS, Node
+from ggp.player.shallow import strict_winner, winner, wins
 from perfect_play import bounds_hold, value
 from pick_game import PickGame
 from test_mcts import TICTACTOE, position
-
-from games.base import GameError
-from player.agents import make_agent
-from player.mcts import MCTS, Node
-from player.shallow import strict_winner, winner, wins
 
 BLOCK_OR_LOSE = position("oo. x.. .x.", "xplayer")
 """X to move must block (mark 1 3): every other move lets O win at once."""

@@ -5,15 +5,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from ggp.games.base import GameError
+from ggp.games.registry import load_game
+from ggp.player.agents import make_agent
+from ggp.player.mcts import MCTS, MoveStats, choose_move
+from ggp.player.solver import allowed_moves, prove
 from perfect_play import checked_bounds
 from pick_game import PickGame
 from test_mcts import TICTACTOE, position
-
-from games.base import GameError
-from games.registry import load_game
-from player.agents import make_agent
-from player.mcts import MCTS, MoveStats, choose_move
-from player.solver import allowed_moves, prove
 
 
 def solved(state, iterations: int, seed: int = 1) -> MCTS:

@@ -5,12 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.player.agents import make_agent
+from ggp.player.mcts import MCTS, Node, _subtree
+from ggp.player.state_table import StateTable
 from test_mcts import TICTACTOE
-
-from gdl.interpreter.game import GdlGame
-from player.agents import make_agent
-from player.mcts import MCTS, Node, _subtree
-from player.state_table import StateTable
 
 MERGE = """
 (role a)

@@ -2,10 +2,9 @@ from __future__ import annotations
 
 import pytest
 from corpus_traces import load_traces, replay
+from ggp.games.base import GameError, IllegalMoveError
+from ggp.games.othello import Othello, OthelloState
 from turns import check_fast_playouts, play_turns
-
-from games.base import GameError, IllegalMoveError
-from games.othello import Othello, OthelloState
 
 GAME = Othello()
 DIRECTIONS = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)]

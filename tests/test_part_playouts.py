@@ -8,15 +8,14 @@ import time
 from pathlib import Path
 
 import pytest
+from ggp.games.base import GameError
+from ggp.gdl.load import game_from_text
+from ggp.player import search_worker
+from ggp.player.agents import make_agent
+from ggp.player.mcts import MCTS, RandomPlayout
+from ggp.player.search_worker import SearchWorker
 from test_gdl_native import native_game, needs_native
 from test_mcts_factored import DRY, MARKS, RACE
-
-from games.base import GameError
-from gdl.load import game_from_text
-from player import search_worker
-from player.agents import make_agent
-from player.mcts import MCTS, RandomPlayout
-from player.search_worker import SearchWorker
 
 C4SIM = (
     Path(__file__).parents[2] / "shared" / "gdl-corpus" / "games" / "connectFourSimultaneous.kif"

@@ -1,11 +1,10 @@
-"""Reading GGP messages and writing replies (`player.protocol`)."""
+"""Reading GGP messages and writing replies (`ggp.player.protocol`)."""
 
 from __future__ import annotations
 
 import pytest
-
-from gdl.syntax.parser import parse_rules
-from player.protocol import (
+from ggp.gdl.syntax.parser import parse_rules
+from ggp.player.protocol import (
     READ_AT_ONCE,
     Abort,
     Info,

@@ -6,10 +6,9 @@ import json
 import math
 
 import pytest
-
 from ggp.cli import main
-from server.ratings import ELO, fit, ratings
-from server.tournament import MatchResult, run_tournament, seating
+from ggp.server.ratings import ELO, fit, ratings
+from ggp.server.tournament import MatchResult, run_tournament, seating
 
 
 @pytest.fixture(autouse=True)

@@ -25,8 +25,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, SHARED
 from fake_players import served_apps
-
-from player.http_player import PlayerConfig, create_app
+from ggp.player.http_player import PlayerConfig, create_app
 
 README = (ROOT / "README.md").read_text()
 BIN = Path(sys.executable).parent
@@ -52,7 +51,7 @@ def test_the_license_file_is_the_one_the_package_declares() -> None:
     import tomllib
 
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["license"]
-    assert declared == {"text": "MIT"}
+    assert declared == "MIT"
     license_text = (ROOT / "LICENSE").read_text()
     assert license_text.startswith("MIT License\n") and "WITHOUT WARRANTY" in license_text
 
@@ -70,6 +69,7 @@ def test_the_python_api_section_has_its_examples() -> None:
     ("code", "between", "shown"), SNIPPETS, ids=lambda part: part.split("\n")[0][:40]
 )
 def test_python_api_example(code: str, between: str, shown: str, tmp_path: Path) -> None:
+    shadow_user_modules(tmp_path)
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=600
     )
@@ -78,6 +78,44 @@ def test_python_api_example(code: str, between: str, shown: str, tmp_path: Path)
     if "figures vary" in between:  # a search's visits and values: compare the rest
         printed, expected = (re.sub(r"\d+(\.\d+)?", "N", text) for text in (printed, expected))
     assert printed == expected
+
+
+USER_MODULES = ("player", "server", "games", "gdl", "ggp_helpers")
+
+
+def shadow_user_modules(folder: Path) -> None:
+    """Write a student's own ``player.py``, ``server.py``, ... into `folder`: modules with
+    the names of our folders, which must never be imported in place of ours."""
+    for name in USER_MODULES:
+        (folder / f"{name}.py").write_text(f"raise ImportError('the user\\'s own {name}.py')\n")
+
+
+def test_the_package_imports_beside_a_users_own_modules(tmp_path: Path) -> None:
+    shadow_user_modules(tmp_path)
+    code = "import ggp.player.agents, ggp.server.match, ggp.games.registry, ggp.gdl.load, ggp.cli"
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True)
+    assert done.returncode == 0, done.stderr.decode()
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ggp",
+            "match",
+            "tictactoe",
+            "random",
+            "random",
+            "--seed",
+            "1",
+            "--log-dir",
+            "logs",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "xplayer" in done.stdout
 
 
 def readme_commands() -> dict[str, list[str]]:

@@ -12,18 +12,17 @@ from collections.abc import AsyncIterator
 import pytest
 from aiohttp import web
 from fake_players import TICTACTOE_GDL, FakePlayer, served
-
-from games.base import GameError, State
-from gdl.syntax.terms import rules_text
 from ggp.cli import main
-from player.agents import Agent, Clocks, make_agent
-from server.match import MatchRefused, judge, make_players, run_match, seat_specs
-from server.match_log import read_log, replay
-from server.messages import parse_move, play_message, start_message, stop_message
-from server.players import AgentPlayer, Player, Reply
-from server.remote import RemotePlayer, player_url
-from server.rules import game_from_rules
-from server.tournament import format_standings, run_tournament, standings
+from ggp.games.base import GameError, State
+from ggp.gdl.syntax.terms import rules_text
+from ggp.player.agents import Agent, Clocks, make_agent
+from ggp.server.match import MatchRefused, judge, make_players, run_match, seat_specs
+from ggp.server.match_log import read_log, replay
+from ggp.server.messages import parse_move, play_message, start_message, stop_message
+from ggp.server.players import AgentPlayer, Player, Reply
+from ggp.server.remote import RemotePlayer, player_url
+from ggp.server.rules import game_from_rules
+from ggp.server.tournament import format_standings, run_tournament, standings
 
 GAME = game_from_rules(TICTACTOE_GDL, "tictactoe")
 RULES = rules_text(GAME.rules)
@@ -349,7 +348,7 @@ def test_bad_player_addresses_are_explained(spec: str) -> None:
 
 
 def test_remote_players_need_rules_text() -> None:
-    from games.registry import load_game
+    from ggp.games.registry import load_game
 
     native = load_game("connect_four:width=5")
     players = [RemotePlayer("http://127.0.0.1:1"), AgentPlayer(make_agent("random"))]
@@ -395,7 +394,7 @@ def test_a_tournament_of_remote_players_counts_their_errors_and_logs_every_match
 def test_an_interrupted_worker_aborts_and_logs_its_match_and_skips_the_rest(
     tmp_path, monkeypatch
 ) -> None:
-    from server import runner, tournament
+    from ggp.server import runner, tournament
 
     stop = threading.Event()
     monkeypatch.setattr(runner, "_stop", stop)

@@ -1,4 +1,4 @@
-"""Our referee against our own HTTP player (`player.http_player`) over loopback."""
+"""Our referee against our own HTTP player (`ggp.player.http_player`) over loopback."""
 
 from __future__ import annotations
 
@@ -6,13 +6,12 @@ import asyncio
 import json
 
 from aiohttp import web
-
 from ggp.cli import main
-from player.agents import Clocks
-from player.http_player import PlayerConfig, create_app
-from server.match import make_players, referee_match
-from server.match_log import read_log, replay
-from server.rules import game_from_rules, referee_game
+from ggp.player.agents import Clocks
+from ggp.player.http_player import PlayerConfig, create_app
+from ggp.server.match import make_players, referee_match
+from ggp.server.match_log import read_log, replay
+from ggp.server.rules import game_from_rules, referee_game
 
 CLOCKS = Clocks(start=5, play=3)
 """Clocks long enough for a loaded machine: the start clock covers the player's search

@@ -13,13 +13,11 @@ from pathlib import Path
 
 import pytest
 from gdl_texts import PENNIES, TICTACTOE
-from test_mcts_factored import RACE
-
-from games.base import State
-from gdl.load import game_from_text
-from player import search_worker
-from player.mcts import Node
-from player.search_worker import (
+from ggp.games.base import State
+from ggp.gdl.load import game_from_text
+from ggp.player import search_worker
+from ggp.player.mcts import Node
+from ggp.player.search_worker import (
     NEVER,
     LineReader,
     SearchWorker,
@@ -27,7 +25,8 @@ from player.search_worker import (
     serve,
     skip_full_collections,
 )
-from player.worker_client import WorkerClient, WorkerDied, WorkerError, WorkerTimeout
+from ggp.player.worker_client import WorkerClient, WorkerDied, WorkerError, WorkerTimeout
+from test_mcts_factored import RACE
 
 
 def test_load_search_advance_in_process() -> None:

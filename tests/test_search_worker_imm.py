@@ -8,13 +8,12 @@ import time
 
 import pytest
 from gdl_texts import TICTACTOE
+from ggp.games.registry import GDL_DIR
+from ggp.gdl.native import attach
+from ggp.player import search_worker
+from ggp.player.imm import ImplicitMinimax
+from ggp.player.search_worker import SearchWorker
 from test_heuristic import TOKENS
-
-from games.registry import GDL_DIR
-from gdl.native import attach
-from player import search_worker
-from player.imm import ImplicitMinimax
-from player.search_worker import SearchWorker
 
 
 @pytest.fixture(autouse=True)

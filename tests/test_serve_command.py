@@ -9,10 +9,9 @@ import signal
 import aiohttp
 import pytest
 from gdl_texts import TICTACTOE
+from ggp.cli import main
 from ggp_client import GGP_BASE_HEADERS, play_match
 from served import served
-
-from ggp.cli import main
 
 
 @pytest.mark.asyncio
@@ -32,7 +31,7 @@ async def test_ggp_serve_plays_a_match_over_loopback_and_stops_on_ctrl_c() -> No
         await asyncio.wait_for(server.process.wait(), 60)
     log = server.log.decode()
     assert server.process.returncode == 0, log
-    assert len(re.findall(r"INFO player\.http_player: play e2e\.1: ", log)) == len(history)
+    assert len(re.findall(r"INFO ggp\.player\.http_player: play e2e\.1: ", log)) == len(history)
     assert "2 search worker(s) each" in log
     assert "60 simulations" in log and "stop e2e.1: done" in log and "stopping" in log
     # Both workers searched 30 simulations, and the node limit, shared, reached

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from games.registry import GDL_DIR
+from ggp.games.registry import GDL_DIR
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "serve_search_speed.py"

@@ -18,11 +18,10 @@ from pathlib import Path
 
 import pytest
 from conftest import SHARED
-
-from games.base import Game, State
-from player.game_factory import game_from_text
-from player.http_player import CORS_HEADERS, PlayerConfig, create_app
-from player.protocol import Info, Play, Preview, Start, Stop, info_reply, parse_message
+from ggp.games.base import Game, State
+from ggp.player.game_factory import game_from_text
+from ggp.player.http_player import CORS_HEADERS, PlayerConfig, create_app
+from ggp.player.protocol import Info, Play, Preview, Start, Stop, info_reply, parse_message
 
 RECORDINGS = sorted((SHARED / "protocol").glob("*-transcript.txt")) + [
     SHARED / "protocol" / "probes.txt"

@@ -6,13 +6,12 @@ import json
 import random
 
 import pytest
-
-from games.base import GameError
-from games.registry import load_game
-from player.agents import make_agent
-from player.mcts import MCTS
-from player.state_table import StateTable, table_path
-from server.match import play_match
+from ggp.games.base import GameError
+from ggp.games.registry import load_game
+from ggp.player.agents import make_agent
+from ggp.player.mcts import MCTS
+from ggp.player.state_table import StateTable, table_path
+from ggp.server.match import play_match
 
 TICTACTOE = load_game("tictactoe")
 

@@ -3,8 +3,7 @@
 import math
 
 import pytest
-
-from server.stats import wilson_interval
+from ggp.server.stats import wilson_interval
 
 Z_95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 

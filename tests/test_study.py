@@ -7,9 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from ggp.cli import main
-from server.study import (
+from ggp.server.study import (
     JOURNAL_FILE,
     Study,
     StudyPlan,

@@ -13,10 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
-
-from games.registry import GDL_DIR
 from ggp.cli import main
-from server.tournament import run_tournament
+from ggp.games.registry import GDL_DIR
+from ggp.server.tournament import run_tournament
 
 STUDY = [
     "study", "tictactoe", "--vary", "iterations=2,16", "--against", "random",
@@ -50,7 +49,7 @@ def test_a_study_and_a_tournament_on_ray_give_the_results_of_local_processes(
     assert (tmp_path / "ray" / "summary.csv").read_text() == summary
     assert len(list((tmp_path / "ray" / "logs").glob("*.json"))) == 12
 
-    from server.ray_runner import RayCluster
+    from ggp.server.ray_runner import RayCluster
 
     agents = ["mcts:iterations=10", "random"]
     local = run_tournament("tictactoe", agents, games=6, swap=True, seed=4, jobs=2)
@@ -70,8 +69,8 @@ def test_a_study_and_a_tournament_on_ray_give_the_results_of_local_processes(
 
 
 def test_ctrl_c_cancels_the_matches_left_and_frees_the_cluster(local_ray, tmp_path) -> None:
-    from server.ray_runner import RayCluster
-    from server.tournament import TournamentSetup, play_match_of
+    from ggp.server.ray_runner import RayCluster
+    from ggp.server.tournament import TournamentSetup, play_match_of
 
     specs = ("mcts:iterations=50", "mcts:iterations=50")
     setup = TournamentSetup("connect_four", False, specs, 1, True, None, 1.0, str(tmp_path), "i")
@@ -93,7 +92,7 @@ def test_ctrl_c_cancels_the_matches_left_and_frees_the_cluster(local_ray, tmp_pa
 
 async def _dies_once(setup, index: int):
     """Match 1's first attempt ends its worker process, as a crash or a kill would."""
-    from server.tournament import play_match_of
+    from ggp.server.tournament import play_match_of
 
     marker = Path(setup.log_dir) / f"died-{index}"
     if index == 1 and not marker.exists():
@@ -103,11 +102,10 @@ async def _dies_once(setup, index: int):
 
 
 def test_the_match_of_a_lost_worker_is_played_again(local_ray, tmp_path) -> None:
+    from ggp.server.ray_runner import RayCluster
+    from ggp.server.runner import in_event_loop
+    from ggp.server.tournament import TournamentSetup, play_match_of
     from ray import cloudpickle
-
-    from server.ray_runner import RayCluster
-    from server.runner import in_event_loop
-    from server.tournament import TournamentSetup, play_match_of
 
     cloudpickle.register_pickle_by_value(sys.modules[__name__])  # Ray's workers cannot import it
     specs = ("mcts:iterations=10", "random")

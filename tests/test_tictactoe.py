@@ -1,4 +1,4 @@
-from games.tictactoe import TicTacToe
+from ggp.games.tictactoe import TicTacToe
 
 
 def play(*moves: tuple[int, int]):

@@ -6,10 +6,9 @@ import csv
 import json
 
 import pytest
-
-from games.base import GameError
 from ggp.cli import main
-from server.tournament import (
+from ggp.games.base import GameError
+from ggp.server.tournament import (
     MatchResult,
     format_standings,
     outcome,

@@ -5,10 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from ggp.games.base import GameError, IllegalMoveError
+from ggp.games.ultimate_tictactoe import UltimateState, UltimateTicTacToe
 from playout_outcomes import check_fast_playouts
-
-from games.base import GameError, IllegalMoveError
-from games.ultimate_tictactoe import UltimateState, UltimateTicTacToe
 
 GAME = UltimateTicTacToe()
 EMPTY = ["." * 9] * 9

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from games.base import State
+from ggp.games.base import State
 
 
 def play_turns(state: State, *moves: str) -> State:

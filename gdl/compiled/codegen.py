@@ -1,4 +1,4 @@
-"""Python source generated from a `gdl.network.formulas.Network`, and compiled.
+"""Python source generated from a `ggp.gdl.network.formulas.Network`, and compiled.
 
 Every generated function takes a state as an integer ``S`` (bit ``b`` set
 when base proposition ``b`` holds) and computes, in evaluation order, only
@@ -32,7 +32,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
-from gdl.network.formulas import BASE, INPUT, NODE, Folded, MoveFolder, Network, cone, fold
+from ggp.gdl.network.formulas import BASE, INPUT, NODE, Folded, MoveFolder, Network, cone, fold
 
 _NAMES = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ALLOWED = frozenset(

@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from gdl.compiled.codegen import Generator, compile_source
-from gdl.network.formulas import Network, build_network, cone
-from gdl.network.grounding import WORK_UNITS, Budget, GroundingError, Work, ground
-from gdl.syntax.strata import Strata
-from gdl.syntax.terms import Term, to_kif
+from ggp.gdl.compiled.codegen import Generator, compile_source
+from ggp.gdl.network.formulas import Network, build_network, cone
+from ggp.gdl.network.grounding import WORK_UNITS, Budget, GroundingError, Work, ground
+from ggp.gdl.syntax.strata import Strata
+from ggp.gdl.syntax.terms import Term, to_kif
 
 MAX_SPECIALISED = 2_000
 """Joint moves that get a function of their own (written in a few milliseconds each);
@@ -51,7 +51,7 @@ class CompiledRules:
     compile_seconds: float = 0.0
     """CPU seconds of each part (shown; the budget counts work)."""
     work: int = 0
-    """Units of work spent (`gdl.network.grounding.Budget`)."""
+    """Units of work spent (`ggp.gdl.network.grounding.Budget`)."""
     goals_left: str = ""
     """Why the goals are left to the interpreter, if they are (`ground`)."""
     goals_code_left: str = ""

@@ -1,4 +1,4 @@
-"""A GDL game played through compiled rules (`gdl.compiled.compile`).
+"""A GDL game played through compiled rules (`ggp.gdl.compiled.compile`).
 
 `CompiledGame` is a `GdlGame` (same roles, move texts, facts, keys and rules
 id; the interpreter stays available as the oracle) whose states are
@@ -15,8 +15,8 @@ from array import array
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
-from games.amaf import MoveSlots, Tree
-from games.base import (
+from ggp.games.amaf import MoveSlots, Tree
+from ggp.games.base import (
     Finishers,
     GameError,
     Goals,
@@ -25,17 +25,17 @@ from games.base import (
     canonical_move,
     check_joint,
 )
-from games.move_averages import MoveAverages
-from gdl.compiled.compile import CompiledRules, compile_rules
-from gdl.interpreter.game import GdlGame, GdlState
-from gdl.network.grounding import Budget
-from gdl.syntax.terms import Rule, Term
+from ggp.games.move_averages import MoveAverages
+from ggp.gdl.compiled.compile import CompiledRules, compile_rules
+from ggp.gdl.interpreter.game import GdlGame, GdlState
+from ggp.gdl.network.grounding import Budget
+from ggp.gdl.syntax.terms import Rule, Term
 
 Answer = TypeVar("Answer")
 
 
 class NativeCode(Protocol):
-    """The rules as native code (`gdl.native`), answering in the compiled functions' terms."""
+    """The rules as native code (`ggp.gdl.native`), answering in the compiled functions' terms."""
 
     def step(self, bits: int) -> tuple[list[int], ...] | None: ...
 
@@ -106,8 +106,8 @@ class PlayoutBroke(Exception):
 class CompiledGame(GdlGame):
     """A GDL game whose states are evaluated by compiled code.
 
-    Raises `gdl.network.grounding.GroundingError` if the rules cannot be compiled
-    within `budget`; `gdl.load` then keeps the interpreter instead.
+    Raises `ggp.gdl.network.grounding.GroundingError` if the rules cannot be compiled
+    within `budget`; `ggp.gdl.load` then keeps the interpreter instead.
     """
 
     def __init__(
@@ -350,7 +350,7 @@ class CompiledState(State):
         """As the interpreter's playout: the same moves for the same seed.
 
         With native code attached, the moves are those of the Python playout
-        with ``random.Random(rng.getrandbits(32))`` (`gdl.native.rules`).
+        with ``random.Random(rng.getrandbits(32))`` (`ggp.gdl.native.rules`).
         """
         native = self._game.native_playouts
         if native is not None:

@@ -2,10 +2,10 @@
 
 Compiled code is usually many times faster than the interpreter, but not
 always: when a joint move changes too much of the state for a next-state
-function of its own to pay (`gdl.compiled.compile.MAX_SPECIALISED_LINES`), every joint
+function of its own to pay (`ggp.gdl.compiled.compile.MAX_SPECIALISED_LINES`), every joint
 move goes through the general next-state function, which evaluates every
 ``next`` of the game; on a big network (hex) that is slower than the
-interpreter.  `gdl.load` then runs both reasoners for a moment and keeps the
+interpreter.  `ggp.gdl.load` then runs both reasoners for a moment and keeps the
 faster, so that ``auto`` never picks the slower one.
 """
 
@@ -16,8 +16,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from games.base import Game, GameError
-from gdl.compiled.compiled_game import CompiledGame
+from ggp.games.base import Game, GameError
+from ggp.gdl.compiled.compiled_game import CompiledGame
 
 TRIAL_SECONDS = 0.3
 """How long each reasoner plays random steps in a trial."""

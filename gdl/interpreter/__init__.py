@@ -2,5 +2,5 @@
 
 - `facts`, `joins`, `reasoner`: semi-naive evaluation, stratum by stratum, over indexed facts;
 - `magic`: computing relations only where they are asked for (magic sets);
-- `game`: `GdlGame`, a GDL description behind the `games.base` interface.
+- `game`: `GdlGame`, a GDL description behind the `ggp.games.base` interface.
 """

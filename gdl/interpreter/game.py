@@ -1,10 +1,10 @@
-"""A game given by GDL rules, behind the generic `games.base` interface.
+"""A game given by GDL rules, behind the generic `ggp.games.base` interface.
 
 A state is the frozenset of its ``true`` terms.  Everything a state computes
 (its layer of derived facts, legal moves, terminality, goals, text) is kept
 on the state, so search asking every role's legal moves and then the next
 state computes each thing once.  Moves and facts are printed exactly as the
-rules spell them (`gdl.syntax.terms.to_kif`).
+rules spell them (`ggp.gdl.syntax.terms.to_kif`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import random
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from games.base import (
+from ggp.games.base import (
     Game,
     GameDefinitionError,
     GameError,
@@ -24,13 +24,13 @@ from games.base import (
     canonical_move,
     check_joint,
 )
-from gdl.interpreter.facts import Layer
-from gdl.interpreter.magic import DEMAND_PREFIX, demand_reasoner
-from gdl.interpreter.reasoner import WorkLimitExceeded
-from gdl.syntax.errors import GdlSyntaxError
-from gdl.syntax.parser import parse_rules, parse_term
-from gdl.syntax.terms import Rule, Term, is_ground, relation, rules_text, to_kif
-from gdl.syntax.validator import check
+from ggp.gdl.interpreter.facts import Layer
+from ggp.gdl.interpreter.magic import DEMAND_PREFIX, demand_reasoner
+from ggp.gdl.interpreter.reasoner import WorkLimitExceeded
+from ggp.gdl.syntax.errors import GdlSyntaxError
+from ggp.gdl.syntax.parser import parse_rules, parse_term
+from ggp.gdl.syntax.terms import Rule, Term, is_ground, relation, rules_text, to_kif
+from ggp.gdl.syntax.validator import check
 
 _SHOWN_FACTS = 400
 """How much of a state's text error messages show."""
@@ -56,18 +56,18 @@ class GdlGame(Game):
         self._initial = frozenset(args[0] for args in self.reasoner.facts("init"))
         self._move_texts: dict[Term, str] = {}
         self.not_compiled = ""
-        """Why the rules are not compiled, when compiling them was tried (`gdl.load`)."""
+        """Why the rules are not compiled, when compiling them was tried (`ggp.gdl.load`)."""
         self.board_view: Game | None = None
         """A game that draws these facts as a board (a built-in twin's native game)."""
 
     def limit_work(self, bindings: int | None) -> None:
         """Bound what each question about a state or joint move (legal moves,
         terminal, goals, next state) may cost: at most `bindings` join bindings,
-        and no derived fact of more than `gdl.interpreter.joins.MAX_TERM_SIZE`
+        and no derived fact of more than `ggp.gdl.interpreter.joins.MAX_TERM_SIZE`
         symbols where terms nest; past that, the state raises `RulesTooExpensive`.
         None: no bound (the default; counting costs 10-40% of the interpreter's speed).
 
-        The trial at loading (`gdl.interpreter.magic`) only bounds the first joint move:
+        The trial at loading (`ggp.gdl.interpreter.magic`) only bounds the first joint move:
         rules whose later states cost a minute each, or whose terms double at every
         step, pass it.
         """

@@ -6,7 +6,7 @@ binding) and then each variable's value, in the order the join binds them.
 A step maps the list of bindings to a new list:
 
 - a positive sentence looks each binding's key up in an index
-  (`gdl.interpreter.facts.IndexSpec`) and extends the binding with each projection found;
+  (`ggp.gdl.interpreter.facts.IndexSpec`) and extends the binding with each projection found;
 - ``(not sentence)`` keeps the bindings whose key is not in the index;
 - ``(distinct a b)`` keeps the bindings where the two values differ.
 
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from itertools import repeat
 from operator import itemgetter
 
-from gdl.interpreter.facts import (
+from ggp.gdl.interpreter.facts import (
     Args,
     IndexSpec,
     Layer,
@@ -38,8 +38,16 @@ from gdl.interpreter.facts import (
     is_flat,
     tuple_getter,
 )
-from gdl.syntax.strata import Clause
-from gdl.syntax.terms import Term, arguments, is_ground, is_variable, relation, to_kif, variables
+from ggp.gdl.syntax.strata import Clause
+from ggp.gdl.syntax.terms import (
+    Term,
+    arguments,
+    is_ground,
+    is_variable,
+    relation,
+    to_kif,
+    variables,
+)
 
 Binding = tuple
 Step = Callable[[list[Binding], Sequence[Layer], dict[str, list[Args]] | None], list[Binding]]

@@ -30,10 +30,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gdl.interpreter.reasoner import Reasoner, WorkLimitExceeded
-from gdl.syntax.errors import GdlError
-from gdl.syntax.strata import STATE, STATIC, Clause, Strata
-from gdl.syntax.terms import Term, arguments, is_ground, relation, to_kif, variables
+from ggp.gdl.interpreter.reasoner import Reasoner, WorkLimitExceeded
+from ggp.gdl.syntax.errors import GdlError
+from ggp.gdl.syntax.strata import STATE, STATIC, Clause, Strata
+from ggp.gdl.syntax.terms import Term, arguments, is_ground, relation, to_kif, variables
 
 DEMAND_PREFIX = "demand "
 """Demand relations are named ``"demand R"``: no GDL symbol contains a space."""

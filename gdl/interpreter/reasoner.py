@@ -1,6 +1,6 @@
 """Bottom-up (forward-chaining) evaluation of a validated game description.
 
-Facts are computed stratum by stratum (`gdl.syntax.strata`), each into the `Layer`
+Facts are computed stratum by stratum (`ggp.gdl.syntax.strata`), each into the `Layer`
 of its phase: static strata once per game into the reasoner's own layer,
 state strata once per state, move strata once per joint move.  Only what a
 query needs is computed (`Reasoner.facts`), and what was computed stays in
@@ -10,7 +10,7 @@ state does not compute anything twice.
 A recursive stratum is evaluated semi-naively: one full round, then rounds in
 which every clause reads one recursive literal from the facts that are new
 since the last round (the delta) and the others from all facts.  Each clause
-is compiled (`gdl.interpreter.joins`) when its stratum is first evaluated, so that its
+is compiled (`ggp.gdl.interpreter.joins`) when its stratum is first evaluated, so that its
 join order is chosen with the sizes of the facts it reads.
 """
 
@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from gdl.interpreter.facts import Args, Layer
-from gdl.interpreter.joins import ClausePlan, TermTooLarge, WorkLimit, compile_clause, estimator
-from gdl.syntax.strata import Strata, Stratum
-from gdl.syntax.terms import Term, relation
+from ggp.gdl.interpreter.facts import Args, Layer
+from ggp.gdl.interpreter.joins import ClausePlan, TermTooLarge, WorkLimit, compile_clause, estimator
+from ggp.gdl.syntax.strata import Strata, Stratum
+from ggp.gdl.syntax.terms import Term, relation
 
 
 class _StratumPlan:
@@ -52,7 +52,7 @@ class Reasoner:
     With `limits` (join bindings allowed per stratum evaluation, per phase),
     an evaluation that would exceed them raises `WorkLimitExceeded` instead;
     strata in `unlimited` are exempt, but held to `ceiling` if it is set.
-    `gdl.interpreter.magic` uses this to find the relations too expensive to
+    `ggp.gdl.interpreter.magic` uses this to find the relations too expensive to
     compute in full.
     """
 
@@ -68,7 +68,7 @@ class Reasoner:
         self.query_limit: int | None = None
         """When set (and `limits` is not), each `facts` query may make at most this many
         join bindings over all the strata it evaluates, and derive no fact of more than
-        `gdl.interpreter.joins.MAX_TERM_SIZE` symbols where terms nest; past that,
+        `ggp.gdl.interpreter.joins.MAX_TERM_SIZE` symbols where terms nest; past that,
         `WorkLimitExceeded` (a budget for each state and joint move, see `GdlGame`)."""
         self._plans: dict[int, _StratumPlan] = {}
         self._needed: dict[str, list[Stratum]] = {}

@@ -15,9 +15,9 @@ import random
 import threading
 import time
 
-from gdl.compiled.compiled_game import CompiledGame, PlayoutBroke
-from gdl.native.build import NativeUnavailable
-from gdl.native.rules import NativeRules
+from ggp.gdl.compiled.compiled_game import CompiledGame, PlayoutBroke
+from ggp.gdl.native.build import NativeUnavailable
+from ggp.gdl.native.rules import NativeRules
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from gdl.native.csource import DECLARATIONS, check_source
+from ggp.gdl.native.csource import DECLARATIONS, check_source
 
 CACHE_ENV = "GGP_NATIVE_CACHE"
 """Environment variable naming the folder of compiled libraries."""

@@ -26,7 +26,7 @@ compiled reasoner):
   part of the state, the roles without a move in the input mask ``part``
   frozen (`State.part_playouts`);
 - ``gdl_amaf_playouts``: the random playouts recording their moves in RAVE's
-  AMAF tables (`gdl.native.rave_source`).
+  AMAF tables (`ggp.gdl.native.rave_source`).
 
 Each node is a byte of an array ``v`` on the C stack of the call (a
 thread-local one costs a function call per access in a shared library),
@@ -49,9 +49,9 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from gdl.native.heuristic_source import HEURISTIC_DECLARATIONS, HEURISTIC_RUNTIME
-from gdl.native.rave_source import RAVE_DECLARATIONS, RAVE_RUNTIME
-from gdl.network.formulas import BASE, INPUT, NODE, Folded, Network, cone, fold
+from ggp.gdl.native.heuristic_source import HEURISTIC_DECLARATIONS, HEURISTIC_RUNTIME
+from ggp.gdl.native.rave_source import RAVE_DECLARATIONS, RAVE_RUNTIME
+from ggp.gdl.network.formulas import BASE, INPUT, NODE, Folded, Network, cone, fold
 
 TABLE_BODIES = 32
 """Nodes with this many bodies or more, of three literals at most, are read from a

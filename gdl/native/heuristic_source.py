@@ -1,6 +1,6 @@
 """C source for learnt state evaluation, added to every game's native library.
 
-Fixed text (no symbol of a game enters it), appended after `gdl.native.csource`'s
+Fixed text (no symbol of a game enters it), appended after `ggp.gdl.native.csource`'s
 runtime, whose functions and macros it uses:
 
 - ``gdl_sample_playouts(S, count, seed, skip, window, every, limit, ...)``:
@@ -167,4 +167,4 @@ int gdl_cutoff_playouts(const char *S, int count, u32 seed, int plies, int featu
     return count;
 }
 """
-"""The heuristic's functions, after the runtime of `gdl.native.csource`."""
+"""The heuristic's functions, after the runtime of `ggp.gdl.native.csource`."""

@@ -1,11 +1,11 @@
 """C source for RAVE and GRAVE's AMAF tables, added to every game's native library.
 
-Fixed text (no symbol of a game enters it), appended after `gdl.native.csource`'s
+Fixed text (no symbol of a game enters it), appended after `ggp.gdl.native.csource`'s
 runtime, whose playouts it runs:
 
 - ``gdl_amaf_playouts(S, count, seed, greedy, goals, steps, fail, depth, tables,
   tree, ntree, played)``: the playouts of ``gdl_playouts`` for the same seed,
-  then the simulation added to the AMAF tables of its path (`games.amaf`):
+  then the simulation added to the AMAF tables of its path (`ggp.games.amaf`):
   ``tables[j]`` (NULL: none) is the table of the path's node j, ``tree`` holds
   ``ntree`` triples (path position, input index, role) of the moves chosen in
   the tree, positions increasing; the table at position j learns every move of

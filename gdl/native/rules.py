@@ -1,7 +1,7 @@
 """The native library of one game's rules, called with the compiled reasoner's integers.
 
 `NativeRules` answers the same questions as the generated Python functions
-of `gdl.compile.CompiledRules`, in the same form (input indexes, goal entry
+of `ggp.gdl.compile.CompiledRules`, in the same form (input indexes, goal entry
 positions, states as integers), so the compiled game can use either.
 `playouts` runs whole random playouts in one call; it draws one 32-bit seed
 from the caller's generator and plays exactly the playouts that the Python
@@ -19,13 +19,13 @@ from array import array
 from collections.abc import Sequence
 from typing import Any
 
-from games.amaf import Tree
-from games.base import PlayoutResult
-from games.move_averages import MoveAverages
-from gdl.compiled.compiled_game import PlayoutBroke
-from gdl.native.build import NativeUnavailable, build_library, new_ffi
-from gdl.native.csource import CGenerator
-from gdl.network.formulas import Network
+from ggp.games.amaf import Tree
+from ggp.games.base import PlayoutResult
+from ggp.games.move_averages import MoveAverages
+from ggp.gdl.compiled.compiled_game import PlayoutBroke
+from ggp.gdl.native.build import NativeUnavailable, build_library, new_ffi
+from ggp.gdl.native.csource import CGenerator
+from ggp.gdl.network.formulas import Network
 
 
 class NativeRules:
@@ -114,9 +114,9 @@ class NativeRules:
         """`count` random playouts from `bits`: per playout, the goals and the steps.
 
         With `greedy`, winning moves are taken in the first `greedy` moves of
-        each playout, as `games.base.State.greedy_playouts` takes them; with
+        each playout, as `ggp.games.base.State.greedy_playouts` takes them; with
         `safe` as well, the moves after which another role can win at once are
-        avoided there, as `games.base.State.decisive_playouts` avoids them.
+        avoided there, as `ggp.games.base.State.decisive_playouts` avoids them.
         With `finish` (input bits), only those moves are looked at for wins.
 
         Raises `PlayoutBroke` with the state where the rules break (a role
@@ -153,7 +153,7 @@ class NativeRules:
         epsilon: float,
         plies: int | None = None,
     ) -> list[PlayoutResult]:
-        """`count` MAST playouts from `bits` (`games.base.State.mast_playouts`).
+        """`count` MAST playouts from `bits` (`ggp.games.base.State.mast_playouts`).
 
         `averages` must be numbered by input index (`MoveAverages.renumber`):
         the C code reads and updates its arrays in place.  `PlayoutBroke` as
@@ -200,7 +200,7 @@ class NativeRules:
         tree: Tree,
     ) -> list[PlayoutResult]:
         """The playouts of `playouts`, recorded in the AMAF `tables` of a path
-        whose tree part played `tree` (`games.amaf`; slots are input indexes,
+        whose tree part played `tree` (`ggp.games.amaf`; slots are input indexes,
         every table at least ``1 + 2 * inputs`` long).  `PlayoutBroke` as for
         `playouts` (and nothing recorded)."""
         ffi = self.ffi

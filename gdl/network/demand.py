@@ -14,8 +14,8 @@ instances nobody asks for.  The relations read from outside the rules
 
 from __future__ import annotations
 
-from gdl.syntax.strata import INPUT_RELATIONS, Clause, body_sentences
-from gdl.syntax.terms import Term, arguments, is_ground, relation
+from ggp.gdl.syntax.strata import INPUT_RELATIONS, Clause, body_sentences
+from ggp.gdl.syntax.terms import Term, arguments, is_ground, relation
 
 READ_OUTSIDE = frozenset({"legal", "next", "goal", "terminal", "init", "role", "base", "input"})
 

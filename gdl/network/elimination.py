@@ -18,7 +18,7 @@ A bucket is a candidate when it has a literal that depends on the state or
 the moves, its variables are bound by its positive literals (so that its
 rule is safe), and the rest of the rule has a variable outside its
 interface (else nothing is multiplied).  Whether it pays is measured by the
-grounding (`gdl.network.grounding`): how many ground rules the bucket has
+grounding (`ggp.gdl.network.grounding`): how many ground rules the bucket has
 per instance of its interface.  Names of the new relations contain a space:
 no GDL symbol does.
 """
@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gdl.syntax.strata import STATIC, Clause, body_sentences
-from gdl.syntax.terms import Term, relation, variables
+from ggp.gdl.syntax.strata import STATIC, Clause, body_sentences
+from ggp.gdl.syntax.terms import Term, relation, variables
 
 
 @dataclass(frozen=True)

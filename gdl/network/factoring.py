@@ -47,8 +47,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from gdl.syntax.strata import STATIC, Clause
-from gdl.syntax.terms import Term, is_variable, relation, variables
+from ggp.gdl.syntax.strata import STATIC, Clause
+from ggp.gdl.syntax.terms import Term, is_variable, relation, variables
 
 DENSE = 0.5
 """A complement holding for more than this share of its (cell, move) pairs means a

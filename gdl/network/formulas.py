@@ -13,7 +13,7 @@ strongly connected components (recursive rules such as a path through the
 board give cyclic components).  `fold` simplifies the bodies of the nodes a
 query needs, with constants propagated and, when a joint move is known, the
 ``does`` literals replaced by their values: this is what the generated code
-(`gdl.compiled.codegen`) is written from.
+(`ggp.gdl.compiled.codegen`) is written from.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ import heapq
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from gdl.network.grounding import GroundingError, GroundProgram
-from gdl.syntax.scc import strongly_connected_components
-from gdl.syntax.terms import Term, relation, to_kif
+from ggp.gdl.network.grounding import GroundingError, GroundProgram
+from ggp.gdl.syntax.scc import strongly_connected_components
+from ggp.gdl.syntax.terms import Term, relation, to_kif
 
 BASE, INPUT, NODE = 0, 1, 2
 

@@ -1,6 +1,6 @@
 """Grounding: every relevant ground instance of a game's rules, computed once.
 
-The compiled reasoner (`gdl.compiled.compile`) works on ground (variable-free) rules.
+The compiled reasoner (`ggp.gdl.compiled.compile`) works on ground (variable-free) rules.
 Which ground instances are relevant is found by evaluating a *relaxed*
 program bottom-up with the ordinary reasoner:
 
@@ -21,17 +21,17 @@ is dropped too.
 
 Before that, rules are rewritten so that they have fewer ground instances
 for the same meaning: relations only asked with some arguments ground are
-restricted to them (`gdl.network.demand`), groups of literals linked only by
+restricted to them (`ggp.gdl.network.demand`), groups of literals linked only by
 variables outside the head become relations of their own
 (`project_local_variables`), and rules of a move are written by the cells
-the move touches (`gdl.network.factoring`, chosen once the relaxed model
+the move touches (`ggp.gdl.network.factoring`, chosen once the relaxed model
 tells which pays).  A rule that still has many instances has its variables
-eliminated where measured to pay (`gdl.network.elimination`).
+eliminated where measured to pay (`ggp.gdl.network.elimination`).
 
 Only what ``legal``, ``next``, ``init``, ``goal`` and ``terminal`` need is
 computed.  Both steps are bounded (`Budget`): units of work (mostly join
 bindings, each counted before it is made), ground rules, and the size of a
-term of the relaxed model (`gdl.interpreter.joins.MAX_TERM_SIZE`), which
+term of the relaxed model (`ggp.gdl.interpreter.joins.MAX_TERM_SIZE`), which
 stops relations whose terms grow without bound.  Past a bound,
 `GroundingError` says which and the game stays on the interpreter.
 """
@@ -42,20 +42,20 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from gdl.interpreter.facts import Layer
-from gdl.interpreter.joins import WorkLimit, compile_clause, estimator
-from gdl.interpreter.reasoner import Reasoner, WorkLimitExceeded
-from gdl.network.demand import restrict_to_demand
-from gdl.network.elimination import (
+from ggp.gdl.interpreter.facts import Layer
+from ggp.gdl.interpreter.joins import WorkLimit, compile_clause, estimator
+from ggp.gdl.interpreter.reasoner import Reasoner, WorkLimitExceeded
+from ggp.gdl.network.demand import restrict_to_demand
+from ggp.gdl.network.elimination import (
     Bucket,
     buckets,
     eliminated,
     phase_of_clause,
     split_move,
 )
-from gdl.network.factoring import factor
-from gdl.syntax.strata import STATIC, Clause, Strata
-from gdl.syntax.terms import Term, arguments, relation, to_kif, variables
+from ggp.gdl.network.factoring import factor
+from ggp.gdl.syntax.strata import STATIC, Clause, Strata
+from ggp.gdl.syntax.terms import Term, arguments, relation, to_kif, variables
 
 RELAXED_TRUE = "relaxed true"
 RELAXED_DOES = "relaxed does"
@@ -378,7 +378,7 @@ def _instances(
 
 ELIMINATE_ABOVE = 20_000
 """A rule with more ground rules than this has its variables eliminated where it pays
-(`gdl.network.elimination`)."""
+(`ggp.gdl.network.elimination`)."""
 ATTEMPT_WORK = 100_000
 """Units a rule, or a bucket measured for elimination, may spend before it counts as large."""
 MIN_RATIO = 2.0
@@ -410,7 +410,7 @@ class _Instantiator:
 
     def ground(self, clause: Clause, depth: int = 0) -> None:
         """Add the ground rules of `clause`, or of it rewritten if it is large and that pays:
-        its buckets eliminated, or else its move split (`gdl.network.elimination`)."""
+        its buckets eliminated, or else its move split (`ggp.gdl.network.elimination`)."""
         alternatives: list[Callable[[], bool]] = []
         if depth < MAX_ROUNDS:
             self.eliminations += 1

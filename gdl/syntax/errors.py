@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.base import GameError
+from ggp.games.base import GameError
 
 
 class GdlError(GameError):

@@ -1,4 +1,4 @@
-"""Reading KIF text into terms and rules (see `gdl.syntax.terms` for the data).
+"""Reading KIF text into terms and rules (see `ggp.gdl.syntax.terms` for the data).
 
 The lark grammar (``grammar.lark``) reads s-expressions; this module then
 gives them their GDL meaning: top-level expressions are facts or
@@ -15,6 +15,8 @@ import sys
 from functools import cache
 from pathlib import Path
 
+from ggp.gdl.syntax.errors import GdlSyntaxError
+from ggp.gdl.syntax.terms import KEYWORDS, Rule, Term
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import (
     UnexpectedCharacters,
@@ -22,9 +24,6 @@ from lark.exceptions import (
     UnexpectedInput,
     UnexpectedToken,
 )
-
-from gdl.syntax.errors import GdlSyntaxError
-from gdl.syntax.terms import KEYWORDS, Rule, Term
 
 SExpr = str | tuple
 """An s-expression: a symbol or a tuple of s-expressions (any first element)."""

@@ -1,7 +1,7 @@
 """Strongly connected components of a graph of numbered nodes (Tarjan, iterative).
 
-Used for the rules' dependency graph (`gdl.syntax.strata`) and for the ground
-network (`gdl.network.formulas`), which can have hundreds of thousands of nodes:
+Used for the rules' dependency graph (`ggp.gdl.syntax.strata`) and for the ground
+network (`ggp.gdl.network.formulas`), which can have hundreds of thousands of nodes:
 hence plain lists indexed by node number and no recursion.
 """
 

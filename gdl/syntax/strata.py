@@ -26,8 +26,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import product
 
-from gdl.syntax.scc import strongly_connected_components as components_of
-from gdl.syntax.terms import Rule, Term, arguments, is_ground, relation, to_kif
+from ggp.gdl.syntax.scc import strongly_connected_components as components_of
+from ggp.gdl.syntax.terms import Rule, Term, arguments, is_ground, relation, to_kif
 
 STATIC, STATE, MOVE = 0, 1, 2
 PHASE_NAMES = ("static", "state", "move")
@@ -122,7 +122,7 @@ class Strata:
     stratum_of: dict[Node, Stratum] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     demand: dict[str, tuple[int, ...]] = field(default_factory=dict)
-    """Relations computed on demand (`gdl.interpreter.magic`) -> their bound argument positions."""
+    """Relations computed on demand (`ggp.gdl.interpreter.magic`) -> bound argument positions."""
 
     @classmethod
     def of(cls, rules: list[Rule], rewritten: list[Clause] | None = None) -> Strata:

@@ -19,15 +19,15 @@ with all of them, so a broken game is refused at load time, not half-played.
   ``goal`` and ``terminal`` do not depend on ``does``; there is a role, a
   ``terminal`` rule and a ``goal`` rule.
 
-A rule with ``or`` is checked as its alternatives (`gdl.syntax.strata.clauses`), each
+A rule with ``or`` is checked as its alternatives (`ggp.gdl.syntax.strata.clauses`), each
 of which must be safe and follow the recursion restriction.
 """
 
 from __future__ import annotations
 
-from gdl.syntax.errors import GdlValidationError
-from gdl.syntax.strata import Strata, alternative_count, body_sentences, clauses
-from gdl.syntax.terms import Rule, Term, arguments, is_ground, relation, to_kif, variables
+from ggp.gdl.syntax.errors import GdlValidationError
+from ggp.gdl.syntax.strata import Strata, alternative_count, body_sentences, clauses
+from ggp.gdl.syntax.terms import Rule, Term, arguments, is_ground, relation, to_kif, variables
 
 KEYWORD_ARITIES = {
     "role": 1,

@@ -1,4 +1,4 @@
-"""An agent of an arena match in its own process: ``python -m server.arena.agent_process``.
+"""An agent of an arena match in its own process: ``python -m ggp.server.arena.agent_process``.
 
 The arena's event loop must stay free to answer pages while agents search, and
 a search in a thread of its process would hold Python's global lock (the
@@ -7,7 +7,7 @@ threads).  Here the agent plays in a child process, told by JSON lines on stdin,
 with an ``id`` that its answer (one line on stdout) echoes:
 
 - ``{"cmd": "start", "game": G, "agent": SPEC, "seed": N, "role": I,
-  "clocks": [START, PLAY]}``: build the game (G as `server.arena.catalogue.
+  "clocks": [START, PLAY]}``: build the game (G as `ggp.server.arena.catalogue.
   resolve_game` takes it) and the agent; answers ``{"ok": true}``;
 - ``{"cmd": "play", "joint": [M...] or null, "seconds": S or null}``: play the
   previous joint move, then choose a move within S seconds; while an MCTS
@@ -32,10 +32,10 @@ import threading
 import time
 from typing import Any, TextIO
 
-from games.base import GameError, State
-from player.agents import Agent, Clocks, MCTSAgent, make_agent
-from player.mcts import MCTS
-from server.arena.catalogue import resolve_game
+from ggp.games.base import GameError, State
+from ggp.player.agents import Agent, Clocks, MCTSAgent, make_agent
+from ggp.player.mcts import MCTS
+from ggp.server.arena.catalogue import resolve_game
 
 THINKING_INTERVAL = 0.5
 RANKING_LENGTH = 10

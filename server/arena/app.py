@@ -14,12 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
-
-from games.base import GameError
-from player.agents import AGENTS, MCTS_OPTIONS
-from server.arena.arena import Arena, ArenaConfig, ArenaFull
-from server.arena.catalogue import builtin_games, faults_of, kif_files, resolve_game
-from server.arena.seat import PERSON, IllegalPersonMove, NotYourTurn
+from ggp.games.base import GameError
+from ggp.player.agents import AGENTS, MCTS_OPTIONS
+from ggp.server.arena.arena import Arena, ArenaConfig, ArenaFull
+from ggp.server.arena.catalogue import builtin_games, faults_of, kif_files, resolve_game
+from ggp.server.arena.seat import PERSON, IllegalPersonMove, NotYourTurn
 
 log = logging.getLogger(__name__)
 

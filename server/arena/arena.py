@@ -8,20 +8,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from games.base import GameError
-from player.agents import Clocks, make_agent
-from server.arena.catalogue import board_for_spec, resolve_game
-from server.arena.live import LiveMatch
-from server.arena.process_player import ProcessAgentPlayer
-from server.arena.seat import PERSON, PersonPlayer
-from server.arena.store import ABORTED, FINISHED, RUNNING, ArenaStore, MatchRow
-from server.arena.tournaments import ArenaTournament, tournament_setup, tournament_view
-from server.match import RANDOM_ROLE, derive_seed, new_match_id, seat_specs
-from server.match_log import read_log
-from server.players import Player, RandomRolePlayer
-from server.record import error_counts
-from server.remote import RemotePlayer, is_player_url
-from server.rules import RefereeGame
+from ggp.games.base import GameError
+from ggp.player.agents import Clocks, make_agent
+from ggp.server.arena.catalogue import board_for_spec, resolve_game
+from ggp.server.arena.live import LiveMatch
+from ggp.server.arena.process_player import ProcessAgentPlayer
+from ggp.server.arena.seat import PERSON, PersonPlayer
+from ggp.server.arena.store import ABORTED, FINISHED, RUNNING, ArenaStore, MatchRow
+from ggp.server.arena.tournaments import ArenaTournament, tournament_setup, tournament_view
+from ggp.server.match import RANDOM_ROLE, derive_seed, new_match_id, seat_specs
+from ggp.server.match_log import read_log
+from ggp.server.players import Player, RandomRolePlayer
+from ggp.server.record import error_counts
+from ggp.server.remote import RemotePlayer, is_player_url
+from ggp.server.rules import RefereeGame
 
 log = logging.getLogger(__name__)
 

@@ -12,9 +12,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from games.base import Game, GameError, State
-from games.registry import NATIVE_GAMES, load_game, parse_spec
-from server.rules import RefereeGame, referee_game, referee_game_from_text
+from ggp.games.base import Game, GameError, State
+from ggp.games.registry import NATIVE_GAMES, load_game, parse_spec
+from ggp.server.rules import RefereeGame, referee_game, referee_game_from_text
 
 MAX_RULES = 200_000
 """Characters of GDL accepted in one request (the corpus's largest game has ~60,000)."""

@@ -1,4 +1,4 @@
-"""A child process of the arena speaking `server.arena.agent_process`'s protocol: JSON
+"""A child process of the arena speaking `ggp.server.arena.agent_process`'s protocol: JSON
 lines in, answers matched to their commands by id, thinking reports on the side."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ STREAM_LIMIT = 1 << 24
 
 
 class AgentChild:
-    """``python -m server.arena.agent_process``, once `spawn` has started it."""
+    """``python -m ggp.server.arena.agent_process``, once `spawn` has started it."""
 
     def __init__(self, on_thinking: Callable[[list[dict]], None] = lambda ranking: None) -> None:
         self.on_thinking = on_thinking
@@ -34,7 +34,7 @@ class AgentChild:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
-                "server.arena.agent_process",
+                "ggp.server.arena.agent_process",
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 limit=STREAM_LIMIT,

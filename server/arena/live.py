@@ -1,7 +1,7 @@
 """A match under way in the arena: the referee's match loop, watched from browsers.
 
-The match runs as a task of the arena's event loop (`server.match.referee_match`,
-each agent searching in a process of its own: `server.arena.process_player`),
+The match runs as a task of the arena's event loop (`ggp.server.match.referee_match`,
+each agent searching in a process of its own: `ggp.server.arena.process_player`),
 whoever is watching: closing a page does not stop it.  Every watcher gets a queue of
 updates (a snapshot first, then steps, thinking, turns and the end), so any
 number of pages may follow one match.
@@ -15,17 +15,17 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from games.base import GameError, State
-from player.agents import Clocks
-from server.arena.catalogue import board_of, state_view
-from server.arena.child import AgentChild
-from server.arena.process_player import ProcessAgentPlayer
-from server.arena.seat import PersonPlayer
-from server.arena.store import ABORTED, FINISHED, RUNNING
-from server.match import referee_match
-from server.players import Player
-from server.record import MatchRecord
-from server.rules import RefereeGame
+from ggp.games.base import GameError, State
+from ggp.player.agents import Clocks
+from ggp.server.arena.catalogue import board_of, state_view
+from ggp.server.arena.child import AgentChild
+from ggp.server.arena.process_player import ProcessAgentPlayer
+from ggp.server.arena.seat import PersonPlayer
+from ggp.server.arena.store import ABORTED, FINISHED, RUNNING
+from ggp.server.match import referee_match
+from ggp.server.players import Player
+from ggp.server.record import MatchRecord
+from ggp.server.rules import RefereeGame
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ class LiveMatch:
         self.stop_reason = "the match was stopped from the arena"
         self.board = board_of(game.game)
         self.child_game = child_game or {"rules": game.rules, "name": game.game.name}
-        """The game as a child process builds it (`server.arena.arena.child_game`)."""
+        """The game as a child process builds it (`ggp.server.arena.arena.child_game`)."""
         self.hinter: AgentChild | None = None
         self.hinted = 0
         """The joint moves the hints' process has been told."""

@@ -1,6 +1,6 @@
-"""An in-process agent spec played in a child process (`server.arena.agent_process`).
+"""An in-process agent spec played in a child process (`ggp.server.arena.agent_process`).
 
-Held to the clocks as `server.players.AgentPlayer` is: a move later than the
+Held to the clocks as `ggp.server.players.AgentPlayer` is: a move later than the
 play clock plus the grace period is ``TO`` (the child goes on with it, and the
 next request waits behind it, as with a remote player still thinking); a child
 that dies or cannot be started is ``CE`` from then on; an error the agent or
@@ -13,9 +13,9 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from games.base import GameError, State
-from server.arena.child import AgentChild
-from server.players import MatchSetup, Player, Reply
+from ggp.games.base import GameError, State
+from ggp.server.arena.child import AgentChild
+from ggp.server.players import MatchSetup, Player, Reply
 
 log = logging.getLogger(__name__)
 

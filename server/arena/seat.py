@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 
-from games.base import GameError, State, canonical_move
-from server.players import MatchSetup, Player, Reply
+from ggp.games.base import GameError, State, canonical_move
+from ggp.server.players import MatchSetup, Player, Reply
 
 PERSON = "person"
 """The player spec of a seat played by a person in the browser."""

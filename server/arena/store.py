@@ -1,6 +1,6 @@
 """The arena's index of matches and tournaments: SQLite at ``--db``.
 
-The match logs (`server.match_log`, ggp.org JSON) stay the record of each
+The match logs (`ggp.server.match_log`, ggp.org JSON) stay the record of each
 match; a row here says where its log is and what a list needs to show (game,
 players, status, goals, errors) without reading every log.  Every call opens
 its own connection, so the store may be used from any thread.

@@ -1,7 +1,7 @@
-"""A tournament of the arena, run as its own process: ``python -m server.arena.tournament_job``.
+"""A tournament of the arena, run as its own process: ``python -m ggp.server.arena.tournament_job``.
 
 It reads the setup as one JSON object on stdin, plays the tournament with
-`server.tournament.run_tournament` (worker processes for its matches at once)
+`ggp.server.tournament.run_tournament` (worker processes for its matches at once)
 and writes one JSON line per finished match on stdout, then ``{"done": true}``
 or ``{"error": TEXT}``.  Its own process so that the arena's event loop never
 waits for it and a stop is a SIGINT: the matches under way are aborted and
@@ -15,9 +15,9 @@ import sys
 from dataclasses import asdict
 from typing import Any
 
-from games.base import GameError
-from player.agents import Clocks
-from server.tournament import MatchResult, run_tournament
+from ggp.games.base import GameError
+from ggp.player.agents import Clocks
+from ggp.server.tournament import MatchResult, run_tournament
 
 
 def run(setup: dict[str, Any]) -> None:

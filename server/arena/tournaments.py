@@ -1,5 +1,5 @@
 """Tournaments started from the arena's page, each run by its own process
-(`server.arena.tournament_job`), their progress and standings."""
+(`ggp.server.arena.tournament_job`), their progress and standings."""
 
 from __future__ import annotations
 
@@ -18,14 +18,14 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
-from games.base import GameError
-from server.arena.catalogue import kif_files, resolve_game
-from server.arena.store import ABORTED, FINISHED, RUNNING, ArenaStore
-from server.match import new_match_id, seat_specs
-from server.remote import is_player_url
-from server.rules import RefereeGame, referee_game
-from server.stats import wilson_interval
-from server.tournament import MatchResult, Standing, standings
+from ggp.games.base import GameError
+from ggp.server.arena.catalogue import kif_files, resolve_game
+from ggp.server.arena.store import ABORTED, FINISHED, RUNNING, ArenaStore
+from ggp.server.match import new_match_id, seat_specs
+from ggp.server.remote import is_player_url
+from ggp.server.rules import RefereeGame, referee_game
+from ggp.server.stats import wilson_interval
+from ggp.server.tournament import MatchResult, Standing, standings
 
 log = logging.getLogger(__name__)
 
@@ -167,7 +167,7 @@ class ArenaTournament:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
-                "server.arena.tournament_job",
+                "ggp.server.arena.tournament_job",
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
             )

@@ -7,9 +7,8 @@ import logging
 import os
 from pathlib import Path
 
-from games.base import GameError
-from ggp.serving import serve_until_signal
-from player.http_player import (
+from ggp.games.base import GameError
+from ggp.player.http_player import (
     DEFAULT_IDLE_CLOCKS,
     DEFAULT_MARGIN,
     DEFAULT_MAX_BODY,
@@ -18,8 +17,9 @@ from player.http_player import (
     PlayerConfig,
     create_app,
 )
-from player.logs import EscapingFormatter
-from player.session import DEFAULT_COPY_MEMORY, DEFAULT_WORKER_MEMORY, MIB, Limits
+from ggp.player.logs import EscapingFormatter
+from ggp.player.session import DEFAULT_COPY_MEMORY, DEFAULT_WORKER_MEMORY, MIB, Limits
+from ggp.serving import serve_until_signal
 
 log = logging.getLogger("ggp.serve")
 

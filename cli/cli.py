@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.base import GameError
+from ggp.games.base import GameError
 
 
 @dataclass(frozen=True)

@@ -9,15 +9,14 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
-from tqdm import tqdm
-
-from games.base import Game, GameDefinitionError, State
-from games.registry import load_game
-from gdl.compiled.compiled_game import CompiledGame
-from gdl.interpreter.game import GdlGame
-from gdl.load import REASONERS
+from ggp.games.base import Game, GameDefinitionError, State
+from ggp.games.registry import load_game
+from ggp.gdl.compiled.compiled_game import CompiledGame
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.gdl.load import REASONERS
+from ggp.player.mcts import DEFAULT_C, MCTS, RandomPlayout
 from ggp.progress import status
-from player.mcts import DEFAULT_C, MCTS, RandomPlayout
+from tqdm import tqdm
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

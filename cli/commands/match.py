@@ -6,13 +6,13 @@ import argparse
 import asyncio
 from collections.abc import Sequence
 
+from ggp.player.agents import HumanAgent, MatchQuit
+from ggp.player.mcts import MoveStats
 from ggp.referee_options import PLAYER_HELP, add_referee_options, clocks_of
-from player.agents import HumanAgent, MatchQuit
-from player.mcts import MoveStats
-from server.match import make_players, referee_match
-from server.players import AgentPlayer
-from server.record import MatchRecord
-from server.rules import referee_game
+from ggp.server.match import make_players, referee_match
+from ggp.server.players import AgentPlayer
+from ggp.server.record import MatchRecord
+from ggp.server.rules import referee_game
 
 RANKING_LINES = 8
 """How many moves of a ranking are shown."""

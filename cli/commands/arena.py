@@ -7,7 +7,7 @@ import logging
 import time
 from pathlib import Path
 
-from games.base import GameError
+from ggp.games.base import GameError
 from ggp.serving import serve_until_signal
 
 log = logging.getLogger("ggp.arena")
@@ -54,8 +54,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from server.arena.app import create_app
-    from server.arena.arena import ArenaConfig
+    from ggp.server.arena.app import create_app
+    from ggp.server.arena.arena import ArenaConfig
 
     if args.games is not None and not args.games.is_dir():
         raise GameError(f"--games {args.games}: no such folder")

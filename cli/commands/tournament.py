@@ -6,14 +6,12 @@ import argparse
 import random
 from pathlib import Path
 
-from tqdm import tqdm
-
-from games.base import GameError
 from ggp.backend_options import add_backend_options, check_jobs, cluster_of
+from ggp.games.base import GameError
 from ggp.referee_options import PLAYER_HELP, add_referee_options, clocks_of
-from server.plots import INSTALL_HINT, plot_ratings, plotting_available
-from server.ratings import format_ratings, ratings
-from server.tournament import (
+from ggp.server.plots import INSTALL_HINT, plot_ratings, plotting_available
+from ggp.server.ratings import format_ratings, ratings
+from ggp.server.tournament import (
     cached_game,
     check_output_path,
     format_standings,
@@ -22,6 +20,7 @@ from server.tournament import (
     standings,
     write_results,
 )
+from tqdm import tqdm
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

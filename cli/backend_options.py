@@ -7,10 +7,10 @@ import contextlib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from games.base import GameError
+from ggp.games.base import GameError
 
 if TYPE_CHECKING:
-    from server.ray_runner import RayCluster
+    from ggp.server.ray_runner import RayCluster
 
 
 def add_backend_options(parser: argparse.ArgumentParser) -> None:
@@ -43,7 +43,7 @@ def cluster_of(args: argparse.Namespace) -> Iterator[RayCluster | None]:
     if args.ray is None:
         yield None
         return
-    from server.ray_runner import RayCluster  # Ray is an optional extra
+    from ggp.server.ray_runner import RayCluster  # Ray is an optional extra
 
     with RayCluster(args.ray, local_cpus=args.jobs) as cluster:
         yield cluster

@@ -7,17 +7,16 @@ import random
 import textwrap
 import time
 
-from tqdm import tqdm
-
-from games.base import GameDefinitionError, GameError
-from games.registry import load_game
-from gdl.compiled.compiled_game import CompiledGame
-from gdl.interpreter.game import GdlGame, RulesTooExpensive
-from gdl.syntax.strata import MOVE, STATE, STATIC
-from gdl.syntax.validator import arities
-from gdl.traces import ReplayReport, read_playouts, replay
 from ggp import progress
 from ggp.commands.bench import add_reasoner_option
+from ggp.games.base import GameDefinitionError, GameError
+from ggp.games.registry import load_game
+from ggp.gdl.compiled.compiled_game import CompiledGame
+from ggp.gdl.interpreter.game import GdlGame, RulesTooExpensive
+from ggp.gdl.syntax.strata import MOVE, STATE, STATIC
+from ggp.gdl.syntax.validator import arities
+from ggp.gdl.traces import ReplayReport, read_playouts, replay
+from tqdm import tqdm
 
 MAX_STEPS = 1000
 """Longest random playout explored; longer means the game may never end."""

@@ -8,12 +8,11 @@ import random
 import sys
 from pathlib import Path
 
-from tqdm import tqdm
-
 from ggp.backend_options import add_backend_options, check_jobs, cluster_of
 from ggp.referee_options import add_referee_options
-from server.plots import INSTALL_HINT, plot_study, plotting_available
-from server.study import PLAN_FILE, Study, StudyPlan, format_summary, parse_vary
+from ggp.server.plots import INSTALL_HINT, plot_study, plotting_available
+from ggp.server.study import PLAN_FILE, Study, StudyPlan, format_summary, parse_vary
+from tqdm import tqdm
 
 PLOT_STEM = "score"
 

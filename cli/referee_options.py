@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from player.agents import Clocks
-from server.match_log import DEFAULT_DIR
+from ggp.player.agents import Clocks
+from ggp.server.match_log import DEFAULT_DIR
 
 DEFAULT_CLOCK = 10.0
 DEFAULT_GRACE = 1.0

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from games.registry import load_game
-from player.agents import HumanAgent, MatchQuit, make_agent
-from server.match import MatchRecord, play_match
+from ggp.games.registry import load_game
+from ggp.player.agents import HumanAgent, MatchQuit, make_agent
+from ggp.server.match import MatchRecord, play_match
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -6,10 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from games.base import Game, GameError
-from games.registry import NATIVE_GAMES, load_game, parse_spec
-from server.match_log import LoggedMatch, read_log, replay
-from server.rules import game_from_rules
+from ggp.games.base import Game, GameError
+from ggp.games.registry import NATIVE_GAMES, load_game, parse_spec
+from ggp.server.match_log import LoggedMatch, read_log, replay
+from ggp.server.rules import game_from_rules
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -11,7 +11,7 @@ import signal
 from collections.abc import Callable
 from typing import Any
 
-from games.base import GameError
+from ggp.games.base import GameError
 
 
 def serve_until_signal(
