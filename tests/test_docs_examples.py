@@ -1,13 +1,15 @@
-"""The README stays true: CI runs its test command, and every command it shows is run here.
+"""The documentation stays true: CI runs the README's test command, and every command
+and Python example shown in the README or in a page of the site (docs/) is run here.
 
-A command shown in the README (a line of a code block, or an inline example,
-that starts with ``ggp``, ``printf``, ``curl`` or ``.venv/bin/ggp``, and is not a
-synopsis with placeholders such as ``GAME`` or ``[--seed N]``) must have an entry
-in `EXAMPLES`, which runs it in a shell as a user would.  Only what cannot be
-taken literally is replaced, each replacement written out with its reason: the
-files and addresses the README makes up (``game.kif``, ``http://127.0.0.1:9147``,
-a match log's name), and time budgets where the README's would add seconds of
-CPU to the suite.
+A command shown (a line of a code block, or an inline example, that starts with
+``ggp``, ``printf``, ``curl``, ``python3 -m venv`` or ``.venv/bin/ggp``, and is not a
+synopsis with placeholders such as ``GAME`` or ``[--seed N]``) must have an entry in
+`EXAMPLES`, which runs it in a shell as a user would.  Only what cannot be taken
+literally is replaced, each replacement written out with its reason: the files and
+addresses the pages make up (``game.kif``, ``http://127.0.0.1:9147``, a match log's
+name), and budgets (matches, seconds, simulations) where the pages' would add
+minutes of CPU to the suite.  Every ``python`` block is followed by the words
+"prints" and the output it prints, which the test compares.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -27,9 +30,15 @@ from conftest import ROOT, SHARED
 from fake_players import served_apps
 from ggp.player.http_player import PlayerConfig, create_app
 
-README = (ROOT / "README.md").read_text()
+DOCS = ROOT / "docs"
+PAGES = {
+    path.relative_to(ROOT).as_posix(): path.read_text()
+    for path in [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
+}
+"""Every page of the documentation, by its path: the README and the site's pages."""
+README = PAGES["README.md"]
 BIN = Path(sys.executable).parent
-"""The virtual environment's scripts: ``ggp`` as the README's ``.venv/bin/ggp``."""
+"""The virtual environment's scripts: ``ggp`` as the pages' ``.venv/bin/ggp``."""
 COMMAND_START = re.compile(r"^(\$ )?(ggp|\.venv/bin/ggp|printf|curl|python3 -m venv) ")
 PLACEHOLDER = re.compile(r"\[|\.\.\.|\b[A-Z][A-Z_]+\b")
 
@@ -37,14 +46,16 @@ PLACEHOLDER = re.compile(r"\[|\.\.\.|\b[A-Z][A-Z_]+\b")
 def test_ci_runs_the_readme_test_command() -> None:
     ci_lines = (ROOT / ".ci" / "run").read_text().splitlines()
     command = next(line for line in ci_lines if "pytest" in line)
-    assert command in README
+    assert command == ci_lines[-1]
+    assert f"\n{command}\n" in README
 
 
-def test_every_command_has_a_readme_section() -> None:
+def test_every_command_has_an_example() -> None:
     from ggp.cli import COMMANDS
 
+    shown = shown_commands()
     for command in COMMANDS:
-        assert f"### ggp {command.name}" in README
+        assert any(re.search(rf"(^|[ /])ggp {command.name}\b", line) for line in shown), command
 
 
 def test_the_license_file_is_the_one_the_package_declares() -> None:
@@ -56,19 +67,22 @@ def test_the_license_file_is_the_one_the_package_declares() -> None:
     assert license_text.startswith("MIT License\n") and "WITHOUT WARRANTY" in license_text
 
 
-PYTHON_API = README[README.index("\n## Python API\n") :].split("\n## ", 2)[1]
-SNIPPETS = re.findall(r"^```python\n(.*?)^```\n\n(.*?)\n\n```\n(.*?)^```", PYTHON_API, re.S | re.M)
-"""The Python API section's examples: (code, the words between, the output shown)."""
+SNIPPET = re.compile(r"^```python\n(.*?)^```\n\n(.*?)\n\n```\n(.*?)^```", re.S | re.M)
+SNIPPETS = [(page, *found) for page, text in PAGES.items() for found in SNIPPET.findall(text)]
+"""The Python examples: (page, code, the words between, the output shown)."""
 
 
-def test_the_python_api_section_has_its_examples() -> None:
-    assert len(SNIPPETS) == PYTHON_API.count("```python") >= 4
+def test_every_python_example_shows_what_it_prints() -> None:
+    blocks = sum(text.count("```python") for text in PAGES.values())
+    assert len(SNIPPETS) == blocks >= 4
 
 
 @pytest.mark.parametrize(
-    ("code", "between", "shown"), SNIPPETS, ids=lambda part: part.split("\n")[0][:40]
+    ("page", "code", "between", "shown"),
+    SNIPPETS,
+    ids=[f"{page}:{code.splitlines()[0][:40]}" for page, code, _, _ in SNIPPETS],
 )
-def test_python_api_example(code: str, between: str, shown: str, tmp_path: Path) -> None:
+def test_python_example(page: str, code: str, between: str, shown: str, tmp_path: Path) -> None:
     shadow_user_modules(tmp_path)
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=600
@@ -118,28 +132,60 @@ def test_the_package_imports_beside_a_users_own_modules(tmp_path: Path) -> None:
     assert "xplayer" in done.stdout
 
 
-def readme_commands() -> dict[str, list[str]]:
-    """Every command the README shows, with the output shown after it (if any)."""
+def code_blocks(text: str, language: str = "") -> list[str]:
+    """The code blocks of the Markdown `text` fenced with ``` and `language`, in order."""
+    blocks: list[str] = []
+    opened: str | None = None  # the language of the block being read
+    lines: list[str] = []
+    for line in text.splitlines(keepends=True):
+        if opened is None and line.startswith("```"):
+            opened, lines = line[3:].strip(), []
+        elif opened is not None and line.rstrip() == "```":
+            if opened == language:
+                blocks.append("".join(lines))
+            opened = None
+        elif opened is not None:
+            lines.append(line)
+    return blocks
+
+
+def prose(text: str) -> str:
+    """The Markdown `text` without its code blocks."""
+    kept, fenced = [], False
+    for line in text.splitlines(keepends=True):
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced:
+            kept.append(line)
+    return "".join(kept)
+
+
+def shown_commands() -> dict[str, list[str]]:
+    """Every command the pages show, with the output shown after it (if any)."""
     from ggp.cli import COMMANDS
 
     bare_names = {f"ggp {command.name}" for command in COMMANDS}
     found: dict[str, list[str]] = {}
-    for block in re.findall(r"^```\n(.*?)^```", README, re.S | re.M):
-        lines = block.splitlines()
-        for number, line in enumerate(lines):
-            if COMMAND_START.match(line) and not PLACEHOLDER.search(line):
-                output = []
-                if line.startswith("$ "):  # a session: the output runs to the next prompt
-                    for shown in lines[number + 1 :]:
-                        if shown.startswith("$ "):
-                            break
-                        output.append(shown)
-                found[line.removeprefix("$ ")] = output
-    prose = re.sub(r"^```\n.*?^```", "", README, flags=re.S | re.M)
-    for span in re.findall(r"`([^`\n]+)`", prose):
-        # `ggp serve` in a sentence names the command.
-        if COMMAND_START.match(span) and not PLACEHOLDER.search(span) and span not in bare_names:
-            found.setdefault(span, [])
+    for text in PAGES.values():
+        for block in code_blocks(text):
+            lines = block.splitlines()
+            for number, line in enumerate(lines):
+                if COMMAND_START.match(line) and not PLACEHOLDER.search(line):
+                    output = []
+                    if line.startswith("$ "):  # a session: the output runs to the next prompt
+                        for shown in lines[number + 1 :]:
+                            if shown.startswith("$ "):
+                                break
+                            output.append(shown)
+                    found.setdefault(line.removeprefix("$ "), output)
+        for span in re.findall(r"`([^`\n]+)`", prose(text)):
+            # `ggp serve` in a sentence names the command.
+            if (
+                COMMAND_START.match(span)
+                and not PLACEHOLDER.search(span)
+                and span not in bare_names
+            ):
+                found.setdefault(span, [])
     return found
 
 
@@ -175,7 +221,7 @@ EXAMPLES: dict[str, Example] = {}
 
 
 def example(*commands: str) -> Callable[[Example], Example]:
-    """Register a test of the README commands `commands`."""
+    """Register a test of the shown commands `commands`."""
 
     def register(run: Example) -> Example:
         for command in commands:
@@ -185,13 +231,13 @@ def example(*commands: str) -> Callable[[Example], Example]:
     return register
 
 
-def test_every_readme_command_is_run_by_a_test() -> None:
-    shown = set(readme_commands())
-    assert sorted(shown - set(EXAMPLES)) == [], "README commands no test runs"
-    assert sorted(set(EXAMPLES) - shown) == [], "tests of commands the README no longer shows"
+def test_every_shown_command_is_run_by_a_test() -> None:
+    shown = set(shown_commands())
+    assert sorted(shown - set(EXAMPLES)) == [], "commands shown that no test runs"
+    assert sorted(set(EXAMPLES) - shown) == [], "tests of commands no page shows any longer"
 
 
-# The examples, in the README's order.
+# The examples, by the page that shows them first.
 
 
 @example("ggp --help")
@@ -210,7 +256,7 @@ def _(command: str, output: list[str], tmp_path: Path) -> None:
 )
 def _(command: str, output: list[str], tmp_path: Path) -> None:
     # The install is what CI does (.ci/run).  The player listens on a free port here,
-    # as 9147 may be taken, and is asked for its info as the README does.
+    # as 9147 may be taken, and is asked for its info as the page does.
     if command.startswith("curl") and not shutil.which("curl"):
         pytest.skip("curl is not installed")
     with serving(tmp_path) as url:
@@ -388,7 +434,7 @@ def _(command: str, output: list[str], tmp_path: Path) -> None:
 )
 def _(command: str, output: list[str], tmp_path: Path) -> None:
     pytest.importorskip("ray", reason="Ray is not installed (extra 'cluster')")
-    # A local Ray instance rather than the two `ray start` nodes of the README.
+    # A local Ray instance rather than the two `ray start` nodes of the page.
     shortened = replaced(
         command,
         ("--ray 127.0.0.1:6379", "--ray auto --jobs 2"),
@@ -407,7 +453,117 @@ def _(command: str, output: list[str], tmp_path: Path) -> None:
     assert "Result" in shell(command, tmp_path).stdout
 
 
+def assert_shown(printed: str, shown: list[str]) -> None:
+    """`printed` is what a page shows: line by line, durations blanked, and where the page
+    writes ``...``, its lines before and after it as the first and last printed."""
+    out = [untimed(line).rstrip() for line in printed.splitlines()]
+    expected = [untimed(line).rstrip() for line in shown]
+    if "..." in expected:
+        head, tail = expected[: expected.index("...")], expected[expected.index("...") + 1 :]
+        assert out[: len(head)] == head and out[len(out) - len(tail) :] == tail, printed
+    else:
+        assert out == expected, printed
+
+
+def session(page: str, first: str) -> list[tuple[str, list[str]]]:
+    """The commands of the session in `page` (a code block of ``$ `` lines) whose first
+    command starts with `first`, each with the output shown after it."""
+    for block in code_blocks(PAGES[page]):
+        if block.startswith(f"$ {first}"):
+            commands = re.split(r"^\$ ", block, flags=re.M)[1:]
+            return [(part.splitlines()[0], part.splitlines()[1:]) for part in commands]
+    raise AssertionError(f"{page} shows no session starting with {first}")
+
+
+EXCHANGE = session("docs/compete.md", "curl -s -d '(start ")
+
+
+@example(*(command for command, _ in EXCHANGE))
+def _(command: str, output: list[str], tmp_path: Path) -> None:
+    # The match of the page, message by message, up to and including `command`, to a
+    # player on a free port.
+    if not shutil.which("curl"):
+        pytest.skip("curl is not installed")
+    with serving(tmp_path) as url:
+        for sent, replies in EXCHANGE[: [sent for sent, _ in EXCHANGE].index(command) + 1]:
+            ask = replaced(sent, ("http://localhost:9147/", url))
+            assert shell(ask, tmp_path).stdout.strip() == "\n".join(replies)
+
+
+def page_file(page: str, name: str) -> str:
+    """The file `name` as `page` shows it: the first ``lisp`` block after `name` is named."""
+    text = PAGES[page]
+    return code_blocks(text[text.index(f"`{name}`") :], "lisp")[0]
+
+
+@example(
+    "ggp check pick.kif",
+    "printf '1\\n' | ggp play pick.kif",
+    "ggp match pick.kif mcts:iterations=100",
+)
+def _(command: str, output: list[str], tmp_path: Path) -> None:
+    (tmp_path / "pick.kif").write_text(page_file("docs/gdl.md", "pick.kif"))
+    out = shell(command, tmp_path).stdout
+    if output:
+        assert_shown(out, output)
+    else:
+        assert "Result after 1 moves: player 100" in out
+
+
+@example("ggp arena")
+def _(command: str, output: list[str], tmp_path: Path) -> None:
+    # On a free port rather than 8080; its page is fetched, then Ctrl-C stops it.
+    process = subprocess.Popen(
+        [BIN / "ggp", *command.split()[1:], "--port", "0"],
+        cwd=tmp_path,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stderr is not None
+    try:
+        first = process.stderr.readline()
+        found = re.search(r"arena at (http://\S+/)", first)
+        assert found, first
+        with urllib.request.urlopen(found.group(1), timeout=60) as page:
+            assert "<html" in page.read().decode().lower()
+    finally:
+        process.send_signal(signal.SIGINT)
+        rest = process.communicate(timeout=60)[1]
+    assert process.returncode == 0, first + rest
+
+
+@example(
+    "ggp tournament connect_four mcts:iterations=200,c=0.5 mcts:iterations=200,c=1.4 "
+    "--games 400 --swap --seed 1 --jobs 2",
+    "ggp tournament connect_four mcts:iterations=400 mcts:iterations=100 --games 200 "
+    "--swap --seed 1 --jobs 2",
+)
+def _(command: str, output: list[str], tmp_path: Path) -> None:
+    # Two matches of a few simulations a move rather than hundreds of 200 to 400.
+    shortened = replaced(
+        command,
+        *[
+            (old, new)
+            for old, new in (
+                ("iterations=200", "iterations=10"),
+                ("iterations=400", "iterations=20"),
+                ("iterations=100", "iterations=5"),
+            )
+            if old in command
+        ],
+        (re.search(r"--games \d+", command).group(), "--games 2"),  # type: ignore[union-attr]
+    )
+    assert "connect_four: 2 matches, seed 1, seats rotated" in shell(shortened, tmp_path).stdout
+
+
+@example("ggp bench connect_four --mcts --seconds 10", "ggp bench othello --mcts --seconds 10")
+def _(command: str, output: list[str], tmp_path: Path) -> None:
+    # A third of a second once rather than 10 s five times.
+    out = shell(replaced(command, ("--seconds 10", "--seconds 0.3 --runs 1")), tmp_path).stdout
+    assert re.match(r"\w+: [\d,]+ simulations/s", out), out
+
+
 # After every `example`, so that all are registered.
 @pytest.mark.parametrize("command", sorted(EXAMPLES), ids=lambda command: command[:100])
-def test_readme_command(command: str, tmp_path: Path) -> None:
-    EXAMPLES[command](command, readme_commands().get(command, []), tmp_path)
+def test_shown_command(command: str, tmp_path: Path) -> None:
+    EXAMPLES[command](command, shown_commands().get(command, []), tmp_path)
