@@ -563,6 +563,38 @@ def _(command: str, output: list[str], tmp_path: Path) -> None:
     assert re.match(r"\w+: [\d,]+ simulations/s", out), out
 
 
+BENCHMARK_RUN = re.compile(r"python3? (benchmarks/\w+\.py)\b(.*)")
+
+
+def shown_benchmark_runs() -> dict[str, set[str]]:
+    """The benchmark scripts the pages show run (``python benchmarks/NAME.py ...``, a line
+    of a code block or an inline example), each with the options given to it."""
+    runs: dict[str, set[str]] = {}
+    for text in PAGES.values():
+        lines = [
+            line for block in code_blocks(text) for line in block.replace("\\\n", " ").splitlines()
+        ]
+        for line in [*lines, *re.findall(r"`([^`\n]+)`", prose(text))]:
+            if found := BENCHMARK_RUN.fullmatch(line.strip()):
+                script, arguments = found.groups()
+                runs.setdefault(script, set()).update(
+                    re.findall(r"(?<!\S)--[a-z][\w-]*", arguments)
+                )
+    return runs
+
+
+@pytest.mark.parametrize("script", sorted(shown_benchmark_runs()))
+def test_a_shown_benchmark_run_names_real_options(script: str) -> None:
+    """A benchmark run of the pages records an experiment of minutes to hours, too long
+    for the suite: its script must still be there and take every option shown."""
+    done = subprocess.run(
+        [sys.executable, script, "--help"], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    options = set(re.findall(r"(?<!\S)--[a-z][\w-]*", done.stdout))
+    assert sorted(shown_benchmark_runs()[script] - options) == []
+
+
 # After every `example`, so that all are registered.
 @pytest.mark.parametrize("command", sorted(EXAMPLES), ids=lambda command: command[:100])
 def test_shown_command(command: str, tmp_path: Path) -> None:
