@@ -72,6 +72,7 @@ def with_reasoner(
             check_available()
         except NativeUnavailable as error:
             log.info("%s: no native code (%s): as auto", game.name, error)
+            game.not_native = error
             reasoner = "auto"
     try:
         compiled = compile_rules(game.strata, game.role_terms, budget)
@@ -93,6 +94,27 @@ def with_reasoner(
     if reasoner == "native":
         compiled_game.native_build = attach_in_background(compiled_game)
     return compiled_game
+
+
+def describe_reasoner(game: object) -> str:
+    """What plays `game`'s rules now, in words; empty for a game that is not GDL.
+
+    Native code; the compiled rules' generated Python (while native code is built, or
+    why there is none when it was asked for); or the interpreter (and why not compiled).
+    """
+    if not isinstance(game, GdlGame):
+        return ""
+    if isinstance(game, CompiledGame):
+        if game.native is not None:
+            return "native code"
+        if game.native_build is not None and game.native_build.is_alive():
+            return "compiled (generated Python while its native code is built)"
+        if game.not_native is not None:
+            return f"compiled (generated Python; no native code: {game.not_native})"
+        return "compiled (generated Python)"
+    if game.not_compiled:
+        return f"interpreter ({game.not_compiled})"
+    return "interpreter"
 
 
 def _check_reasoner(reasoner: str) -> None:

@@ -297,12 +297,13 @@ class Player:
         start_clock = clamp_clock(message.start_clock)
         deadline = reply_deadline(arrival, start_clock, self.config.margin)
         async with session.lock:
-            sims = await session.prepare(message.rules, start_clock, deadline)
+            sims, reasoner = await session.prepare(message.rules, start_clock, deadline)
         if session.problem is not None:
             return READY, f"but cannot play: {session.problem}"
         if session.lost is not None:
             return READY, f"but the server cannot follow the game: {session.lost}"
-        return READY, f"as {message.role}, {sims} simulations"
+        played = f" ({reasoner})" if reasoner else ""
+        return READY, f"as {message.role}, {sims} simulations{played}"
 
     async def _play(self, session: Session, message: Play, arrival: float) -> tuple[str, str]:
         deadline = reply_deadline(arrival, session.play_clock, self.config.margin)

@@ -200,11 +200,12 @@ class Session:
 
     # ------------------------------------------------------------ start
 
-    async def prepare(self, rules: str, start_clock: float, deadline: float) -> int:
+    async def prepare(self, rules: str, start_clock: float, deadline: float) -> tuple[int, str]:
         """Read the rules, start the worker and search until `deadline`.
 
         The copy may build the game for `start_clock` CPU seconds.  Returns the
-        simulations run.  Problems are logged and kept in `problem` or `lost`;
+        simulations run and what played the rules in them (`Choice.reasoner`; empty
+        when there was no search).  Problems are logged and kept in `problem` or `lost`;
         nothing raises.
         """
         self._rules = rules
@@ -224,7 +225,7 @@ class Session:
             if loading is not None:
                 loading.cancel()
             await self._drop_worker(0)
-            return 0
+            return 0, ""
         if self.worker is not None and loading is not None:
             try:
                 await asyncio.wait_for(asyncio.shield(loading), _left(deadline))
@@ -234,9 +235,9 @@ class Session:
                 await self._drop_worker()
         position = self._position
         if not current or position is None or self.worker is None or not position.legal:
-            return 0
+            return 0, ""
         choice = await self._search(deadline, position.legal)
-        return choice.sims
+        return choice.sims, choice.reasoner
 
     def _loaded(self, loading: asyncio.Future[dict[str, Any]]) -> None:
         if loading.cancelled():

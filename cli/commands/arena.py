@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from ggp.games.base import GameError
+from ggp.native_notice import probe_warning
 from ggp.serving import serve_until_signal
 
 log = logging.getLogger("ggp.arena")
@@ -63,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
         db=args.db, log_dir=args.log_dir, games_dir=args.games, max_body=args.max_body
     )
     logging.basicConfig(level="INFO", format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if (warning := probe_warning()) is not None:
+        log.warning(warning)
     began = time.perf_counter()
 
     def announce(addresses: list) -> None:

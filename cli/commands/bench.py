@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from typing import NamedTuple
@@ -13,7 +14,8 @@ from ggp.games.base import Game, GameDefinitionError, State
 from ggp.games.registry import load_game
 from ggp.gdl.compiled.compiled_game import CompiledGame
 from ggp.gdl.interpreter.game import GdlGame
-from ggp.gdl.load import REASONERS
+from ggp.gdl.load import REASONERS, describe_reasoner
+from ggp.native_notice import native_warning
 from ggp.player.mcts import DEFAULT_C, MCTS, RandomPlayout
 from ggp.progress import status
 from tqdm import tqdm
@@ -23,8 +25,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "bench",
         description="Run random playouts from the initial state of GAME and print "
-        "playouts/s and states/s (state transitions per second), the median of "
-        "several runs.",
+        "playouts/s and states/s (state transitions per second) by the wall clock, and "
+        "states per CPU-second, the median of several runs. A GDL game is played as ggp "
+        "serve plays it: on native code when that can be built (waited for).",
     )
     parser.add_argument("game", metavar="GAME", help="a built-in game or a .kif file")
     parser.add_argument(
@@ -54,31 +57,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="exploration constant for --mcts (default: %(default)s)",
     )
     parser.add_argument("--gdl", action="store_true", help="use the GDL twin of a built-in game")
-    add_reasoner_option(parser)
+    add_reasoner_option(parser, "native")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default: %(default)s)")
     parser.set_defaults(run=run)
 
 
-def add_reasoner_option(parser: argparse.ArgumentParser) -> None:
+def add_reasoner_option(parser: argparse.ArgumentParser, default: str = "auto") -> None:
     """``--reasoner``: how a GDL game's rules are evaluated."""
     parser.add_argument(
         "--reasoner",
         choices=REASONERS,
-        default="auto",
+        default=default,
         help="for a GDL game: compiled rules, the interpreter, compiled when that is "
-        "ready within its budget, or that and then native code (default: %(default)s)",
+        "ready within its budget, or that and then native code, as ggp serve plays "
+        "(default: %(default)s)",
     )
 
 
-def describe_reasoner(game: Game, seconds: float) -> str:
+def load_for_measure(spec: str, gdl: bool, reasoner: str) -> Game:
+    """The game `spec` on `reasoner`, its native code built (waited for) when asked for;
+    a warning on stderr if native code was asked for and cannot be had."""
+    game = load_game(spec, gdl=gdl, reasoner=reasoner)
+    if isinstance(game, CompiledGame) and game.native_build is not None:
+        game.native_build.join()  # measure the native code, not the Python before it
+    if isinstance(game, GdlGame) and game.not_native is not None:
+        print(f"warning: {native_warning(game.not_native)}", file=sys.stderr)
+    return game
+
+
+def reasoner_note(game: Game, seconds: float) -> str:
     """Which reasoner plays a GDL game and how long loading took; empty for a native game."""
-    if isinstance(game, CompiledGame) and game.native is not None:
-        return f"; compiled reasoner on native code, ready in {seconds:.2f} s"
-    if isinstance(game, CompiledGame):
-        return f"; compiled reasoner, ready in {seconds:.2f} s"
-    if isinstance(game, GdlGame):
-        return f"; interpreter, ready in {seconds:.2f} s"
-    return ""
+    which = describe_reasoner(game)
+    return f"; {which}, ready in {seconds:.2f} s" if which else ""
 
 
 class Measured(NamedTuple):
@@ -88,6 +98,8 @@ class Measured(NamedTuple):
     """Playouts per second, over the time spent in playouts that ended."""
     states: float
     """State transitions per second, over the same time."""
+    cpu_states: float
+    """State transitions per CPU-second of this process, over the same playouts."""
     ended: int
     broken: int
     """Playouts in which the rules broke (`GameDefinitionError`: no legal move, no
@@ -112,11 +124,11 @@ def measure(
     )
     ended = broken = steps = 0
     fault = ""
-    counted = 0.0
+    counted = cpu = 0.0
     start = time.perf_counter()
     end = start + seconds
     while True:
-        began = time.perf_counter()
+        began, began_cpu = time.perf_counter(), time.process_time()
         try:
             steps += playout()[1]
         except GameDefinitionError as error:
@@ -125,13 +137,14 @@ def measure(
         else:
             ended += 1
             counted += time.perf_counter() - began
+            cpu += time.process_time() - began_cpu
         now = time.perf_counter()
         progress(now - start)
         if now >= end:
             break
     if not ended:
-        return Measured(0.0, 0.0, 0, broken, fault)
-    return Measured(ended / counted, steps / counted, ended, broken, fault)
+        return Measured(0.0, 0.0, 0.0, 0, broken, fault)
+    return Measured(ended / counted, steps / counted, steps / max(cpu, 1e-9), ended, broken, fault)
 
 
 def bench_game(
@@ -161,6 +174,7 @@ def bench_game(
     return Measured(
         statistics.median(r.playouts for r in timed),
         statistics.median(r.states for r in timed),
+        statistics.median(r.cpu_states for r in timed),
         sum(r.ended for r in results),
         sum(r.broken for r in results),
         next((r.fault for r in results if r.fault), ""),
@@ -183,6 +197,8 @@ class MctsMeasured(NamedTuple):
     """Simulations (playouts) per second, over the time of the iterations that ended."""
     iterations: float
     """Iterations per second, over the same time."""
+    cpu_simulations: float
+    """Simulations per CPU-second of this process, over the same iterations."""
     playouts: float
     """Bare playouts per second (of those that ended, as `measure`)."""
     ended: int
@@ -197,16 +213,16 @@ class MctsMeasured(NamedTuple):
 
 def search_for(
     search: MCTS, evaluator: RandomPlayout, seconds: float
-) -> tuple[int, int, int, float, str]:
+) -> tuple[int, int, int, float, float, str]:
     """Run `search` an iteration at a time for `seconds`; the iterations that ended,
-    those that broke, the simulations of those that ended, their time and the first
-    fault."""
+    those that broke, the simulations of those that ended, their time, their CPU time
+    and the first fault."""
     ended = broken = simulations = 0
-    counted = 0.0
+    counted = cpu = 0.0
     fault = ""
     end = time.perf_counter() + seconds
     while True:
-        began = time.perf_counter()
+        began, began_cpu = time.perf_counter(), time.process_time()
         before = evaluator.playouts
         try:
             if not search.search(iterations=1):
@@ -218,9 +234,10 @@ def search_for(
             ended += 1
             simulations += evaluator.playouts - before
             counted += time.perf_counter() - began
+            cpu += time.process_time() - began_cpu
         if time.perf_counter() >= end:
             break
-    return ended, broken, simulations, counted, fault
+    return ended, broken, simulations, counted, cpu, fault
 
 
 def bench_mcts(
@@ -232,7 +249,7 @@ def bench_mcts(
     are counted and left out of the rates."""
     rng = random.Random(seed)
     state = game.initial_state()
-    simulations, iterations, bares = [], [], []
+    simulations, iterations, cpu_simulations, bares = [], [], [], []
     ended = broken = 0
     fault = ""
     for _ in range(runs):
@@ -243,7 +260,7 @@ def bench_mcts(
             broken += 1
             fault = fault or str(error)
         else:
-            done, failed, playouts, counted, first = search_for(
+            done, failed, playouts, counted, cpu, first = search_for(
                 search, evaluator, seconds / runs / 2
             )
             ended += done
@@ -252,15 +269,17 @@ def bench_mcts(
             if done and counted:
                 simulations.append(playouts / counted)
                 iterations.append(done / counted)
+                cpu_simulations.append(playouts / max(cpu, 1e-9))
         bares.append(measure(state, seconds / runs / 2, rng, generic))
     timed = [bare.playouts for bare in bares if bare.ended]
     return MctsMeasured(
         statistics.median(simulations) if simulations else 0.0,
         statistics.median(iterations) if iterations else 0.0,
+        statistics.median(cpu_simulations) if cpu_simulations else 0.0,
         statistics.median(timed) if timed else 0.0,
         ended,
         broken,
-        Measured(0.0, 0.0, sum(b.ended for b in bares), sum(b.broken for b in bares)),
+        Measured(0.0, 0.0, 0.0, sum(b.ended for b in bares), sum(b.broken for b in bares)),
         fault or next((b.fault for b in bares if b.fault), ""),
     )
 
@@ -268,10 +287,8 @@ def bench_mcts(
 def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     with status(f"loading {args.game}"):
-        game = load_game(args.game, gdl=args.gdl, reasoner=args.reasoner)
-        if isinstance(game, CompiledGame) and game.native_build is not None:
-            game.native_build.join()  # measure the native code, not the Python before it
-    which = describe_reasoner(game, time.perf_counter() - start)
+        game = load_for_measure(args.game, args.gdl, args.reasoner)
+    which = reasoner_note(game, time.perf_counter() - start)
     if args.mcts:
         return report_mcts(
             game,
@@ -295,6 +312,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     print(
         f"{game.name}: {measured.playouts:,.0f} playouts/s, {measured.states:,.0f} states/s{how} "
+        f"by the wall clock, {measured.cpu_states:,.0f} states per CPU-second "
         f"(median of {max(1, args.runs)} runs{which}){broken}"
     )
     return 0
@@ -319,8 +337,9 @@ def report_mcts(game: Game, measured: MctsMeasured, args: argparse.Namespace, wh
     print(
         f"{game.name}: {measured.simulations:,.0f} simulations/s (MCTS from the initial "
         f"state, c={args.c}{how}; {measured.iterations:,.0f} iterations/s, "
-        f"{game.playout_batch} playouts per leaf), "
-        f"{measured.simulations / measured.playouts:.2f} x the {measured.playouts:,.0f} bare "
-        f"playouts/s measured in turn (median of {max(1, args.runs)} runs{which}){broken}"
+        f"{game.playout_batch} playouts per leaf; {measured.cpu_simulations:,.0f} simulations "
+        f"per CPU-second), {measured.simulations / measured.playouts:.2f} x the "
+        f"{measured.playouts:,.0f} bare playouts/s measured in turn "
+        f"(median of {max(1, args.runs)} runs{which}){broken}"
     )
     return 0

@@ -8,9 +8,8 @@ import textwrap
 import time
 
 from ggp import progress
-from ggp.commands.bench import add_reasoner_option
+from ggp.commands.bench import add_reasoner_option, load_for_measure
 from ggp.games.base import GameDefinitionError, GameError
-from ggp.games.registry import load_game
 from ggp.gdl.compiled.compiled_game import CompiledGame
 from ggp.gdl.interpreter.game import GdlGame, RulesTooExpensive
 from ggp.gdl.syntax.strata import MOVE, STATE, STATIC
@@ -56,7 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     with progress.status(f"loading {args.game}: validating, grounding and compiling its rules"):
-        game = load_game(args.game, gdl=True, reasoner=args.reasoner)
+        game = load_for_measure(args.game, True, args.reasoner)
     if not isinstance(game, GdlGame):
         raise GameError(f"{args.game} is not a GDL game")
     summarise(game)
@@ -105,9 +104,12 @@ def summarise(game: GdlGame) -> None:
 
 
 def reasoner_summary(game: GdlGame) -> str:
-    """Which reasoner checks the game, and why not the compiled one if it was tried."""
+    """Which reasoner checks the game (native code waited for when asked), and why not
+    the compiled one, or native code, if it was tried."""
     if isinstance(game, CompiledGame):
-        return _wrapped(f"reasoner: compiled ({game.compiled.summary()})")
+        which = "native code" if game.native is not None else "compiled"
+        missing = "" if game.not_native is None else f"; no native code: {game.not_native}"
+        return _wrapped(f"reasoner: {which} ({game.compiled.summary()}{missing})")
     if game.not_compiled:
         return _wrapped(f"reasoner: interpreter ({game.not_compiled})")
     return "reasoner: interpreter"

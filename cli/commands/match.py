@@ -6,6 +6,7 @@ import argparse
 import asyncio
 from collections.abc import Sequence
 
+from ggp.gdl.load import describe_reasoner
 from ggp.player.agents import HumanAgent, MatchQuit
 from ggp.player.mcts import MoveStats
 from ggp.referee_options import PLAYER_HELP, add_referee_options, clocks_of
@@ -69,6 +70,8 @@ def format_errors(record: MatchRecord, step: int) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     game = referee_game(args.game, gdl=args.gdl)
+    if which := describe_reasoner(game.game):
+        print(f"reasoner: {which}")
     roles = game.game.roles
     players = make_players(game.game, args.agents, args.seed)
     agents = [player.agent if isinstance(player, AgentPlayer) else None for player in players]

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from ggp.games.registry import load_game
+from ggp.gdl.load import describe_reasoner
 from ggp.player.agents import HumanAgent, MatchQuit, make_agent
 from ggp.server.match import MatchRecord, play_match
 
@@ -61,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"\nPlayed: {played}")
         print(record.states[-1].render())
 
+    if which := describe_reasoner(game):
+        print(f"reasoner: {which}")
     print(f"{game.name}: you are {game.roles[human_role]}.")
     try:
         record = play_match(game, agents, on_step=show)

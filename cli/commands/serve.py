@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 from ggp.games.base import GameError
+from ggp.native_notice import probe_warning
 from ggp.player.http_player import (
     DEFAULT_IDLE_CLOCKS,
     DEFAULT_MARGIN,
@@ -174,6 +175,8 @@ def run(args: argparse.Namespace) -> int:
     handler = logging.StreamHandler()
     handler.setFormatter(EscapingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=args.log_level, handlers=[handler])
+    if (warning := probe_warning()) is not None:
+        log.warning(warning)
     serve_until_signal(
         lambda: create_app(config),
         args.host,

@@ -57,6 +57,9 @@ class GdlGame(Game):
         self._move_texts: dict[Term, str] = {}
         self.not_compiled = ""
         """Why the rules are not compiled, when compiling them was tried (`ggp.gdl.load`)."""
+        self.not_native: Exception | None = None
+        """Why there is no native code, when it was asked for and could not be had
+        (`ggp.gdl.load`, `ggp.gdl.native.attach`): a `NativeUnavailable` with its fix."""
         self.board_view: Game | None = None
         """A game that draws these facts as a board (a built-in twin's native game)."""
 

@@ -64,9 +64,11 @@ def attach_in_background(game: CompiledGame) -> threading.Thread:
             attach_native(game)
         except NativeUnavailable as error:
             log.info("%s: no native code, the generated Python serves: %s", game.name, error)
+            game.not_native = error
             return
-        except Exception:  # the game plays on, on the generated Python
+        except Exception as error:  # the game plays on, on the generated Python
             log.exception("%s: native code failed; the generated Python serves", game.name)
+            game.not_native = NativeUnavailable(f"native code failed: {error}")
             return
         log.info(
             "%s: native code attached after %.1f s (%d playouts per search leaf)",

@@ -17,6 +17,7 @@ import resource
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -39,7 +40,35 @@ BUILD_SECONDS = 3600.0
 
 
 class NativeUnavailable(Exception):
-    """There is no native library for these rules; says why."""
+    """There is no native library for these rules; says why, and `fix` how to mend it
+    when that is known (empty when it is not: a build too long, a generated source the
+    compiler refuses)."""
+
+    def __init__(self, message: str, fix: str = "") -> None:
+        super().__init__(message)
+        self.fix = fix
+
+
+PACKAGE_MANAGERS = (
+    ("apt-get", "apt-get install gcc"),
+    ("dnf", "dnf install gcc"),
+    ("yum", "yum install gcc"),
+    ("apk", "apk add gcc musl-dev"),
+    ("pacman", "pacman -S gcc"),
+    ("zypper", "zypper install gcc"),
+    ("brew", "brew install gcc"),
+)
+"""The first of these found on the PATH names how to install a C compiler here."""
+
+
+def compiler_fix() -> str:
+    """How to get a working C compiler on this machine, in one command where one is known."""
+    if sys.platform == "darwin":
+        return "xcode-select --install (or set CC to a working C compiler)"
+    for tool, command in PACKAGE_MANAGERS:
+        if shutil.which(tool):
+            return f"{command} (or set CC to a working C compiler)"
+    return "install a C compiler such as gcc or clang (or set CC to one)"
 
 
 def cache_dir() -> Path:
@@ -55,7 +84,7 @@ def compiler() -> str:
     name = os.environ.get(COMPILER_ENV) or "cc"
     path = shutil.which(name)
     if path is None:
-        raise NativeUnavailable(f"no C compiler ({name!r} is not on the PATH)")
+        raise NativeUnavailable(f"no C compiler ({name!r} is not on the PATH)", compiler_fix())
     return path
 
 
@@ -64,7 +93,7 @@ def new_ffi() -> Any:
     try:
         import cffi
     except ImportError:
-        raise NativeUnavailable("cffi is not installed (pip install cffi)") from None
+        raise NativeUnavailable("cffi is not installed", "pip install cffi") from None
     ffi = cffi.FFI()
     ffi.cdef(DECLARATIONS)
     return ffi
@@ -74,6 +103,34 @@ def check_available() -> None:
     """Raise `NativeUnavailable` unless cffi and a C compiler are both there."""
     new_ffi()
     compiler()
+
+
+PROBE_SOURCE = "int ggp_probe(void) { return 0; }\n"
+
+
+def probe() -> None:
+    """Build a one-line library in the cache folder: `NativeUnavailable` (with its fix)
+    if native code cannot be built here (no cffi, no compiler, a compiler that fails,
+    a cache folder that cannot be written).  About a tenth of a second of the compiler."""
+    check_available()
+    cc = compiler()
+    folder = cache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        work = tempfile.TemporaryDirectory(dir=folder)
+    except OSError as error:
+        raise NativeUnavailable(
+            f"the cache folder {folder} cannot be written: {error.strerror}",
+            f"make it writable, or set {CACHE_ENV} to a folder that is",
+        ) from None
+    with work as path:
+        c_file = Path(path) / "probe.c"
+        c_file.write_text(PROBE_SOURCE)
+        command = [cc, "-shared", "-fPIC", "-o", str(Path(path) / "probe.so"), str(c_file)]
+        try:
+            _compile(command)
+        except NativeUnavailable as error:
+            raise NativeUnavailable(str(error), compiler_fix()) from None
 
 
 def build_library(source: str) -> Path:
@@ -112,7 +169,7 @@ def _compile(command: list[str]) -> None:
             preexec_fn=_limit_cpu,
         )
     except OSError as error:
-        raise NativeUnavailable(f"the C compiler could not run: {error}") from None
+        raise NativeUnavailable(f"the C compiler could not run: {error}", compiler_fix()) from None
     with _lock:
         _running.add(process)
     try:
@@ -128,7 +185,7 @@ def _compile(command: list[str]) -> None:
         raise NativeUnavailable(f"the C compiler took over {BUILD_CPU_SECONDS} s of CPU")
     if process.returncode != 0:
         raise NativeUnavailable(
-            f"the C compiler failed ({process.returncode}): {errors.strip()[:500]}"
+            f"the C compiler failed ({process.returncode}): {errors.strip()[:500] or 'no message'}"
         )
 
 
