@@ -71,12 +71,17 @@ def test_no_warning_where_native_code_builds() -> None:
 def test_serve_and_arena_warn_once_at_start(
     command, no_compiler: str, monkeypatch, caplog, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(command, "serve_until_signal", lambda *args, **kwargs: None)
+    def listening(make_app, host, port, announce, *rest, **options) -> None:
+        announce([("127.0.0.1", 9147)])  # as if it listened there, and stopped
+
+    monkeypatch.setattr(command, "serve_until_signal", listening)
     monkeypatch.chdir(tmp_path)
     with caplog.at_level(logging.INFO):
         assert main([command.__name__.rsplit(".", 1)[1], "--port", "0"]) == 0
+    messages = [r.getMessage() for r in caplog.records]
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and warnings[0].startswith("no native code for GDL rules (no C ")
+    assert "listening on" in messages[0] or "arena at" in messages[0]  # what tools read first
 
 
 def test_bench_warns_and_names_the_python_that_ran(no_compiler: str, tmp_path, capsys) -> None:

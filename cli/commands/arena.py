@@ -64,8 +64,7 @@ def run(args: argparse.Namespace) -> int:
         db=args.db, log_dir=args.log_dir, games_dir=args.games, max_body=args.max_body
     )
     logging.basicConfig(level="INFO", format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if (warning := probe_warning()) is not None:
-        log.warning(warning)
+    warning = probe_warning()  # logged after the address, which tools read first
     began = time.perf_counter()
 
     def announce(addresses: list) -> None:
@@ -75,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
                 *address[:2],
                 time.perf_counter() - began,
             )
+        if warning is not None:
+            log.warning(warning)
 
     serve_until_signal(
         lambda: create_app(config),

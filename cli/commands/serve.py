@@ -175,13 +175,12 @@ def run(args: argparse.Namespace) -> int:
     handler = logging.StreamHandler()
     handler.setFormatter(EscapingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=args.log_level, handlers=[handler])
-    if (warning := probe_warning()) is not None:
-        log.warning(warning)
+    warning = probe_warning()  # logged after the listening lines, which tools read first
     serve_until_signal(
         lambda: create_app(config),
         args.host,
         args.port,
-        lambda addresses: announce(config, addresses),
+        lambda addresses: announce(config, addresses, warning),
         lambda: log.info("stopping"),
         shutdown_timeout=SHUTDOWN_GRACE,
     )
@@ -193,8 +192,9 @@ def default_workers(max_matches: int) -> int:
     return max(1, (os.cpu_count() or 1) // max(1, max_matches))
 
 
-def announce(config: PlayerConfig, addresses: list) -> None:
-    """Log where `config`'s player listens and how it will play."""
+def announce(config: PlayerConfig, addresses: list, warning: str | None = None) -> None:
+    """Log where `config`'s player listens and how it will play, and `warning` (why
+    there is no native code) if there is one."""
     for address in addresses:
         log.info("%s listening on http://%s:%d", config.name, *address[:2])
     log.info(
@@ -205,3 +205,5 @@ def announce(config: PlayerConfig, addresses: list) -> None:
         f"at most {config.max_nodes:,}" if config.max_nodes else "any number of",
         f", state tables in {config.table_dir}" if config.table_dir else "",
     )
+    if warning is not None:
+        log.warning(warning)
