@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from gdl_texts import PENNIES, TICTACTOE  # noqa: E402
 from ggp.games.base import Game  # noqa: E402
-from ggp.player.game_factory import game_from_text  # noqa: E402
+from ggp.player.service.game_factory import game_from_text  # noqa: E402
 from ggp_client import message_moves  # noqa: E402
 from hostile_rules import BIG_RELATION, COSTLY_STEP, MANY_ORS, PARENTHESES  # noqa: E402
 from served import Served, descendants, running, served  # noqa: E402

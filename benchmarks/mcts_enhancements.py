@@ -36,9 +36,9 @@ from ggp.games.base import Game
 from ggp.gdl.compiled.compiled_game import CompiledGame
 from ggp.gdl.load import game_from_file
 from ggp.player.agents import make_agent
-from ggp.player.heuristic import CutoffPlayout
-from ggp.player.imm import HeuristicPrior, ImplicitMinimax
-from ggp.player.mcts import MCTS
+from ggp.player.search.heuristic import CutoffPlayout
+from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
+from ggp.player.search.mcts import MCTS
 from ggp.server.match import derive_seed
 from ggp.server.stats import wilson_interval
 from ggp.server.tournament import cached_game, run_tournament, seating

@@ -2,7 +2,7 @@
 
     python benchmarks/mcts_profile.py connect_four --iterations 20000
 
-prints the share of time in the tree (player/mcts.py: selection, expansion
+prints the share of time in the tree (player/search/mcts.py: selection, expansion
 bookkeeping, backup), in the game's rules (games/: playouts, next states,
 legal moves) and elsewhere, then the functions that take the most time.
 Profiling slows Python code down unevenly, so read the shares as a guide and
@@ -18,7 +18,7 @@ import random
 from collections import defaultdict
 
 from ggp.games.registry import load_game
-from ggp.player.mcts import DEFAULT_C, MCTS
+from ggp.player.search.mcts import DEFAULT_C, MCTS
 
 
 def main() -> None:
@@ -36,8 +36,8 @@ def main() -> None:
 
     parts: dict[str, float] = defaultdict(float)
     for (filename, _, _), (_, _, tottime, _, _) in stats.stats.items():  # type: ignore[attr-defined]
-        if filename.endswith("player/mcts.py"):
-            parts["tree (player/mcts.py)"] += tottime
+        if filename.endswith("player/search/mcts.py"):
+            parts["tree (player/search/mcts.py)"] += tottime
         elif "/games/" in filename:
             parts["rules (games/)"] += tottime
         else:

@@ -10,7 +10,7 @@ search workers play it, up to step STEP (0-based: the joint move about to be
 chosen, its moves given by the log), and runs the search of every SPEC (``mcts``
 agent options, see `benchmarks.mcts_enhancements.search_options`) from there:
 TREES independent trees of SIMULATIONS each (root-parallel workers, summed as
-`ggp.player.worker_pool` sums them), under SEEDS seeds.  For each search it prints
+`ggp.player.service.worker_pool` sums them), under SEEDS seeds.  For each search it prints
 the summed root statistics of the role on move (visits, mean, proven bounds),
 the move the pool would play, and what the log's player played there.
 In a simultaneous-move game both roles are on move: ``--role`` names the one
@@ -39,8 +39,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ggp.games.base import Game, State  # noqa: E402
-from ggp.player.mcts import MCTS  # noqa: E402
-from ggp.player.worker_pool import combined_move, summed_statistics  # noqa: E402
+from ggp.player.search.mcts import MCTS  # noqa: E402
+from ggp.player.service.worker_pool import combined_move, summed_statistics  # noqa: E402
 from mcts_enhancements import native_game, search_options  # noqa: E402
 
 

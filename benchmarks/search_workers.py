@@ -5,7 +5,7 @@
 
 For each game (default: the GDL twins of Connect Four and Breakthrough), each
 round starts, for each worker count N in turn, the N workers of a match as
-``ggp serve`` does (`ggp.player.worker_pool`, no pondering), loads the rules and
+``ggp serve`` does (`ggp.player.service.worker_pool`, no pondering), loads the rules and
 asks for one search of `--seconds` from the initial state.  It prints the
 simulations of the search summed over the workers, per wall second (what a
 move gets) and per CPU second of the workers (what each core gives, the
@@ -23,7 +23,7 @@ import statistics
 import time
 from pathlib import Path
 
-from ggp.player.worker_pool import WorkerPool
+from ggp.player.service.worker_pool import WorkerPool
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = [ROOT / "games" / "gdl" / "connect_four.kif", ROOT / "games" / "gdl" / "breakthrough.kif"]

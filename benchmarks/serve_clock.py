@@ -39,8 +39,8 @@ import aiohttp
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 from ggp.games.base import Game  # noqa: E402
-from ggp.player.game_factory import game_from_text  # noqa: E402
-from ggp.player.mcts import MCTS  # noqa: E402
+from ggp.player.search.mcts import MCTS  # noqa: E402
+from ggp.player.service.game_factory import game_from_text  # noqa: E402
 from served import served  # noqa: E402
 
 GAMES = [ROOT / "games" / "gdl" / "connect_four.kif", ROOT / "games" / "gdl" / "breakthrough.kif"]

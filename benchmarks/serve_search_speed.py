@@ -40,8 +40,8 @@ def code_root() -> Path:
 
 def measure(rules_path: Path, iterations: int) -> float:
     """In this process: the median simulations per CPU second of the search."""
-    from ggp.player import search_worker
-    from ggp.player.search_worker import SearchWorker
+    from ggp.player.service import search_worker
+    from ggp.player.service.search_worker import SearchWorker
 
     search_worker.skip_full_collections()
     worker = SearchWorker()
@@ -69,7 +69,7 @@ def run_in(checkout: Path, rules_path: Path, iterations: int) -> float:
     a baseline older than the script will do)."""
     if not (checkout / "player" / "search_worker.py").is_file():
         raise SystemExit(
-            f"{checkout} is not a checkout of this project (no player/search_worker.py)"
+            f"{checkout} is not a checkout of this project (no player/service/search_worker.py)"
         )
     env = {**os.environ, "PYTHONPATH": str(checkout)}
     command = [sys.executable, __file__, str(rules_path), "--measure"]

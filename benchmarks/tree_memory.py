@@ -3,7 +3,7 @@
     python benchmarks/tree_memory.py ../shared/gdl-corpus/games/connect4.kif \
         --seconds 30 --max-nodes 50000
 
-plays a match as a ``ggp serve`` worker does (`ggp.player.search_worker`: search
+plays a match as a ``ggp serve`` worker does (`ggp.player.service.search_worker`: search
 until the play clock runs out, play the best moves, re-root the tree), once
 without a limit and once with ``--max-nodes``, each in a fresh process so
 that their memory does not mix, for `--seconds` of search each.  It prints
@@ -31,9 +31,9 @@ import sys
 import time
 from pathlib import Path
 
-from ggp.player.game_factory import game_from_text
-from ggp.player.mcts import MCTS, _subtree
-from ggp.player.search_worker import SearchWorker
+from ggp.player.search.mcts import MCTS, _subtree
+from ggp.player.service.game_factory import game_from_text
+from ggp.player.service.search_worker import SearchWorker
 
 SLICE = 200
 """Simulations between two samples of the time and the nodes held."""

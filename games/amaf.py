@@ -1,6 +1,6 @@
 """AMAF ("all moves as first") tables: per move, the simulations that played it and their reward.
 
-RAVE and GRAVE (`ggp.player.rave`) keep, at a tree node, for every move of every
+RAVE and GRAVE (`ggp.player.search.rave`) keep, at a tree node, for every move of every
 role, the simulations through the node in which that role played that move
 anywhere below it (in the tree or in the playout) and the role's summed
 reward in them.  A move is numbered by a slot (`MoveSlots`): a game with

@@ -303,7 +303,7 @@ class State(ABC):
         self, rng: random.Random, count: int, part: frozenset[str]
     ) -> list[PlayoutResult]:
         """`count` random playouts of one part of the state, the others frozen
-        (`ggp.player.factored`: a search over `part`, a set of moves).
+        (`ggp.player.search.factored`: a search over `part`, a set of moves).
 
         Draws one 32-bit seed from `rng` and plays from ``random.Random(seed)``.
         At each step, a role with a choice none of whose moves is in `part` makes
@@ -325,7 +325,7 @@ class State(ABC):
 
         With this state and `alternative` the successors of `before` by two joint
         moves that differ in one role's move only, that undoes what the role's
-        choice changed: the state as if it had made no move (`ggp.player.factored`).
+        choice changed: the state as if it had made no move (`ggp.player.search.factored`).
         """
         mine, theirs, old = set(self.facts()), set(alternative.facts()), set(before.facts())
         differ = mine ^ theirs
@@ -337,7 +337,7 @@ class State(ABC):
 
         With this state reached from `base` by moves on one part of the state
         only, that is the state those moves reach from `onto`, where the other
-        parts have moved on (`ggp.player.factored.PartTrees`).
+        parts have moved on (`ggp.player.search.factored.PartTrees`).
         """
         mine, old, new = set(self.facts()), set(base.facts()), set(onto.facts())
         changed = mine ^ old

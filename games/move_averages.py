@@ -1,6 +1,6 @@
 """Move averages: per role and move, how often it was played and the reward it got.
 
-MAST (`ggp.player.mast`) learns them from every simulation and its playouts
+MAST (`ggp.player.search.mast`) learns them from every simulation and its playouts
 prefer the move with the best average (`State.mast_playouts`).  They are
 kept as two flat arrays, a count and a summed reward per slot, with a slot
 per (role, move text): a game whose playouts run in native code numbers the

@@ -20,10 +20,10 @@ from typing import Any, TextIO
 
 from ggp.games.base import Finishers, Game, GameError, State, canonical_move
 from ggp.games.registry import parse_spec
-from ggp.player.factored import FACTOR, KEEP_PARTS, PartTrees, independent_choices
-from ggp.player.heuristic import CUTOFF, HEURISTIC, MATERIAL, CutoffPlayout, Heuristic, learn
-from ggp.player.imm import IMM, PRIOR, HeuristicPrior, ImplicitMinimax
-from ggp.player.mcts import (
+from ggp.player.search.factored import FACTOR, KEEP_PARTS, PartTrees, independent_choices
+from ggp.player.search.heuristic import CUTOFF, HEURISTIC, MATERIAL, CutoffPlayout, Heuristic, learn
+from ggp.player.search.imm import IMM, PRIOR, HeuristicPrior, ImplicitMinimax
+from ggp.player.search.mcts import (
     DECISIVE,
     DEFAULT_C,
     FINAL_CHOICES,
@@ -39,9 +39,9 @@ from ggp.player.mcts import (
     TRANSPOSE,
     MoveStats,
 )
-from ggp.player.rave import BIAS, REF
-from ggp.player.state_table import StateTable, table_path
-from ggp.player.traps import SOLVE_SHARE, TRAP_SHARE, TRAPS, Traps
+from ggp.player.search.rave import BIAS, REF
+from ggp.player.search.state_table import StateTable, table_path
+from ggp.player.search.traps import SOLVE_SHARE, TRAP_SHARE, TRAPS, Traps
 
 DEFAULT_PLAYOUTS = 500
 """Random playouts per move of a ``flatmc`` agent given neither playouts nor time."""
@@ -125,7 +125,7 @@ class FlatMonteCarloAgent(Agent):
     played.  The simplest player that looks ahead, as GGP-Base's
     SampleMonteCarloGamer: a baseline below MCTS.  Without a tree it values
     every reply of the opponent as a random one, so it misses what a good
-    reply would do (`ggp.player.traps` plays on that)."""
+    reply would do (`ggp.player.search.traps` plays on that)."""
 
     spec = "flatmc"
 
@@ -165,7 +165,7 @@ class FlatMonteCarloAgent(Agent):
 
 
 class MCTSAgent(Agent):
-    """Monte Carlo tree search (`ggp.player.mcts`), reusing its tree from move to move.
+    """Monte Carlo tree search (`ggp.player.search.mcts`), reusing its tree from move to move.
 
     The budget per move is `iterations`, `time` seconds, or both (whichever
     ends first), and never past the referee's deadline.  A forced move (the
@@ -174,7 +174,7 @@ class MCTSAgent(Agent):
     (the tree is kept) won no measurable strength for twice the work.  With
     `table`, a folder, the statistics of the top `depth` levels of the tree
     are loaded at the start of a match and saved at its end
-    (`ggp.player.state_table`).  `nodes` caps the nodes of the tree
+    (`ggp.player.search.state_table`).  `nodes` caps the nodes of the tree
     (`MCTS.max_nodes`; None: no cap).  `solver` and `mast` switch on the
     MCTS-Solver and MAST playouts (`MCTS`; `mast_steps`: MAST for that many moves
     of a playout only); `greedy` makes the random playouts take a winning move
@@ -185,33 +185,33 @@ class MCTSAgent(Agent):
     initial state, learnt at the start of each match (`State.finishing_moves`:
     on Breakthrough, the steps onto the last row); `shallow` (with `solver`)
     searches a node reached `shallow_visits` times `shallow` plies deep for
-    forced wins and losses (`ggp.player.shallow`); `partial_proofs` (with `solver`)
+    forced wins and losses (`ggp.player.search.shallow`); `partial_proofs` (with `solver`)
     bounds simultaneous-move nodes from the joint moves tried so far; with
     `factor`, a move where the roles' moves change separate parts of the state
-    (`ggp.player.factored.independent_choices`) is searched by a fresh tree over
+    (`ggp.player.search.factored.independent_choices`) is searched by a fresh tree over
     the part ours act on, the other roles' choices elsewhere drawn at random,
     and with `keep_parts` by the tree of that part kept from the moves before
-    (`ggp.player.factored.PartTrees`), and with `part_playouts` that part is
+    (`ggp.player.search.factored.PartTrees`), and with `part_playouts` that part is
     searched as a game of its own: its playouts play it alone, the others
     frozen (`State.part_playouts`), and with `solver` its proofs are proofs of
     it; `transpose` shares the
     node of a state reached by several orders of moves (`MCTS`); `rave`
-    chooses moves by GRAVE with `rave_ref` and `rave_bias` (`ggp.player.rave`).  With
+    chooses moves by GRAVE with `rave_ref` and `rave_bias` (`ggp.player.search.rave`).  With
     `heuristic`, a state evaluation is learnt from random playouts at the start
-    of each match (`ggp.player.heuristic`; `learnt` holds it, None where the game
+    of each match (`ggp.player.search.heuristic`; `learnt` holds it, None where the game
     has no feature that predicts its goals, and then the playouts are plain)
     and the playouts are cut off after `cutoff` moves and valued by it.  With
     `imm` above 0, the heuristic is learnt the same way (with or without
     `heuristic`) and backed up in the tree as implicit minimax values weighted
-    `imm` in the choice of moves (`ggp.player.imm`); with `prior` above 0, a move's
+    `imm` in the choice of moves (`ggp.player.search.imm`); with `prior` above 0, a move's
     statistics start with that many virtual visits worth the heuristic's value
-    of the child it leads to (`ggp.player.imm.HeuristicPrior`).  Where the game has
+    of the child it leads to (`ggp.player.search.imm.HeuristicPrior`).  Where the game has
     no heuristic, the search is plain.  `material` above 0 adds to a learnt
-    heuristic its material term with that weight (`ggp.player.heuristic.material_term`).
+    heuristic its material term with that weight (`ggp.player.search.heuristic.material_term`).
     With `learn_decisive`, the heuristic is learnt from decisive playouts
     (`State.decisive_playouts`) instead of random ones, on native code.
     With `traps`, a position the exact solver settles in a tenth of the move's
-    time (`ggp.player.traps`; within 200,000 states when the move has no time)
+    time (`ggp.player.search.traps`; within 200,000 states when the move has no time)
     is played exactly, and among the moves that keep its value by the trap
     a flat Monte Carlo opponent is likeliest to fall into.
     """
@@ -405,7 +405,7 @@ class MCTSAgent(Agent):
 
     def _part_tree(self, state: State, legal: frozenset[str]) -> MCTS:
         """With `factor`, where the roles' moves act on separate parts of the state:
-        a fresh tree over our moves' part only (`ggp.player.factored`).  The solver
+        a fresh tree over our moves' part only (`ggp.player.search.factored`).  The solver
         proves there only with `part_playouts`, where the part is searched as a
         game of its own (the other parts frozen in the playouts as in the tree)."""
         return MCTS(

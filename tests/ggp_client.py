@@ -6,7 +6,7 @@ import random
 from collections.abc import Awaitable, Callable
 
 from ggp.games.base import Game, canonical_move
-from ggp.player.game_factory import game_from_text
+from ggp.player.service.game_factory import game_from_text
 
 Send = Callable[[str], Awaitable[str]]
 """Sends one message to the player and returns its reply (the body, stripped)."""

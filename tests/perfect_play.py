@@ -7,7 +7,7 @@ import random
 
 from ggp.games.base import State
 from ggp.player.agents import Agent
-from ggp.player.mcts import Node, _subtree
+from ggp.player.search.mcts import Node, _subtree
 
 
 @functools.cache

@@ -17,8 +17,13 @@ from ggp.games.registry import GDL_DIR
 from ggp.gdl.interpreter.game import GdlGame
 from ggp.gdl.native import build
 from ggp.player.agents import make_agent
-from ggp.player.mcts import MCTS, RandomPlayout
-from ggp.player.search_worker import SEARCH_DECISIVE, SearchWorker, ServePlayout, decisive_suits
+from ggp.player.search.mcts import MCTS, RandomPlayout
+from ggp.player.service.search_worker import (
+    SEARCH_DECISIVE,
+    SearchWorker,
+    ServePlayout,
+    decisive_suits,
+)
 from test_gdl_native import native_game, needs_native
 from test_greedy_playouts import assert_native_playouts_agree, play
 

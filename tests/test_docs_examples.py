@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, SHARED
 from fake_players import served_apps
-from ggp.player.http_player import PlayerConfig, create_app
+from ggp.player.service.http_player import PlayerConfig, create_app
 
 DOCS = ROOT / "docs"
 PAGES = {

@@ -1,4 +1,4 @@
-"""The learnt state evaluation (`ggp.player.heuristic`) and its cut-off playouts.
+"""The learnt state evaluation (`ggp.player.search.heuristic`) and its cut-off playouts.
 
 The native tests build small libraries into a folder of this test module
 (skipped without cffi or a C compiler); the Python path runs everywhere.
@@ -16,9 +16,9 @@ from ggp.gdl.interpreter.game import GdlGame
 from ggp.gdl.load import with_reasoner
 from ggp.gdl.native import build
 from ggp.gdl.native.attach import attach_native
-from ggp.player import heuristic
 from ggp.player.agents import make_agent
-from ggp.player.heuristic import (
+from ggp.player.search import heuristic
+from ggp.player.search.heuristic import (
     CutoffPlayout,
     Samples,
     candidate_features,

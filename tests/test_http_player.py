@@ -10,9 +10,9 @@ import time
 
 import pytest
 from gdl_texts import BROKEN, PENNIES, TICTACTOE
-from ggp.player.http_player import CORS_HEADERS, PLAYER, PlayerConfig, create_app
-from ggp.player.worker_client import WorkerClient, WorkerTimeout
-from ggp.player.worker_pool import WorkerPool
+from ggp.player.service.http_player import CORS_HEADERS, PLAYER, PlayerConfig, create_app
+from ggp.player.service.worker_client import WorkerClient, WorkerTimeout
+from ggp.player.service.worker_pool import WorkerPool
 from ggp_client import GGP_BASE_HEADERS, play_match
 
 pytestmark = pytest.mark.asyncio
@@ -251,9 +251,9 @@ async def test_the_state_table_is_saved_at_the_end(player, tmp_path) -> None:
 
 async def test_the_log_has_a_line_per_reply_with_the_simulations(player, caplog) -> None:
     _, send = await player()
-    with caplog.at_level(logging.INFO, logger="ggp.player.http_player"):
+    with caplog.at_level(logging.INFO, logger="ggp.player.service.http_player"):
         await play_match(send, "ttt.10", TICTACTOE, "xplayer")
-    lines = [r.getMessage() for r in caplog.records if r.name == "ggp.player.http_player"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "ggp.player.service.http_player"]
     assert (
         lines[0].startswith("start ttt.10: ready in ") and "as xplayer, 30 simulations" in lines[0]
     )
@@ -322,7 +322,7 @@ async def test_the_log_times_a_reply_from_the_messages_arrival_to_its_sending(
         raise WorkerTimeout("no answer (the test's worker is silent)")
 
     monkeypatch.setattr(WorkerPool, "request", silent)
-    with caplog.at_level(logging.INFO, logger="ggp.player.http_player"):
+    with caplog.at_level(logging.INFO, logger="ggp.player.service.http_player"):
         sent = time.monotonic()
         assert (await send("(play ttt.14 nil)")).startswith("(mark ")
         seen = time.monotonic() - sent

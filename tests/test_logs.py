@@ -1,11 +1,11 @@
-"""Control characters from the network are escaped in the log (`ggp.player.logs`)."""
+"""Control characters from the network are escaped in the log (`ggp.player.service.logs`)."""
 
 from __future__ import annotations
 
 import logging
 import sys
 
-from ggp.player.logs import EscapingFormatter, escape_controls
+from ggp.player.service.logs import EscapingFormatter, escape_controls
 
 
 def test_control_characters_are_written_escaped() -> None:

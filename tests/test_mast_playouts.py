@@ -14,8 +14,8 @@ from ggp.games.base import State
 from ggp.games.move_averages import MoveAverages
 from ggp.games.registry import GDL_DIR
 from ggp.gdl.native import build
-from ggp.player.mast import MastPlayout
-from ggp.player.mcts import MCTS
+from ggp.player.search.mast import MastPlayout
+from ggp.player.search.mcts import MCTS
 from test_gdl_native import native_game, needs_native
 
 

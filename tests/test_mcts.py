@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import random
 
-import ggp.player.mcts as mcts_module
+import ggp.player.search.mcts as mcts_module
 import pytest
 from ggp.games.base import GameError
 from ggp.games.registry import load_game
-from ggp.player.mcts import MCTS, RandomPlayout
+from ggp.player.search.mcts import MCTS, RandomPlayout
 from pick_game import PickGame
 
 TICTACTOE = load_game("tictactoe")

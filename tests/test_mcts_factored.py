@@ -9,8 +9,8 @@ from gdl_texts import PENNIES
 from ggp.games.base import GameError
 from ggp.gdl.load import game_from_text
 from ggp.player.agents import make_agent
-from ggp.player.factored import independent_choices
-from ggp.player.mcts import MCTS
+from ggp.player.search.factored import independent_choices
+from ggp.player.search.mcts import MCTS
 from test_mcts import TICTACTOE
 
 RACE = """

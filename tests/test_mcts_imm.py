@@ -1,4 +1,4 @@
-"""Implicit minimax backups (`ggp.player.imm`): the values kept, their use, the options."""
+"""Implicit minimax backups (`ggp.player.search.imm`): the values kept, their use, the options."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from collections.abc import Sequence
 import pytest
 from ggp.games.base import Game, GameError, Goals, State
 from ggp.player.agents import make_agent
-from ggp.player.imm import HeuristicPrior, ImplicitMinimax
-from ggp.player.mcts import MCTS, Node
+from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
+from ggp.player.search.mcts import MCTS, Node
 from perfect_play import checked_bounds
 from pick_game import PickGame
 from test_heuristic import COINS, TOKENS, compiled

@@ -7,8 +7,8 @@ import random
 import pytest
 from ggp.games.base import GameError
 from ggp.player.agents import make_agent
-from ggp.player.mast import MastPlayout, MoveAverages
-from ggp.player.mcts import MCTS, RandomPlayout
+from ggp.player.search.mast import MastPlayout, MoveAverages
+from ggp.player.search.mcts import MCTS, RandomPlayout
 from test_mcts import TICTACTOE, position
 
 

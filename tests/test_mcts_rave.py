@@ -10,7 +10,7 @@ from ggp.games.base import GameError, State
 from ggp.games.registry import GDL_DIR
 from ggp.gdl.native import build
 from ggp.player.agents import make_agent
-from ggp.player.mcts import MCTS, _subtree
+from ggp.player.search.mcts import MCTS, _subtree
 from perfect_play import bounds_hold
 from test_gdl_native import native_game, needs_native
 from test_mcts import TICTACTOE, position

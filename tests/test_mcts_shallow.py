@@ -1,4 +1,4 @@
-"""The shallow proof search (`ggp.player.shallow`) inside MCTS-Solver."""
+"""The shallow proof search (`ggp.player.search.shallow`) inside MCTS-Solver."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import random
 import pytest
 from ggp.games.base import GameError
 from ggp.player.agents import make_agent
-from ggp.player.mcts import MCTS, Node
-from ggp.player.shallow import strict_winner, winner, wins
+from ggp.player.search.mcts import MCTS, Node
+from ggp.player.search.shallow import strict_winner, winner, wins
 from perfect_play import bounds_hold, value
 from pick_game import PickGame
 from test_mcts import TICTACTOE, position

@@ -8,8 +8,8 @@ import pytest
 from ggp.games.base import GameError
 from ggp.games.registry import load_game
 from ggp.player.agents import make_agent
-from ggp.player.mcts import MCTS, MoveStats, choose_move
-from ggp.player.solver import allowed_moves, prove
+from ggp.player.search.mcts import MCTS, MoveStats, choose_move
+from ggp.player.search.solver import allowed_moves, prove
 from perfect_play import checked_bounds
 from pick_game import PickGame
 from test_mcts import TICTACTOE, position

@@ -7,8 +7,8 @@ import random
 import pytest
 from ggp.gdl.interpreter.game import GdlGame
 from ggp.player.agents import make_agent
-from ggp.player.mcts import MCTS, Node, _subtree
-from ggp.player.state_table import StateTable
+from ggp.player.search.mcts import MCTS, Node, _subtree
+from ggp.player.search.state_table import StateTable
 from test_mcts import TICTACTOE
 
 MERGE = """

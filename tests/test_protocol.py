@@ -1,10 +1,10 @@
-"""Reading GGP messages and writing replies (`ggp.player.protocol`)."""
+"""Reading GGP messages and writing replies (`ggp.player.service.protocol`)."""
 
 from __future__ import annotations
 
 import pytest
 from ggp.gdl.syntax.parser import parse_rules
-from ggp.player.protocol import (
+from ggp.player.service.protocol import (
     READ_AT_ONCE,
     Abort,
     Info,

@@ -1,4 +1,4 @@
-"""Our referee against our own HTTP player (`ggp.player.http_player`) over loopback."""
+"""Our referee against our own HTTP player (`ggp.player.service.http_player`) over loopback."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 from aiohttp import web
 from ggp.cli import main
 from ggp.player.agents import Clocks
-from ggp.player.http_player import PlayerConfig, create_app
+from ggp.player.service.http_player import PlayerConfig, create_app
 from ggp.server.match import make_players, referee_match
 from ggp.server.match_log import read_log, replay
 from ggp.server.rules import game_from_rules, referee_game

@@ -15,9 +15,9 @@ import pytest
 from gdl_texts import PENNIES, TICTACTOE
 from ggp.games.base import State
 from ggp.gdl.load import game_from_text
-from ggp.player import search_worker
-from ggp.player.mcts import Node
-from ggp.player.search_worker import (
+from ggp.player.search.mcts import Node
+from ggp.player.service import search_worker
+from ggp.player.service.search_worker import (
     NEVER,
     LineReader,
     SearchWorker,
@@ -25,7 +25,7 @@ from ggp.player.search_worker import (
     serve,
     skip_full_collections,
 )
-from ggp.player.worker_client import WorkerClient, WorkerDied, WorkerError, WorkerTimeout
+from ggp.player.service.worker_client import WorkerClient, WorkerDied, WorkerError, WorkerTimeout
 from test_mcts_factored import RACE
 
 

@@ -10,9 +10,9 @@ import pytest
 from gdl_texts import TICTACTOE
 from ggp.games.registry import GDL_DIR
 from ggp.gdl.native import attach
-from ggp.player import search_worker
-from ggp.player.imm import ImplicitMinimax
-from ggp.player.search_worker import SearchWorker
+from ggp.player.search.imm import ImplicitMinimax
+from ggp.player.service import search_worker
+from ggp.player.service.search_worker import SearchWorker
 from test_heuristic import TOKENS
 
 

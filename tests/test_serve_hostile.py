@@ -17,7 +17,7 @@ import signal
 import aiohttp
 import pytest
 from gdl_texts import TICTACTOE
-from ggp.player.game_factory import game_from_text
+from ggp.player.service.game_factory import game_from_text
 from ggp_client import message_moves
 from hostile_rules import BIG_RELATION, COSTLY_STEP, MANY_ORS, PARENTHESES
 from served import Served, has_proc, running, served

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from conftest import SHARED
 from ggp.games.base import Game, State
-from ggp.player.game_factory import game_from_text
-from ggp.player.http_player import CORS_HEADERS, PlayerConfig, create_app
-from ggp.player.protocol import Info, Play, Preview, Start, Stop, info_reply, parse_message
+from ggp.player.service.game_factory import game_from_text
+from ggp.player.service.http_player import CORS_HEADERS, PlayerConfig, create_app
+from ggp.player.service.protocol import Info, Play, Preview, Start, Stop, info_reply, parse_message
 
 RECORDINGS = sorted((SHARED / "protocol").glob("*-transcript.txt")) + [
     SHARED / "protocol" / "probes.txt"

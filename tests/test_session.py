@@ -1,4 +1,5 @@
-"""When replies are due (`ggp.player.session.reply_deadline`), and the server's copy of the game."""
+"""When replies are due (`ggp.player.service.session.reply_deadline`), and the server's
+copy of the game."""
 
 from __future__ import annotations
 
@@ -10,17 +11,17 @@ from asyncio.subprocess import PIPE
 import pytest
 from gdl_texts import TICTACTOE
 from ggp.gdl.load import game_from_text as load_gdl
-from ggp.player import game_factory
-from ggp.player.game_client import GameClient
-from ggp.player.game_process import GameCopy
-from ggp.player.session import (
+from ggp.player.service import game_factory
+from ggp.player.service.game_client import GameClient
+from ggp.player.service.game_process import GameCopy
+from ggp.player.service.session import (
     DEFAULT_COPY_MEMORY,
     MAX_CLOCK,
     Session,
     clamp_clock,
     reply_deadline,
 )
-from ggp.player.worker_client import WorkerClient
+from ggp.player.service.worker_client import WorkerClient
 
 
 def test_the_deadline_is_arrival_plus_clock_minus_margin() -> None:

@@ -9,8 +9,8 @@ import pytest
 from ggp.games.base import GameError
 from ggp.games.registry import load_game
 from ggp.player.agents import make_agent
-from ggp.player.mcts import MCTS
-from ggp.player.state_table import StateTable, table_path
+from ggp.player.search.mcts import MCTS
+from ggp.player.search.state_table import StateTable, table_path
 from ggp.server.match import play_match
 
 TICTACTOE = load_game("tictactoe")

@@ -1,5 +1,5 @@
-"""Exact values of small positions (`ggp.player.exact`), traps for a flat Monte Carlo
-opponent (`ggp.player.traps`), the ``flatmc`` agent, and both in the search worker."""
+"""Exact values of small positions (`ggp.player.search.exact`), traps for a flat Monte Carlo
+opponent (`ggp.player.search.traps`), the ``flatmc`` agent, and both in the search worker."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ import pytest
 from gdl_texts import PENNIES, TICTACTOE
 from ggp.games.base import GameError, State
 from ggp.gdl.load import game_from_text
-from ggp.player import search_worker
 from ggp.player.agents import make_agent
-from ggp.player.exact import ExactValues, Unsolved
-from ggp.player.search_worker import SearchWorker
-from ggp.player.traps import Plan, Traps
-from ggp.player.worker_pool import combined_move
+from ggp.player.search.exact import ExactValues, Unsolved
+from ggp.player.search.traps import Plan, Traps
+from ggp.player.service import search_worker
+from ggp.player.service.search_worker import SearchWorker
+from ggp.player.service.worker_pool import combined_move
 from ggp.server.match import play_match
 
 GAME = game_from_text(TICTACTOE)

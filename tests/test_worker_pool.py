@@ -1,4 +1,5 @@
-"""Several search workers of one match asked as one (`ggp.player.worker_pool`), and pondering."""
+"""Several search workers of one match asked as one (`ggp.player.service.worker_pool`),
+and pondering."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import time
 
 import pytest
 from gdl_texts import PENNIES, TICTACTOE
-from ggp.player.worker_client import WorkerDied
-from ggp.player.worker_pool import WorkerPool, combined_move, summed_statistics
+from ggp.player.service.worker_client import WorkerDied
+from ggp.player.service.worker_pool import WorkerPool, combined_move, summed_statistics
 
 
 def _answer(move: str, stats: list[list[object]]) -> dict[str, object]:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from ggp.gdl.load import describe_reasoner
 from ggp.player.agents import HumanAgent, MatchQuit
-from ggp.player.mcts import MoveStats
+from ggp.player.search.mcts import MoveStats
 from ggp.referee_options import PLAYER_HELP, add_referee_options, clocks_of
 from ggp.server.match import make_players, referee_match
 from ggp.server.players import AgentPlayer

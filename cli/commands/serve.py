@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ggp.games.base import GameError
 from ggp.native_notice import probe_warning
-from ggp.player.http_player import (
+from ggp.player.service.http_player import (
     DEFAULT_IDLE_CLOCKS,
     DEFAULT_MARGIN,
     DEFAULT_MAX_BODY,
@@ -18,8 +18,8 @@ from ggp.player.http_player import (
     PlayerConfig,
     create_app,
 )
-from ggp.player.logs import EscapingFormatter
-from ggp.player.session import DEFAULT_COPY_MEMORY, DEFAULT_WORKER_MEMORY, MIB, Limits
+from ggp.player.service.logs import EscapingFormatter
+from ggp.player.service.session import DEFAULT_COPY_MEMORY, DEFAULT_WORKER_MEMORY, MIB, Limits
 from ggp.serving import serve_until_signal
 
 log = logging.getLogger("ggp.serve")

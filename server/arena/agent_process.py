@@ -34,7 +34,7 @@ from typing import Any, TextIO
 
 from ggp.games.base import GameError, State
 from ggp.player.agents import Agent, Clocks, MCTSAgent, make_agent
-from ggp.player.mcts import MCTS
+from ggp.player.search.mcts import MCTS
 from ggp.server.arena.catalogue import resolve_game
 
 THINKING_INTERVAL = 0.5

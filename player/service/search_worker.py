@@ -1,7 +1,7 @@
 """The search process of one match: MCTS driven by JSON lines on stdin.
 
 The HTTP player starts one or more of these per match (``python -m
-player.search_worker``, see `ggp.player.worker_pool`) so that search never blocks
+player.search_worker``, see `ggp.player.service.worker_pool`) so that search never blocks
 its event loop and a crash or a runaway search costs one match at most.  Each
 line on stdin is a command with an ``id``; each answer, one line on stdout,
 echoes that ``id``:
@@ -72,14 +72,14 @@ from typing import Any, TextIO
 
 from ggp.games.base import Game, GameError, State
 from ggp.gdl.compiled.compiled_game import CompiledGame
-from ggp.player.factored import PartTrees, independent_choices
-from ggp.player.game_factory import game_from_text
-from ggp.player.heuristic import Learning
-from ggp.player.imm import ImplicitMinimax
-from ggp.player.lifeline import watch_parent
-from ggp.player.mcts import MCTS, RandomPlayout, Rewards
-from ggp.player.state_table import StateTable, table_path
-from ggp.player.traps import SOLVE_SHARE, TRAP_SHARE, Plan, Traps
+from ggp.player.search.factored import PartTrees, independent_choices
+from ggp.player.search.heuristic import Learning
+from ggp.player.search.imm import ImplicitMinimax
+from ggp.player.search.mcts import MCTS, RandomPlayout, Rewards
+from ggp.player.search.state_table import StateTable, table_path
+from ggp.player.search.traps import SOLVE_SHARE, TRAP_SHARE, Plan, Traps
+from ggp.player.service.game_factory import game_from_text
+from ggp.player.service.lifeline import watch_parent
 
 PONDER_SLICE = 0.01
 """Seconds of pondering between two looks for a command."""
@@ -101,7 +101,7 @@ At equal time it neither won nor lost against plain UCT (0.529, 0.48-0.58, over
 420 matches; 0.550 on native code), so it is on for what it guarantees."""
 
 SEARCH_SHALLOW = 0
-"""Plies of the shallow proof search (`ggp.player.shallow`; 0: off), on nodes with
+"""Plies of the shallow proof search (`ggp.player.search.shallow`; 0: off), on nodes with
 `MCTS`'s default 200 visits.  Off: at equal time against this search without it
 (0.5 s a move, native code) depth 2 scored 0.511 (0.41-0.61, 90 matches):
 Breakthrough 0.550 (0.42-0.67, 60), Connect Four 0.433 (0.27-0.61, 30; every
@@ -109,15 +109,15 @@ variant tried there below 0.5), at a cost of 7 to 13% of the simulations
 (docs/mcts-enhancements.md)."""
 
 SEARCH_RAVE = False
-"""GRAVE (`ggp.player.rave`, with its default reference threshold 50 and bias 1e-5) in
+"""GRAVE (`ggp.player.search.rave`, with its default reference threshold 50 and bias 1e-5) in
 the search.  Off: at equal time against this search without it (1 s a move,
 native code) it lost Connect Four, 0.200 (0.10-0.37, 30 matches), for 26% of the
 simulations per CPU-second (docs/mcts-enhancements.md)."""
 
 SEARCH_IMM = 0.4
-"""The weight alpha of implicit minimax backups (`ggp.player.imm`) in the search on
+"""The weight alpha of implicit minimax backups (`ggp.player.search.imm`) in the search on
 games where a heuristic is learnt (0: off, and nothing is learnt).  The
-heuristic is learnt in the background (`ggp.player.heuristic.Learning`) while the
+heuristic is learnt in the background (`ggp.player.search.heuristic.Learning`) while the
 plain search goes on; once it is there, a search with the backups replaces
 the plain tree (see `SearchWorker.take_heuristic`).  On games where none is
 learnt (of the corpus's connectFour, connectFourSimultaneous, hex and
@@ -128,7 +128,7 @@ Breakthrough, seats swapped): 0.900 (0.70-0.97, 20 matches) at 0.5 s a move,
 (docs/mcts-enhancements.md)."""
 
 SEARCH_MATERIAL = 0.5
-"""The weight of the learnt heuristic's material term (`ggp.player.heuristic.material_term`)."""
+"""The weight of the learnt heuristic's material term (`heuristic.material_term`)."""
 
 SEARCH_DECISIVE = 1000
 """Playout moves with decisive and anti-decisive moves (`State.decisive_playouts`;
@@ -175,7 +175,7 @@ class ServePlayout(RandomPlayout):
 
 SEARCH_FACTOR = True
 """Where the roles move at once on separate parts of the state
-(`ggp.player.factored.independent_choices`), search each move with a fresh tree over
+(`ggp.player.search.factored.independent_choices`), search each move with a fresh tree over
 our moves' part (`mcts:factor=yes`) instead of the tree of joint moves.  Turn-taking
 games never are: they keep the tree of the other searches.  On simultaneous
 Connect Four it beat the joint-move search 0.783 (0.61-0.89, 30 matches at
@@ -183,7 +183,7 @@ Connect Four it beat the joint-move search 0.783 (0.61-0.89, 30 matches at
 
 SEARCH_KEEP_PARTS = True
 """With `SEARCH_FACTOR`, keep each part's tree from move to move
-(`ggp.player.factored.PartTrees`, `mcts:keep_parts=yes`) and ponder, while the
+(`ggp.player.search.factored.PartTrees`, `mcts:keep_parts=yes`) and ponder, while the
 opponents think, the part tree not searched last (on simultaneous Connect Four
 the board the opponent drops on now, ours next turn).  Against fresh part
 trees, at equal time without pondering, simultaneous Connect Four: 0.750
@@ -201,7 +201,7 @@ docs/mcts-enhancements.md)."""
 SEARCH_TRAPS = True
 """Play positions the exact solver settles in a tenth of the move's time
 exactly, and among the moves that keep their value the trap a flat Monte Carlo
-opponent is likeliest to fall into (`ggp.player.traps`, `mcts:traps=yes`)."""
+opponent is likeliest to fall into (`ggp.player.search.traps`, `mcts:traps=yes`)."""
 
 
 class SearchWorker:
@@ -350,7 +350,7 @@ class SearchWorker:
 
     def _solve(self, role: int, deadline: float) -> Plan | None:
         """With `traps_on`, the exact solver's plan of the current state, if it
-        finds one by `deadline` (`ggp.player.traps`)."""
+        finds one by `deadline` (`ggp.player.search.traps`)."""
         if not self.traps_on:
             return None
         if self.traps is None or self.traps.role != role:
@@ -401,7 +401,7 @@ class SearchWorker:
         return self.part
 
     def _part_tree(self, state: State, part: frozenset[str]) -> MCTS:
-        """A fresh tree over the moves `part` at `state` (`ggp.player.factored`)."""
+        """A fresh tree over the moves `part` at `state` (`ggp.player.search.factored`)."""
         return MCTS(
             state,
             c=SEARCH_C,

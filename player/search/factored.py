@@ -14,7 +14,7 @@ disjoint facts and every joint move changes the state by the sum of its
 parts' changes (each role's moves tried against fixed moves of the others,
 then the joint moves checked).  Where they do, the `mcts` agent with
 `factor=yes` searches its move with a tree over its own part
-(`ggp.player.mcts.MCTS` with `part`): it branches on the choices that include a
+(`ggp.player.search.mcts.MCTS` with `part`): it branches on the choices that include a
 move named as one of ours at the root (on simultaneous Connect Four, the
 drops on our board, by either role), and every other choice is one legal
 move drawn at random when its node is expanded, not branched on.  It knows
@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from itertools import combinations, islice, product
 
 from ggp.games.base import State
-from ggp.player.mcts import MCTS
+from ggp.player.search.mcts import MCTS
 
 FACTOR = False
 """Whether the `mcts` agent searches separate parts apart by default: only if it

@@ -22,14 +22,14 @@ from math import log, sqrt
 from typing import TYPE_CHECKING
 
 from ggp.games.base import Finishers, GameDefinitionError, GameError, PlayoutResult, State
-from ggp.player.imm import HeuristicPrior, ImplicitMinimax
-from ggp.player.mast import MastPlayout, MoveAverages
-from ggp.player.rave import BIAS, REF, Rave
-from ggp.player.shallow import proven_moves
-from ggp.player.solver import allowed_moves, joints_to_prove, move_bounds, prove
+from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
+from ggp.player.search.mast import MastPlayout, MoveAverages
+from ggp.player.search.rave import BIAS, REF, Rave
+from ggp.player.search.shallow import proven_moves
+from ggp.player.search.solver import allowed_moves, joints_to_prove, move_bounds, prove
 
 if TYPE_CHECKING:
-    from ggp.player.state_table import StateTable
+    from ggp.player.search.state_table import StateTable
 
 Rewards = Sequence[float]
 """One reward in [0, 1] per role (goal / 100)."""
@@ -56,7 +56,7 @@ TRANSPOSE = False
 """Whether transpositions are shared by default: only if they win against plain UCT."""
 
 SHALLOW = 0
-"""Plies of the shallow proof search by default (`ggp.player.shallow`; 0: none)."""
+"""Plies of the shallow proof search by default (`ggp.player.search.shallow`; 0: none)."""
 
 SHALLOW_VISITS = 200
 """Visits after which a node gets its shallow proof search by default: at 1 (every
@@ -64,11 +64,11 @@ node, when expanded) depth 2 costs 80% of the simulations a second on native
 Connect Four and 94% on Breakthrough, at 200 7% and 13% (docs/mcts-enhancements.md)."""
 
 RAVE = False
-"""Whether RAVE/GRAVE (`ggp.player.rave`) is on by default: only if it wins against plain UCT."""
+"""Whether RAVE/GRAVE (`rave.py`) is on by default: only if it wins against plain UCT."""
 
 PARTIAL_PROOFS = False
 """Whether the solver proves simultaneous-move nodes from the children known so far
-(`ggp.player.solver.joints_to_prove`) by default: only if it wins against the full-matrix
+(`ggp.player.search.solver.joints_to_prove`) by default: only if it wins against the full-matrix
 proofs (docs/mcts-enhancements.md)."""
 
 PART_PLAYOUTS = False
@@ -88,7 +88,7 @@ class MoveStats:
     lower: float = 0.0
     upper: float = 1.0
     """What the solver proved of the role's reward after this move, whatever
-    the other roles do (`ggp.player.solver`); 0 and 1 when nothing is proven."""
+    the other roles do (`ggp.player.search.solver`); 0 and 1 when nothing is proven."""
 
 
 class RandomPlayout:
@@ -160,14 +160,14 @@ class Node:
     one is found.  `children` maps a joint move, as a tuple of move indices,
     to the node it leads to.
 
-    The solver's proofs (`ggp.player.solver`): `lower` and `upper` bound each
+    The solver's proofs (`ggp.player.search.solver`): `lower` and `upper` bound each
     role's reward (None: nothing known, 0 and 1), `allowed[r]` lists the
     moves role r may still choose (None: all), and `proven` is the exact
     rewards once the bounds meet, at terminal nodes from the start.
     `probed` says whether the shallow proof search has looked at the node.
-    With RAVE (`ggp.player.rave`), `amaf` is the node's AMAF table once it has
+    With RAVE (`rave.py`), `amaf` is the node's AMAF table once it has
     one and `slots` its moves' table positions per role, once needed.
-    With implicit minimax (`ggp.player.imm`), `imm` is the node's backed-up
+    With implicit minimax (`ggp.player.search.imm`), `imm` is the node's backed-up
     heuristic value per role and `imm_moves` its one chooser's value of each
     move (-1: none yet), once a child has reported one.
     """
@@ -282,7 +282,7 @@ class MCTS:
     final choice; on Connect Four with 10 iterations a move this wins 4 to 6
     more matches in 100 against a random player.  A `table` of statistics
     saved by earlier matches presets the nodes it knows (see
-    `ggp.player.state_table`).
+    `ggp.player.search.state_table`).
 
     `max_nodes` caps the nodes the tree holds (None: no cap), to bound its
     memory (1.1 to 2 KB a node on Connect Four and Breakthrough).  At the cap the search goes
@@ -291,13 +291,13 @@ class MCTS:
     storing that state.  `node_count` is the nodes held, root included; after
     `advance` it counts the subtree kept.
 
-    With `solver` (MCTS-Solver, `ggp.player.solver`), terminal outcomes are backed
+    With `solver` (MCTS-Solver, `ggp.player.search.solver`), terminal outcomes are backed
     up as proofs: bounds on each role's reward at each node.  A node whose
     bounds meet is proven and is then valued like a terminal node, without a
     playout; moves proven worse than another are no longer chosen, so a
     proven win is played and a proven loss avoided while a move that may not
     lose is left; a proven root ends the search.  With `mast` (Move-Average
-    Sampling Technique, `ggp.player.mast`), playouts prefer the moves with the
+    Sampling Technique, `ggp.player.search.mast`), playouts prefer the moves with the
     best average reward so far, over the whole search (`State.mast_playouts`:
     in native code where the game has it); with `mast_steps`, for that many
     moves only, uniformly random moves playing the rest.
@@ -320,10 +320,10 @@ class MCTS:
     With `partial_proofs` (needs `solver`), a node where several roles move at
     once is bounded from the joint moves that have children so far, the others
     unknown, instead of only once every joint move has one
-    (`ggp.player.solver.joints_to_prove`).
+    (`ggp.player.search.solver.joints_to_prove`).
 
     With `part`, a set of moves, the tree branches only on the roles' choices
-    that include one of them (`ggp.player.factored`: the search of one part of a
+    that include one of them (`ggp.player.search.factored`: the search of one part of a
     game whose roles move at once on separate parts of the state).  A role none
     of whose legal moves is in `part` makes no move there, as Sancho's "pseudo
     no-op": it plays one of them, drawn at random when its node is expanded,
@@ -334,19 +334,19 @@ class MCTS:
 
     With `shallow` (needs `solver`), a node of a turn-taking game reached
     `shallow_visits` times (at the earliest when it is expanded, its second
-    visit) is searched `shallow` plies deep for forced wins (`ggp.player.shallow`),
+    visit) is searched `shallow` plies deep for forced wins (`ggp.player.search.shallow`),
     once; what that proves goes into the solver's bounds.
 
     With `rave` (not with `mast`, `greedy`, `decisive` or `stochastic`), moves are chosen by GRAVE
-    (`ggp.player.rave`): their mean blended with the AMAF value of the closest
+    (`rave.py`): their mean blended with the AMAF value of the closest
     node up the path whose table holds more than `rave_ref` simulations
     (0: the node's own, plain RAVE), weighted by `rave_bias`; the random
     playouts report their moves to the tables of the path.
 
-    With `imm` (`ggp.player.imm`, not with `rave`), every node keeps a minimax value
+    With `imm` (`ggp.player.search.imm`, not with `rave`), every node keeps a minimax value
     of the heuristic evaluations below it, and a node's one chooser values its
     moves by their means blended with those values.  With `prior`
-    (`ggp.player.imm.HeuristicPrior`), a move's statistics start, when the child it
+    (`ggp.player.search.imm.HeuristicPrior`), a move's statistics start, when the child it
     leads to is added, with virtual visits worth the child's evaluation.
     """
 
@@ -414,7 +414,7 @@ class MCTS:
         self.solver = solver
         self.partial = partial_proofs
         self.part = part
-        """With `part`: the moves the tree branches on (`ggp.player.factored`)."""
+        """With `part`: the moves the tree branches on (`ggp.player.search.factored`)."""
         self.part_playouts = part_playouts
         self.shallow = shallow
         self.shallow_visits = shallow_visits
@@ -530,7 +530,7 @@ class MCTS:
     ) -> None:
         imm = self.imm
         changed = imm is not None  # whether the minimax value below changed: a leaf's is new
-        every = self.positions is not None  # shared nodes: no early stop (`ggp.player.imm`)
+        every = self.positions is not None  # shared nodes: no early stop (`ggp.player.search.imm`)
         for node, joint in reversed(path):
             node.visits += 1
             counts, sums = node.counts, node.sums
@@ -608,7 +608,7 @@ class MCTS:
         explore = self.c * sqrt(log(node.visits))
         sums, counts = node.sums[role], node.counts[role]
         indices = range(len(counts)) if allowed is None else allowed
-        if node.imm_moves is not None:  # the one chooser's minimax values (`ggp.player.imm`)
+        if node.imm_moves is not None:  # the one chooser's minimax values (`ggp.player.search.imm`)
             values = self.imm.values(node, role, indices, explore)
         else:
             values = [sums[i] / counts[i] + explore / sqrt(counts[i]) for i in indices]
@@ -844,7 +844,7 @@ class MCTS:
 def choose_move(stats: Sequence[MoveStats], rng: random.Random) -> str:
     """The move to play from root statistics ranked best first (`MCTS.statistics`).
 
-    The first move the proofs allow (`ggp.player.solver.allowed_moves`), or a
+    The first move the proofs allow (`ggp.player.search.solver.allowed_moves`), or a
     random one if none was visited.  Statistics merged from several searches
     of the same root (root-parallel workers, say) can be chosen from the same
     way: their visits and rewards add up, and of each move's bounds the

@@ -10,7 +10,7 @@ for the next try, when it has looked at its budget of states or reaches its
 deadline, so that it costs little where the game is too large.
 
 The value is role `role`'s *security value*, as the solver's
-(`ggp.player.solver`): its goal where it chooses the best move and every other
+(`ggp.player.search.solver`): its goal where it chooses the best move and every other
 role plays against it.  Positions where several roles choose at once are not
 valued (`Unsolved`).
 """

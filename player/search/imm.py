@@ -5,12 +5,12 @@ Heuristic Evaluations using Implicit Minimax Backups" (CIG 2014; Breakthrough
 was one of their games, best there with alpha about 0.4).  Every node keeps,
 beside its Monte Carlo statistics, `Node.imm`: one value per role (0..1), the
 minimax value of the heuristic evaluations of the subtree the search has
-built.  A new node gets its evaluation (`ggp.player.heuristic`; a terminal node its
+built.  A new node gets its evaluation (`ggp.player.search.heuristic`; a terminal node its
 goals / 100).  After each simulation the nodes of its path, from the bottom,
 take the value of their best child: the whole vector of the expanded child
 whose value is highest for the role on move (max^n, which is minimax in a
 two-player zero-sum game, where Breakthrough's learnt evaluations of the two
-roles add up to 1); a proven node its proven rewards (`ggp.player.solver`).  The
+roles add up to 1); a proven node its proven rewards (`ggp.player.search.solver`).  The
 role on move then values its move i as
 
     (1 - alpha) * mean_i + alpha * v_i + c * sqrt(ln N / n_i)
@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Protocol
 from ggp.games.base import GameError, State
 
 if TYPE_CHECKING:
-    from ggp.player.mcts import Node
+    from ggp.player.search.mcts import Node
 
 IMM = 0.0
 """The weight alpha of the backed-up values by default: 0, off, unless it wins at equal
@@ -61,7 +61,7 @@ PRIOR = 0
 
 
 class Evaluation(Protocol):
-    """A state evaluation: each role's estimated reward, 0..1 (`ggp.player.heuristic.Heuristic`)."""
+    """A state evaluation: each role's estimated reward, 0..1 (`heuristic.Heuristic`)."""
 
     def value(self, state: State) -> Sequence[float]: ...
 

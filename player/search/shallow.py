@@ -17,7 +17,7 @@ that does not end within the depth is unknown.
 A strict win gives exact values to every role's security value (the winner
 gets 1, and every other role 0, since the winner alone can hold it to 0), so
 each move proven that way becomes a child whose solver bounds meet
-(`ggp.player.solver`), and the ordinary solver machinery takes over: a proven win
+(`ggp.player.search.solver`), and the ordinary solver machinery takes over: a proven win
 is played, a proven loss avoided while a move that may not lose is left, and
 the proofs are backed up.  Terminal children met on the way are stored too
 (draws included).  Draws and other outcomes deeper than one ply are not

@@ -7,7 +7,7 @@ Every reply is ``text/acl`` with the CORS headers, and the connection is
 closed after it (managers open one per message).  The event loop does no
 work that grows with what it is sent beyond reading a message of at most
 `READ_AT_ONCE` bytes: the rules are read, checked and played in child
-processes (`ggp.player.session`), so `info` and other matches are answered at
+processes (`ggp.player.service.session`), so `info` and other matches are answered at
 once whatever a match costs.  Each reply is logged on one line once written:
 message type, match, reply, the time since the message arrived, and for
 ``play`` the simulations behind the move.
@@ -25,10 +25,11 @@ from typing import NamedTuple
 from urllib.parse import unquote_plus
 
 from aiohttp import web
-from ggp.player.front_page import front_page
-from ggp.player.game_client import GameClient
-from ggp.player.logs import escape_controls
-from ggp.player.protocol import (
+from ggp.player.search.state_table import prune_tables
+from ggp.player.service.front_page import front_page
+from ggp.player.service.game_client import GameClient
+from ggp.player.service.logs import escape_controls
+from ggp.player.service.protocol import (
     ABORTED,
     BUSY,
     DONE,
@@ -47,14 +48,13 @@ from ggp.player.protocol import (
     info_reply,
     read_message,
 )
-from ggp.player.session import (
+from ggp.player.service.session import (
     Limits,
     MoveError,
     Session,
     clamp_clock,
     reply_deadline,
 )
-from ggp.player.state_table import prune_tables
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +106,7 @@ class PlayerConfig:
     """At most this many nodes in a match's search trees, shared among its
     workers (None: no limit)."""
     workers: int = 1
-    """Search worker processes per match (`ggp.player.worker_pool`)."""
+    """Search worker processes per match (`ggp.player.service.worker_pool`)."""
     idle_clocks: float = DEFAULT_IDLE_CLOCKS
     """A match without a message for this many play clocks since the last reply is ended."""
     max_tables: int = DEFAULT_MAX_TABLES

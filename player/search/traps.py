@@ -11,7 +11,7 @@ the search's favourite of them.  On tic-tac-toe, a
 draw, that is the corner opening's trap: corner, centre, opposite corner,
 after which random playouts favour a corner reply, which loses.
 
-`Traps.solve` values our moves exactly (`ggp.player.exact`) where the game is
+`Traps.solve` values our moves exactly (`ggp.player.search.exact`) where the game is
 small enough; it gives up within its deadline otherwise, and after each
 failure waits twice as many moves before it tries again, so that a large
 game loses little time to it.  `Traps.trap` gives the move to play at once
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from math import sqrt
 
 from ggp.games.base import State
-from ggp.player.exact import ExactValues, Unsolved
+from ggp.player.search.exact import ExactValues, Unsolved
 
 TRAPS = False
 """Whether the `mcts` agent plays solved positions exactly, with traps, by

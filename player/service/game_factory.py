@@ -13,7 +13,7 @@ from ggp.gdl.load import game_from_text as load_gdl
 
 GAME_NAME = "gdl"
 """The name of every game received: the protocol does not name games (state
-tables are found by the hash of the rules, see `ggp.player.state_table`)."""
+tables are found by the hash of the rules, see `ggp.player.search.state_table`)."""
 
 
 def game_from_text(text: str, source: str, reasoner: str = "native") -> Game:

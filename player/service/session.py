@@ -3,11 +3,11 @@
 Nothing of a match is computed in the server process, whose event loop must
 answer every message in time: the server's own copy of the game (which reads
 and checks the rules, checks every joint move the manager sends and knows our
-legal moves) lives in a child process (`ggp.player.game_client`), and so does the
-search (`ggp.player.search_worker`, told every joint move once the copy has
+legal moves) lives in a child process (`ggp.player.service.game_client`), and so does the
+search (`ggp.player.service.search_worker`, told every joint move once the copy has
 checked it; it holds the search tree and is asked for a move with a budget
 that ends a little before the deadline).  A match may have several workers
-(`ggp.player.worker_pool`: their root statistics are summed), and they ponder:
+(`ggp.player.service.worker_pool`: their root statistics are summed), and they ponder:
 they search on between our replies, from the tree they keep.  Both children have memory and CPU
 limits; ``stop``, ``abort``, shutdown and a command over its budget kill them.
 
@@ -41,11 +41,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ggp.player import lifeline
-from ggp.player.game_client import GameClient
-from ggp.player.protocol import NIL
-from ggp.player.worker_client import WorkerDied, WorkerError
-from ggp.player.worker_pool import WorkerPool
+from ggp.player.service import lifeline
+from ggp.player.service.game_client import GameClient
+from ggp.player.service.protocol import NIL
+from ggp.player.service.worker_client import WorkerDied, WorkerError
+from ggp.player.service.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +124,7 @@ class Choice:
     ponder_seconds: float = 0.0
     """...and the seconds they took."""
     reasoner: str = ""
-    """What played the rules in the search (`ggp.player.search_worker.reasoner_of`)."""
+    """What played the rules in the search (`ggp.player.service.search_worker.reasoner_of`)."""
     proven: int | None = None
     """Our goal, proven by the search's solver at this move (None: not proven)."""
 

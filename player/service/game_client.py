@@ -1,4 +1,4 @@
-"""The asyncio side of the server's copy of a game (`ggp.player.game_process`).
+"""The asyncio side of the server's copy of a game (`ggp.player.service.game_process`).
 
 A `WorkerClient` for that process, and a watchdog: each command has a budget
 of CPU seconds, counted by the child from when it begins the command (the
@@ -18,7 +18,7 @@ import signal
 import sys
 from typing import Any
 
-from ggp.player.worker_client import ANSWER_LIMIT, WorkerClient
+from ggp.player.service.worker_client import ANSWER_LIMIT, WorkerClient
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ WALL_EXTRA = 1.0
 
 
 class GameClient(WorkerClient):
-    """One running `ggp.player.game_process`."""
+    """One running `ggp.player.service.game_process`."""
 
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         super().__init__(process)
@@ -42,11 +42,12 @@ class GameClient(WorkerClient):
 
     @classmethod
     async def spawn(cls, memory: int) -> GameClient:  # type: ignore[override]
-        """Start ``python -m ggp.player.game_process`` with at most `memory` bytes of memory."""
+        """Start ``python -m ggp.player.service.game_process``, with at most `memory` bytes
+        of memory."""
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "ggp.player.game_process",
+            "ggp.player.service.game_process",
             "--memory",
             str(memory),
             stdin=asyncio.subprocess.PIPE,

@@ -3,8 +3,8 @@
 Rules and moves come from the network: reading, checking and building the
 rules, and computing each state, can take any time and memory.  So the server
 does none of it itself: each match has one of these processes
-(``python -m ggp.player.game_process --memory BYTES``), driven by JSON lines on
-stdin as the search worker is (`ggp.player.search_worker`), each answer one line
+(``python -m ggp.player.service.game_process --memory BYTES``), driven by JSON lines on
+stdin as the search worker is (`ggp.player.service.search_worker`), each answer one line
 on stdout echoing the command's ``id``:
 
 - ``{"cmd": "build", "rules": TEXT, "role": NAME, "cpu": S}``: read and check
@@ -26,7 +26,7 @@ Rules that are not valid GDL, an unknown role, a joint move that cannot be
 played: ``{"error": TEXT}``, and nothing changes.  Anything else that goes
 wrong (running out of memory, a bug) answers ``{"failed": TEXT}``: the copy
 can no longer be trusted.  Each command may use ``cpu`` more CPU seconds
-(`ggp.player.lifeline.limit_cpu`); the address space is limited to ``--memory``
+(`ggp.player.service.lifeline.limit_cpu`); the address space is limited to ``--memory``
 bytes for the life of the process, which ends when the server does.
 """
 
@@ -41,8 +41,8 @@ from typing import Any, TextIO
 
 from ggp.games.base import Game, GameError, State
 from ggp.gdl.syntax.parser import parse_sexprs
-from ggp.player import lifeline
-from ggp.player.game_factory import game_from_text
+from ggp.player.service import lifeline
+from ggp.player.service.game_factory import game_from_text
 
 
 class GameCopy:

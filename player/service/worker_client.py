@@ -1,4 +1,4 @@
-"""The asyncio side of a search worker (`ggp.player.search_worker`): start, ask, stop.
+"""The asyncio side of a search worker (`ggp.player.service.search_worker`): start, ask, stop.
 
 Commands are numbered; a reader task hands each answer to the request that
 waits for it.  A request that runs out of time raises `WorkerTimeout` and its
@@ -47,11 +47,11 @@ class WorkerClient:
 
     @classmethod
     async def spawn(cls) -> WorkerClient:
-        """Start a worker process (``python -m ggp.player.search_worker``)."""
+        """Start a worker process (``python -m ggp.player.service.search_worker``)."""
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "ggp.player.search_worker",
+            "ggp.player.service.search_worker",
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             limit=ANSWER_LIMIT,

@@ -25,7 +25,7 @@ from ggp.games import move_averages
 from ggp.games.base import State
 
 if TYPE_CHECKING:
-    from ggp.player.mcts import Node, Rewards
+    from ggp.player.search.mcts import Node, Rewards
 
 DEFAULT_EPSILON = 0.4
 """The chance of a uniformly random move in a MAST playout."""
@@ -46,7 +46,7 @@ class MastPlayout:
     """Evaluates a state by epsilon-greedy MAST playouts to the end.
 
     One playout, or the mean of `Game.playout_batch` of them where the game
-    asks for more, as `ggp.player.mcts.RandomPlayout` does; `playouts` counts
+    asks for more, as `ggp.player.search.mcts.RandomPlayout` does; `playouts` counts
     them all.  With `steps`, only the first `steps` joint moves follow MAST
     and the rest are uniformly random.
     """

@@ -32,8 +32,8 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
-from ggp.player.mcts import MoveStats, choose_move
-from ggp.player.worker_client import WorkerClient, WorkerDied, WorkerTimeout
+from ggp.player.search.mcts import MoveStats, choose_move
+from ggp.player.service.worker_client import WorkerClient, WorkerDied, WorkerTimeout
 
 log = logging.getLogger(__name__)
 

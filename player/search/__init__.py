@@ -1,0 +1,1 @@
+"""The search: Monte Carlo tree search, the enhancements it composes, exact solving."""

@@ -1,0 +1,1 @@
+"""The network service: the GGP HTTP player, its protocol, sessions and worker processes."""
