@@ -45,7 +45,9 @@ from served import served  # noqa: E402
 
 GAMES = [ROOT / "games" / "gdl" / "connect_four.kif", ROOT / "games" / "gdl" / "breakthrough.kif"]
 HEADERS = {"Accept": "text/delim", "Sender": "GAMESERVER", "Content-Type": "text/acl"}
-PLAY_LINE = re.compile(r"INFO ggp\.player\.http_player: play (\S+): (.*?) in [\d.]+ s, (.*)$")
+PLAY_LINE = re.compile(
+    r"INFO ggp\.player\.service\.http_player: play (\S+): (.*?) in [\d.]+ s, (.*)$"
+)
 SIMULATIONS = re.compile(r"^(\d+) simulations(?: \+ (\d+) pondered in ([\d.]+) s)?")
 
 

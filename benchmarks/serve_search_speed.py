@@ -67,7 +67,7 @@ def measure(rules_path: Path, iterations: int) -> float:
 def run_in(checkout: Path, rules_path: Path, iterations: int) -> float:
     """`measure` in a new process on `checkout`'s code (this script drives it, so
     a baseline older than the script will do)."""
-    if not (checkout / "player" / "search_worker.py").is_file():
+    if not (checkout / "player" / "service" / "search_worker.py").is_file():
         raise SystemExit(
             f"{checkout} is not a checkout of this project (no player/service/search_worker.py)"
         )

@@ -31,7 +31,8 @@ async def test_ggp_serve_plays_a_match_over_loopback_and_stops_on_ctrl_c() -> No
         await asyncio.wait_for(server.process.wait(), 60)
     log = server.log.decode()
     assert server.process.returncode == 0, log
-    assert len(re.findall(r"INFO ggp\.player\.http_player: play e2e\.1: ", log)) == len(history)
+    plays = re.findall(r"INFO ggp\.player\.service\.http_player: play e2e\.1: ", log)
+    assert len(plays) == len(history)
     assert "2 search worker(s) each" in log
     assert "60 simulations" in log and "stop e2e.1: done" in log and "stopping" in log
     # Both workers searched 30 simulations, and the node limit, shared, reached
