@@ -63,3 +63,23 @@ BROKEN = """
 (<= (legal a (go ?x)) (true (at ?y)))
 """
 """Rules that are not valid GDL (an unsafe variable, no init, goal or terminal)."""
+
+NIM = """
+; Take one or two from a pile of five in turn; whoever takes the last wins.
+(role a) (role b)
+(init (pile 5)) (init (control a))
+(minus1 5 4) (minus1 4 3) (minus1 3 2) (minus1 2 1) (minus1 1 0)
+(minus2 5 3) (minus2 4 2) (minus2 3 1) (minus2 2 0)
+(<= (legal ?p (take 1)) (true (control ?p)) (true (pile ?n)) (minus1 ?n ?m))
+(<= (legal ?p (take 2)) (true (control ?p)) (true (pile ?n)) (minus2 ?n ?m))
+(<= (legal ?p noop) (role ?p) (not (true (control ?p))))
+(<= (next (pile ?m)) (does ?p (take 1)) (true (pile ?n)) (minus1 ?n ?m))
+(<= (next (pile ?m)) (does ?p (take 2)) (true (pile ?n)) (minus2 ?n ?m))
+(<= (next (control b)) (true (control a)))
+(<= (next (control a)) (true (control b)))
+(<= (next (last ?p)) (does ?p (take ?k)))
+(<= terminal (true (pile 0)))
+(<= (goal ?p 100) (true (last ?p)))
+(<= (goal ?p 0) (role ?p) (not (true (last ?p))))
+"""
+"""A small valid game for `ggp check`'s warnings: tests break it one typo at a time."""

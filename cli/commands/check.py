@@ -9,10 +9,14 @@ import time
 
 from ggp import progress
 from ggp.commands.bench import add_reasoner_option, load_for_measure
-from ggp.games.base import GameDefinitionError, GameError
+from ggp.games.base import GameError
 from ggp.gdl.compiled.compiled_game import CompiledGame
 from ggp.gdl.interpreter.game import GdlGame, RulesTooExpensive
+from ggp.gdl.playouts import Playout, record_playout, rules_never_held
+from ggp.gdl.syntax.lint import lint, unplayed_legal_rules
+from ggp.gdl.syntax.parser import parse_term
 from ggp.gdl.syntax.strata import MOVE, STATE, STATIC
+from ggp.gdl.syntax.terms import Term, relation
 from ggp.gdl.syntax.validator import arities
 from ggp.gdl.traces import ReplayReport, read_playouts, replay
 from tqdm import tqdm
@@ -59,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
     if not isinstance(game, GdlGame):
         raise GameError(f"{args.game} is not a GDL game")
     summarise(game)
+    for warning in lint(game.rules):
+        print(_wrapped(f"warning: {warning}"))
     print(reasoner_summary(game))
     if args.traces:
         recorded = tqdm(read_playouts(args.traces), desc="traces", unit="playout", disable=None)
@@ -115,8 +121,14 @@ def reasoner_summary(game: GdlGame) -> str:
     return "reasoner: interpreter"
 
 
-def _wrapped(text: str) -> str:
-    return textwrap.fill(text, width=100, subsequent_indent="    ", break_on_hyphens=False)
+def _wrapped(text: str, indent: str = "") -> str:
+    return textwrap.fill(
+        text,
+        width=100,
+        initial_indent=indent,
+        subsequent_indent=indent + "    ",
+        break_on_hyphens=False,
+    )
 
 
 def turn_taking(states: int, simultaneous: int, seen: str) -> str:
@@ -144,37 +156,64 @@ def replay_summary(report: ReplayReport) -> str:
 
 
 def explore(game: GdlGame, playouts: int, rng: random.Random) -> int:
-    """Play random playouts; report turn-taking and the playouts in which the rules
-    broke (counted, the first fault shown).  0 if none broke."""
-    states = simultaneous = steps = ended = 0
-    faults: list[str] = []
+    """Play random playouts; report turn-taking, the playouts in which the rules broke
+    (counted, the first fault shown) and the legal rules that never held; or, if a
+    playout finds no terminal state, its last state and the terminal
+    and goal rules that never held.  0 if no playout broke or went on."""
     game.limit_work(STEP_WORK_LIMIT)
+    played: list[Playout] = []
     for _ in tqdm(range(playouts), desc="random playouts", unit="playout", disable=None):
-        state = game.initial_state()
+        playout = Playout()
+        played.append(playout)
         try:
-            while not state.is_terminal():
-                if steps >= MAX_STEPS * playouts:
-                    print(f"random playouts: no terminal state after {MAX_STEPS} steps")
-                    return 1
-                moves = state.all_legal_moves()
-                states += 1
-                simultaneous += sum(len(m) > 1 for m in moves) > 1
-                state = state.next([rng.choice(m) for m in moves])
-                steps += 1
-            state.goals()
-            ended += 1
+            record_playout(game.initial_state(), rng, MAX_STEPS, playout)
         except RulesTooExpensive as error:
+            steps = sum(p.length for p in played)
             raise GameError(f"{error} (after {steps} joint moves of random playouts)") from None
-        except GameDefinitionError as error:
-            faults.append(str(error))
-    seen = f"states of {playouts} random playouts"
-    print(turn_taking(states, simultaneous, seen))
-    played = f"random playouts: {ended} of {playouts} played to the end, {steps} joint moves"
-    if not faults:
-        print(f"{played}, no fault")
-        return 0
-    print(
-        f"{played}; the rules broke in {len(faults)} (in a state reached), the first "
-        f"with: {faults[0]}"
-    )
+        if not playout.terminal and not playout.fault:
+            return no_terminal(game, played)
+    states = sum(len(p.legal) for p in played)
+    simultaneous = sum(sum(len(m) > 1 for m in moves) > 1 for p in played for moves in p.legal)
+    print(turn_taking(states, simultaneous, f"states of {playouts} random playouts"))
+    faults = [p.fault for p in played if p.fault]
+    ended = sum(p.terminal for p in played)
+    steps = sum(p.length for p in played)
+    summary = f"random playouts: {ended} of {playouts} played to the end, {steps} joint moves"
+    if faults:
+        print(
+            f"{summary}; the rules broke in {len(faults)} (in a state reached), the first "
+            f"with: {faults[0]}"
+        )
+    else:
+        print(f"{summary}, no fault")
+    for warning in unplayed_legal_rules(game.rules, legal_seen(game, played)):
+        print(_wrapped(f"warning: {warning}"))
+    return 1 if faults else 0
+
+
+def legal_seen(game: GdlGame, played: list[Playout]) -> set[tuple[Term, Term]]:
+    """Every (role, move) legal in some state of the playouts, as terms."""
+    texts = {
+        (i, move)
+        for playout in played
+        for moves in playout.legal
+        for i, role_moves in enumerate(moves)
+        for move in role_moves
+    }
+    return {(game.role_terms[i], parse_term(move)) for i, move in texts}
+
+
+def no_terminal(game: GdlGame, played: list[Playout]) -> int:
+    """Report a playout that found no terminal state: its last state and the terminal
+    and goal rules that held in none of the playouts' states.  Returns 1."""
+    print(f"random playouts: no terminal state after {MAX_STEPS} joint moves")
+    print(_wrapped(f"last state: {' '.join(played[-1].states[-1])}"))
+    asked = [rule for rule in game.rules if relation(rule.head) in ("terminal", "goal")]
+    states = [state for playout in played for state in playout.states]
+    never, count = rules_never_held(game, asked, states, STEP_WORK_LIMIT)
+    print(f"terminal and goal rules that never held (in {count} states of the playouts):")
+    for rule in never:
+        print(_wrapped(rule.located(), "  "))
+    if not never:
+        print("  none")
     return 1
