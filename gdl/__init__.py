@@ -10,5 +10,8 @@
   and the trial that picks between it and the interpreter;
 - `ggp.gdl.load`: the one seam to call: a game from rules text with the reasoner
   that suits it;
-- `ggp.gdl.traces`: replaying recorded playouts against a game (tests, benchmarks).
+- `ggp.gdl.traces`: replaying recorded playouts against a game (tests, benchmarks);
+- `ggp.gdl.playouts`: random playouts kept whole, and the rules that never held in them;
+- `ggp.gdl.analysis`: what the rules and playouts say about play (latches, goal-relevant
+  facts, constant-sum, what each role's moves change, length and branching).
 """

@@ -6,5 +6,6 @@
   `parse_terms`, `parse_sexprs` for protocol messages); grammar in ``grammar.lark``;
 - `strata`: clauses, the dependency graph, strata and phases (graph components by `scc`);
 - `validator`: GDL's restrictions, every fault listed (`check`);
+- `lint`: what GDL allows but an author rarely means (typos), as warnings;
 - `errors`: `GdlSyntaxError` and `GdlValidationError`.
 """
