@@ -208,6 +208,31 @@ def _matching(patterns: Sequence[str], facts: set[str], terms: _Terms) -> set[st
     return {fact for fact in facts if any(matches(p, terms(fact)) for p in parsed)}
 
 
+def _does_literals(rules: Sequence[Rule]) -> dict[str, list[Term]]:
+    """Per relation, the ``does`` sentences its rules' bodies hold, directly or through
+    the relations they use (so that a ``next`` rule reading a move through a relation
+    of its own is seen to depend on that move)."""
+    direct: dict[str, list[Term]] = {}
+    uses: dict[str, set[str]] = {}
+    for rule in rules:
+        name = relation(rule.head)
+        for sentence, _ in body_sentences(rule.body):
+            if relation(sentence) == "does":
+                direct.setdefault(name, []).append(sentence)
+            else:
+                uses.setdefault(name, set()).add(relation(sentence))
+    found: dict[str, list[Term]] = {}
+    for name in uses.keys() | direct.keys():
+        reached, todo = {name}, [name]
+        while todo:
+            for other in uses.get(todo.pop(), ()):
+                if other not in reached:
+                    reached.add(other)
+                    todo.append(other)
+        found[name] = [d for other in sorted(reached) for d in direct.get(other, ())]
+    return found
+
+
 def _touches(
     rules: Sequence[Rule], roles: Sequence[Term], playouts: Sequence[Playout], terms: _Terms
 ) -> Iterator[tuple[str, tuple[str, ...]]]:
@@ -216,17 +241,21 @@ def _touches(
         for legal in playout.legal:
             for i, role_moves in enumerate(legal):
                 moves[i].update(terms(move) for move in role_moves)
+    does = _does_literals(rules)
+    next_rules = [rule for rule in rules if relation(rule.head) == "next"]
     for i, role in enumerate(roles):
         touched = set()
-        for rule in rules:
-            if relation(rule.head) != "next":
-                continue
-            for sentence, _ in body_sentences(rule.body):
-                if relation(sentence) != "does":
-                    continue
+        for rule in next_rules:
+            sentences = [s for s, _ in body_sentences(rule.body)]
+            reads = [s for s in sentences if relation(s) == "does"]
+            reads += [
+                d for s in sentences if relation(s) != "does" for d in does.get(relation(s), ())
+            ]
+            for sentence in reads:
                 who, what = arguments(sentence)
                 if matches(who, role) and any(matches(what, move, {}) for move in moves[i]):
                     touched.add(relation(arguments(rule.head)[0]))
+                    break
         yield to_kif(role), tuple(sorted(touched))
 
 
@@ -279,6 +308,9 @@ def describe(analysis: Analysis, roles: Sequence[str]) -> list[str]:
     )
     if analysis.constant_sum is None:
         lines.append("constant-sum: unknown (no terminal state reached)")
+    elif len(roles) == 1:
+        sums = ", ".join(map(str, analysis.goal_sums))
+        lines.append(f"constant-sum: one role; its goals in the terminal states reached: {sums}")
     elif analysis.constant_sum:
         lines.append(f"constant-sum: yes, the goals add up to {analysis.goal_sums[0]}")
     else:

@@ -84,3 +84,14 @@ def test_ggp_check_prints_the_rules_analysis(capsys) -> None:
     assert lines[3].startswith("  latches proven (a next rule keeps them whatever is played): ")
     assert "  constant-sum: yes, the goals add up to 100" in lines
     assert "  moves of red change: cell" in lines and "  moves of black change: cell" in lines
+
+
+def test_moves_read_through_a_relation_of_the_game_touch_what_it_changes() -> None:
+    indirect = PENNIES.replace(
+        "(succ ?m ?n) (does left ?x) (does right ?x))",
+        "(succ ?m ?n) (same ?x))\n(<= (same ?x) (both ?x))\n(<= (both ?x) (does left ?x) "
+        "(does right ?x))",
+    )
+    assert "(same ?x))" in indirect
+    analysis = analysed(game_from_text(indirect, "pennies"))
+    assert analysis.touches == (("left", ("matched",)), ("right", ("matched",)))
