@@ -510,6 +510,54 @@ def _(command: str, output: list[str], tmp_path: Path) -> None:
         assert "Result after 1 moves: player 100" in out
 
 
+@example("ggp check nim.kif", "ggp check endless.kif")
+def _(command: str, output: list[str], tmp_path: Path) -> None:
+    # A typo'd game (warnings, status 0) and one that never ends (status 1).
+    name = command.split()[-1]
+    (tmp_path / name).write_text(page_file("docs/check.md", name))
+    printed, status = shell(f"{command}; echo status $?", tmp_path).stdout.rsplit("status ", 1)
+    assert status.strip() == ("0" if name == "nim.kif" else "1")
+    assert_shown(printed, output)
+
+
+@example("ggp bench connect_four --gdl --seconds 1 --runs 2")
+def _(command: str, output: list[str], tmp_path: Path) -> None:
+    # The rates vary; the rest is as shown where native code can be built.
+    out = shell(command, tmp_path).stdout
+    if "native code" not in out:
+        pytest.skip("no native code here (no C compiler?)")
+    assert [re.sub(r"\d[\d,.]*", "N", line) for line in out.splitlines()] == [
+        re.sub(r"\d[\d,.]*", "N", line) for line in output
+    ]
+
+
+def test_the_warning_without_a_compiler_shown_in_check_md(tmp_path: Path) -> None:
+    from ggp.gdl.native.build import compiler_fix
+
+    [(command, shown)] = [
+        (block.splitlines()[0][2:], block.splitlines()[1:])
+        for block in code_blocks(PAGES["docs/check.md"])
+        if block.startswith("$ CC=")
+    ]
+    (tmp_path / "nim.kif").write_text(page_file("docs/check.md", "nim.kif"))
+    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
+    env["GGP_NATIVE_CACHE"] = str(tmp_path / "cache")  # nothing built before
+    done = subprocess.run(
+        ["bash", "-c", command + " --seconds 0.2 --runs 1"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    # The fix names the package manager of the machine; the page shows apt-get's.
+    expected = "\n".join(shown).replace(
+        "apt-get install gcc (or set CC to a working C compiler)", compiler_fix()
+    )
+    assert done.stderr.strip() == expected
+
+
 @example("ggp arena")
 def _(command: str, output: list[str], tmp_path: Path) -> None:
     # On a free port rather than 8080; its page is fetched, then Ctrl-C stops it.
