@@ -54,6 +54,12 @@ def test_every_page_is_in_the_nav() -> None:
     assert sorted(in_nav - pages) == [], "nav entries of mkdocs.yml without a page"
 
 
+def test_the_readme_stays_a_front_page() -> None:
+    """The README is the front page (what it is, the quick start, the links): what more
+    there is to say goes into a page of the site."""
+    assert len((ROOT / "README.md").read_text().splitlines()) <= 200
+
+
 def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
     if importlib.util.find_spec("mkdocs") is None:
         pytest.skip("MkDocs is not installed (the extra 'docs': pip install -e '.[docs]')")
