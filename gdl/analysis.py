@@ -23,6 +23,8 @@ import statistics
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.gdl.interpreter.reasoner import WorkLimitExceeded
 from ggp.gdl.playouts import Playout
 from ggp.gdl.syntax.lint import matches
 from ggp.gdl.syntax.parser import parse_term
@@ -72,6 +74,27 @@ class Analysis:
     def constant_sum(self) -> bool | None:
         """Whether every terminal state reached had the same total; None if none was."""
         return len(self.goal_sums) == 1 if self.goal_sums else None
+
+
+def analyse_game(game: GdlGame, playouts: Sequence[Playout]) -> Analysis:
+    """The analysis of `game` (on any reasoner) on `playouts` of it (`record_playout`)."""
+    return analyse(game.rules, game.strata, static_facts(game), game.role_terms, playouts)
+
+
+def static_facts(game: GdlGame) -> StaticFacts:
+    """The facts of a static relation of `game`; None where they are not known in full
+    (computed on demand only, or more work than the game's limit allows)."""
+    demand = game.reasoner.strata.demand
+
+    def facts(name: str) -> set[tuple] | None:
+        if name in demand:
+            return None
+        try:
+            return game.reasoner.facts(name)
+        except WorkLimitExceeded:
+            return None
+
+    return facts
 
 
 def analyse(

@@ -8,7 +8,7 @@ import random
 from gdl_texts import PENNIES
 from ggp.cli import main
 from ggp.games.registry import load_game
-from ggp.gdl.analysis import Analysis, analyse
+from ggp.gdl.analysis import Analysis, analyse_game
 from ggp.gdl.interpreter.game import GdlGame
 from ggp.gdl.load import game_from_text
 from ggp.gdl.playouts import record_playout
@@ -20,7 +20,7 @@ def analysed(game: GdlGame, seed: int = 1) -> Analysis:
     rng = random.Random(seed)
     playouts = [record_playout(game.initial_state(), rng, 1000) for _ in range(PLAYOUTS)]
     assert all(playout.terminal for playout in playouts)
-    return analyse(game.rules, game.strata, game.reasoner.facts, game.role_terms, playouts)
+    return analyse_game(game, playouts)
 
 
 def twin(name: str) -> GdlGame:

@@ -10,10 +10,9 @@ import time
 from ggp import progress
 from ggp.commands.bench import add_reasoner_option, load_for_measure
 from ggp.games.base import GameError
-from ggp.gdl.analysis import StaticFacts, analyse, describe
+from ggp.gdl.analysis import analyse_game, describe
 from ggp.gdl.compiled.compiled_game import CompiledGame
 from ggp.gdl.interpreter.game import GdlGame, RulesTooExpensive
-from ggp.gdl.interpreter.reasoner import WorkLimitExceeded
 from ggp.gdl.playouts import Playout, record_playout, rules_never_held
 from ggp.gdl.syntax.lint import lint, unplayed_legal_rules
 from ggp.gdl.syntax.parser import parse_term
@@ -191,8 +190,7 @@ def explore(game: GdlGame, playouts: int, rng: random.Random) -> int:
     for warning in unplayed_legal_rules(game.rules, legal_seen(game, played)):
         print(_wrapped(f"warning: {warning}"))
     print("rules analysis (from the random playouts):")
-    analysis = analyse(game.rules, game.strata, static_facts(game), game.role_terms, played)
-    for line in describe(analysis, game.roles):
+    for line in describe(analyse_game(game, played), game.roles):
         print(_wrapped(line, "  "))
     return 1 if faults else 0
 
@@ -207,22 +205,6 @@ def legal_seen(game: GdlGame, played: list[Playout]) -> set[tuple[Term, Term]]:
         for move in role_moves
     }
     return {(game.role_terms[i], parse_term(move)) for i, move in texts}
-
-
-def static_facts(game: GdlGame) -> StaticFacts:
-    """The facts of a static relation of `game`, None where not known in full (computed
-    on demand, or too much work)."""
-    demand = game.reasoner.strata.demand
-
-    def facts(name: str) -> set[tuple] | None:
-        if name in demand:
-            return None
-        try:
-            return game.reasoner.facts(name)
-        except WorkLimitExceeded:
-            return None
-
-    return facts
 
 
 def no_terminal(game: GdlGame, played: list[Playout]) -> int:
