@@ -33,7 +33,7 @@ async def search_once(rules: str, workers: int, seconds: float) -> tuple[int, fl
     """The simulations, wall seconds and worker CPU seconds of one search."""
     pool = await WorkerPool.spawn(workers)
     try:
-        await pool.request({"cmd": "load", "rules": rules}, None)
+        await pool.request({"cmd": "load", "rules": rules, "settle": 600}, None)
         began = time.monotonic()
         command = {"cmd": "search", "role": 0, "until": time.time() + seconds, "iterations": None}
         answer = await pool.request(command, None)

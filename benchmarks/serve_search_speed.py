@@ -48,6 +48,7 @@ def measure(rules_path: Path, iterations: int) -> float:
     worker.rng.seed(1)
     worker.handle({"cmd": "load", "rules": rules_path.read_text()})
     worker.traps_on = False
+    worker.settle()
     assert worker.tree is not None
     build = getattr(worker.tree.root.state.game, "native_build", None)
     if build is not None:

@@ -55,6 +55,7 @@ def worker_match(rules: str, seconds: float, play_clock: float, max_nodes: int |
     """
     worker = SearchWorker()
     roles = len(worker.load(rules, None, 4, max_nodes)["roles"])
+    worker.settle()
     base = rss_bytes()
     samples: list[tuple[float, int, int]] = []
     sims = peak = 0

@@ -155,6 +155,7 @@ def test_serve_plays_part_playouts_in_part_trees_as_set(monkeypatch) -> None:
             worker = SearchWorker()
             worker.rng.seed(seed)
             worker.handle({"cmd": "load", "rules": SPRINT})
+            worker.settle(120)
             search = {"cmd": "search", "role": 0, "until": time.time() + 30, "iterations": 6}
             answer = worker.handle(search)
             part = worker.part

@@ -34,6 +34,7 @@ def test_load_search_advance_in_process() -> None:
     assert worker.handle({"cmd": "load", "rules": TICTACTOE, "traps": False}) == {
         "roles": ["xplayer", "oplayer"]
     }
+    worker.settle(120)
     answer = worker.handle(
         {"cmd": "search", "role": 0, "until": time.time() + 10, "iterations": 50}
     )
@@ -134,6 +135,7 @@ def test_a_node_limit_given_at_load_caps_the_tree() -> None:
     answer = worker.handle({**search, "role": 1})
     assert (answer["sims"], answer["nodes"]) == (50, 4)
     worker.handle({"cmd": "load", "rules": TICTACTOE, "traps": False})
+    worker.settle(120)
     assert worker.handle(search)["nodes"] == 51
 
 
@@ -367,6 +369,7 @@ def test_with_factor_a_turn_taking_game_keeps_the_joint_tree(monkeypatch) -> Non
         worker = SearchWorker()
         worker.rng.seed(7)
         worker.handle({"cmd": "load", "rules": TICTACTOE, "traps": False})
+        worker.settle(120)
         game = worker.tree.root.state.game
         build = getattr(game, "native_build", None)
         if build is not None:  # the same rules' code in both searches

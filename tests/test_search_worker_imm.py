@@ -29,6 +29,7 @@ def loaded(rules: str, seed: int) -> SearchWorker:
     worker = SearchWorker()
     worker.rng.seed(seed)
     worker.handle({"cmd": "load", "rules": rules})
+    worker.settle(120)
     assert worker.tree is not None
     build = getattr(worker.tree.root.state.game, "native_build", None)
     if build is not None:
@@ -111,6 +112,7 @@ def test_a_search_more_than_half_over_keeps_its_tree(monkeypatch) -> None:
     monkeypatch.setattr(search_worker, "SEARCH_IMM", 0.4)
     worker = SearchWorker()
     worker.handle({"cmd": "load", "rules": TOKENS})
+    worker.settle(120)
     worker.traps_on = False  # the search, not the exact solver, is under test
     learning = worker.learning
     assert learning is not None

@@ -112,6 +112,7 @@ def test_the_search_worker_plays_a_solved_position_exactly() -> None:
     assert search_worker.SEARCH_TRAPS
     worker = SearchWorker()
     worker.handle({"cmd": "load", "rules": TICTACTOE})
+    worker.settle(120)
     for joint in (["(mark 1 1)", "noop"], ["noop", "(mark 2 2)"], ["(mark 3 3)", "noop"]):
         worker.handle({"cmd": "advance", "joint": joint})
     worker.handle({"cmd": "advance", "joint": ["noop", "(mark 1 3)"]})

@@ -7,11 +7,14 @@ line on stdin is a command with an ``id``; each answer, one line on stdout,
 echoes that ``id``:
 
 - ``{"cmd": "load", "rules": TEXT, "table_dir": DIR or null, "depth": N,
-  "max_nodes": N or null, "ponder": S, "traps": B}``: build the game and a
-  search tree at its initial state (with a state table from DIR when given,
-  holding at most ``max_nodes`` nodes when given: `MCTS.max_nodes`; B, by
-  default `SEARCH_TRAPS`, says whether small positions are solved exactly);
-  answers ``{"roles": [...]}``;
+  "max_nodes": N or null, "ponder": S, "traps": B, "settle": W}``: read the
+  rules and grow a search tree at the initial state on the interpreter, while
+  the compiled game (and its native code) is built in the background
+  (`ggp.player.service.staged_rules`: the search moves to it when it is ready), with a
+  state table from DIR when given, holding at most ``max_nodes`` nodes when
+  given (`MCTS.max_nodes`; B, by default `SEARCH_TRAPS`, says whether small
+  positions are solved exactly; with W, the answer waits up to W seconds for
+  the compiled game, for benchmarks); answers ``{"roles": [...]}``;
 - ``{"cmd": "search", "role": I, "until": T, "iterations": N or null}``:
   search until T (`time.time()` seconds: the deadline counts from when the
   server sent the command, not from when an earlier command let the worker
@@ -24,8 +27,9 @@ echoes that ``id``:
   the solver proved of its reward after each move (to sum them over several
   workers), P the simulations run while pondering since the last answer, in
   W seconds, C the CPU seconds of this search, R what played the rules
-  (`reasoner_of`: ``native`` once the native code built in the background is
-  attached) and G the goal of role I the solver proved at the root (null:
+  (`reasoner_of`: ``interpreter`` until the compiled game is ready, ``native``
+  once the native code built in the background is attached; ``A, then B``
+  when the search moved from A to B) and G the goal of role I the solver proved at the root (null:
   not proven), E whether the exact solver settled the position
   (`SEARCH_TRAPS`: then M keeps that goal);
 - ``{"cmd": "advance", "joint": [M, ...]}``: the joint move was played;
@@ -80,6 +84,7 @@ from ggp.player.search.state_table import StateTable, table_path
 from ggp.player.search.traps import SOLVE_SHARE, TRAP_SHARE, Plan, Traps
 from ggp.player.service.game_factory import game_from_text
 from ggp.player.service.lifeline import watch_parent
+from ggp.player.service.staged_rules import Builder, StagedRules, replay
 
 PONDER_SLICE = 0.01
 """Seconds of pondering between two looks for a command."""
@@ -204,10 +209,24 @@ exactly, and among the moves that keep their value the trap a flat Monte Carlo
 opponent is likeliest to fall into (`ggp.player.search.traps`, `mcts:traps=yes`)."""
 
 
-class SearchWorker:
-    """The game, the search tree and the state table of one match."""
+def build_native(rules: str) -> Game:
+    """The game of `rules` on native code, or the fastest reasoner there is (`ggp.gdl.load`)."""
+    return game_from_text(rules, "the rules of this match", "native")
 
-    def __init__(self) -> None:
+
+class SearchWorker:
+    """The game, the search tree and the state table of one match.
+
+    `build` builds the game the search moves to once it is ready (`StagedRules`);
+    until then the search runs on the interpreter.
+    """
+
+    def __init__(self, build: Builder = build_native) -> None:
+        self.build = build
+        self.staged: StagedRules | None = None
+        """The faster rules being built, until the search takes them (`take_faster_rules`)."""
+        self.history: list[list[str]] = []
+        """The joint moves played (to reach the current state in the faster game)."""
         self.tree: MCTS | None = None
         self.table: StateTable | None = None
         self.table_file: Path | None = None
@@ -250,6 +269,8 @@ class SearchWorker:
                 command.get("depth", 4),
                 command.get("max_nodes"),
             )
+            if "settle" in command:
+                self.settle(command["settle"])
             self.ponder_limit = command.get("ponder", 0.0)
             self.traps_on = command.get("traps", SEARCH_TRAPS)
             return answer
@@ -267,7 +288,7 @@ class SearchWorker:
     def load(
         self, rules: str, table_dir: str | None, depth: int, max_nodes: int | None = None
     ) -> dict[str, Any]:
-        game = game_from_text(rules, "the rules of this match")
+        game = game_from_text(rules, "the rules of this match", "interpreter")
         if table_dir is not None:
             self.table_file = table_path(table_dir, game)
             try:
@@ -276,14 +297,61 @@ class SearchWorker:
                 print(f"search worker: {error}; starting a new table", file=sys.stderr)
                 self.table = StateTable(game, depth)
         self.max_nodes = max_nodes
-        self.playout = ServePlayout(SEARCH_DECISIVE if decisive_suits(game) else 0)
-        self.tree = self.new_tree(game.initial_state(), 0)
+        self.history = []
+        self.learning = None
+        self._grow(game.initial_state(), 0)
+        self.staged = StagedRules(rules, self.build)
+        return {"roles": list(game.roles)}
+
+    def _grow(self, state: State, depth: int, imm: ImplicitMinimax | None = None) -> None:
+        """A new search at `state`: the tree, the part trees and the traps start afresh."""
+        self.playout = ServePlayout(SEARCH_DECISIVE if decisive_suits(state.game) else 0)
+        self.tree = self.new_tree(state, depth, imm)
         self.parts = PartTrees(self._part_tree, SEARCH_KEEP_PARTS)
         self.part = None
         self.traps = None
+
+    def take_faster_rules(self) -> None:
+        """Once the faster rules are built, search on them: a new tree at the state
+        the match has reached replaces the interpreter's (called where the
+        heuristic is taken, `take_heuristic`).  Then the heuristic is learnt, on
+        the rules the search keeps."""
+        staged = self.staged
+        if staged is None or not staged.done.is_set():
+            return
+        self.staged = None
+        tree = self.tree
+        assert tree is not None
+        if staged.game is not None:
+            state = replay(staged.game, self.history)
+            print(
+                f"search worker: the rules are compiled after {staged.seconds:.1f} s; the "
+                f"search moves from the interpreter ({tree.node_count} nodes) to them at "
+                f"move {self.steps}",
+                file=sys.stderr,
+            )
+            self._grow(state, tree.root.depth)
+        else:
+            print(f"search worker: the interpreter plays on ({staged.why})", file=sys.stderr)
         if SEARCH_IMM > 0:
-            self.learning = Learning(game, SEARCH_MATERIAL)
-        return {"roles": list(game.roles)}
+            self.learning = Learning(self.tree.root.state.game, SEARCH_MATERIAL)
+
+    def settle(self, timeout: float | None = None) -> None:
+        """Wait until the faster rules are built (`timeout` seconds at most) and take
+        them, for a caller that would rather wait than search on the interpreter."""
+        if self.staged is not None:
+            self.staged.wait(timeout)
+            self.take_faster_rules()
+
+    def take_better_search(self) -> None:
+        """Take what has become ready since the last look: the faster rules, the heuristic."""
+        self.take_faster_rules()
+        self.take_heuristic()
+
+    @property
+    def improving(self) -> bool:
+        """Whether something the search will take is still being prepared."""
+        return self.staged is not None or self.learning is not None
 
     def new_tree(self, state: State, depth: int, imm: ImplicitMinimax | None = None) -> MCTS:
         """A search tree at `state`, `depth` joint moves into the game."""
@@ -325,7 +393,9 @@ class SearchWorker:
         cpu = time.process_time()
         sims = 0
         slowest = 0.0
+        self.take_better_search()
         tree = self._tree_for(role)
+        first = reasoner_of(tree.root.state.game)
         plan = self._solve(role, start + SOLVE_SHARE * seconds)
         if plan is not None:
             assert self.traps is not None and self.tree is not None
@@ -333,11 +403,11 @@ class SearchWorker:
             trap_deadline = now + TRAP_SHARE * (deadline - now)
             move = self.traps.trap(plan, self.tree.root.state, self.rng, trap_deadline)
             if move is not None:
-                return self._answer(tree, role, move, 0, cpu, plan)
+                return self._answer(tree, role, move, 0, cpu, plan, first)
         while iterations is None or sims < iterations:
             began = time.monotonic()
-            if self.learning is not None and began - start <= deadline - began:
-                self.take_heuristic()
+            if self.improving and began - start <= deadline - began:
+                self.take_better_search()
                 tree = self._tree_for(role)
             if began + slowest >= deadline or tree.search(iterations=1) == 0:
                 break
@@ -346,7 +416,7 @@ class SearchWorker:
         move = tree.best_move(role)
         if plan is not None:
             move = Traps.best_of(plan, [stats.move for stats in tree.statistics(role)])
-        return self._answer(tree, role, move, sims, cpu, plan)
+        return self._answer(tree, role, move, sims, cpu, plan, first)
 
     def _solve(self, role: int, deadline: float) -> Plan | None:
         """With `traps_on`, the exact solver's plan of the current state, if it
@@ -359,9 +429,18 @@ class SearchWorker:
         return self.traps.solve(self.tree.root.state, deadline)
 
     def _answer(
-        self, tree: MCTS, role: int, move: str, sims: int, cpu: float, plan: Plan | None
+        self,
+        tree: MCTS,
+        role: int,
+        move: str,
+        sims: int,
+        cpu: float,
+        plan: Plan | None,
+        first: str,
     ) -> dict[str, Any]:
-        """The answer to a search that chose `move` (see the module's docstring)."""
+        """The answer to a search that chose `move` (see the module's docstring);
+        `first` is what played the rules when the search began."""
+        reasoner = reasoner_of(tree.root.state.game)
         if plan is not None:
             proven: int | None = round(100 * plan.value)
         elif tree.root.proven is not None:
@@ -377,7 +456,7 @@ class SearchWorker:
             "pondered": self.pondered,
             "ponder_seconds": round(self.ponder_seconds, 3),
             "cpu": round(time.process_time() - cpu, 4),
-            "reasoner": reasoner_of(tree.root.state.game),
+            "reasoner": reasoner if reasoner == first else f"{first}, then {reasoner}",
             "proven": proven,
             "exact": plan is not None,
         }
@@ -434,7 +513,7 @@ class SearchWorker:
     def ponder(self) -> None:
         """Search for a slice of `PONDER_SLICE` seconds (stops at a terminal root):
         a kept part tree not searched last if there is one, else the joint tree."""
-        self.take_heuristic()
+        self.take_better_search()
         tree = self.parts.ponder_tree() or self.tree
         assert tree is not None
         began = time.monotonic()
@@ -449,6 +528,7 @@ class SearchWorker:
         assert tree is not None
         self._record()
         self.part = None
+        self.history.append(list(joint))
         state = tree.root.state.next(joint)
         tree.advance(joint, state)
         self.parts.advance(joint, state)
@@ -458,7 +538,7 @@ class SearchWorker:
         for kept in (tree, *self.parts.trees):
             kept.node_count  # noqa: B018
         self.steps += 1
-        self.take_heuristic()
+        self.take_better_search()
         return {"terminal": state.is_terminal()}
 
     def save(self) -> dict[str, Any]:
@@ -512,12 +592,13 @@ class LineReader:
         return line.decode() + "\n"
 
 
-def serve(commands: int, answers: TextIO) -> None:
+def serve(commands: int, answers: TextIO, build: Builder = build_native) -> None:
     """Answer the commands read from the descriptor `commands` until ``quit`` or their end.
 
-    Between commands, the worker ponders (see the module's docstring).
+    Between commands, the worker ponders (see the module's docstring); `build`
+    builds the faster rules (`SearchWorker`).
     """
-    worker = SearchWorker()
+    worker = SearchWorker(build)
     lines = LineReader(commands)
     while True:
         line = lines.readline(worker.patience())
