@@ -7,21 +7,24 @@ line on stdin is a command with an ``id``; each answer, one line on stdout,
 echoes that ``id``:
 
 - ``{"cmd": "load", "rules": TEXT, "table_dir": DIR or null, "depth": N,
-  "max_nodes": N or null, "ponder": S, "traps": B, "settle": W}``: read the
+  "max_nodes": N or null, "ponder": S, "traps": B, "races": R, "settle": W}``: read the
   rules and grow a search tree at the initial state on the interpreter, while
   the compiled game (and its native code) is built in the background
   (`ggp.player.service.staged_rules`: the search moves to it when it is ready), with a
   state table from DIR when given, holding at most ``max_nodes`` nodes when
   given (`MCTS.max_nodes`; B, by default `SEARCH_TRAPS`, says whether small
-  positions are solved exactly; with W, the answer waits up to W seconds for
+  positions are solved exactly; R, by default `SEARCH_RACES`, whether
+  configurations are raced; with W, the answer waits up to W seconds for
   the compiled game, for benchmarks); answers ``{"roles": [...]}``;
-- ``{"cmd": "search", "role": I, "until": T, "iterations": N or null}``:
-  search until T (`time.time()` seconds: the deadline counts from when the
-  server sent the command, not from when an earlier command let the worker
-  read it) and for at most N simulations; answers
+- ``{"cmd": "search", "role": I, "until": T, "iterations": N or null,
+  "race": F}``: search until T (`time.time()` seconds: the deadline counts
+  from when the server sent the command, not from when an earlier command let
+  the worker read it) and for at most N simulations, the first share F (by
+  default 0) of the time racing configurations where a race runs
+  (`SEARCH_RACES`); answers
   ``{"move": M, "sims": N, "steps": K, "nodes": H, "stats": [[MOVE, VISITS,
   MEAN, LOWER, UPPER], ...], "pondered": P, "ponder_seconds": W, "cpu": C,
-  "reasoner": R, "proven": G, "exact": E}``, M the best move of role index I after K
+  "reasoner": R, "config": S, "proven": G, "exact": E}``, M the best move of role index I after K
   joint moves (the server checks that the worker is in step), H the nodes
   the tree holds, the root statistics of role I best first with the bounds
   the solver proved of its reward after each move (to sum them over several
@@ -29,8 +32,9 @@ echoes that ``id``:
   W seconds, C the CPU seconds of this search, R what played the rules
   (`reasoner_of`: ``interpreter`` until the compiled game is ready, ``native``
   once the native code built in the background is attached; ``A, then B``
-  when the search moved from A to B) and G the goal of role I the solver proved at the root (null:
-  not proven), E whether the exact solver settled the position
+  when the search moved from A to B), S the search's configuration
+  (`ggp.player.races.SearchConfig.describe`) and G the goal of role I the
+  solver proved at the root (null: not proven), E whether the exact solver settled the position
   (`SEARCH_TRAPS`: then M keeps that goal);
 - ``{"cmd": "advance", "joint": [M, ...]}``: the joint move was played;
   re-root the tree (kept for the next search); answers ``{"terminal": bool}``;
@@ -40,6 +44,11 @@ echoes that ``id``:
 A command that fails answers ``{"id": ..., "error": TEXT}``.  The search stops
 early enough to answer by T: it does not begin a simulation it
 could not finish in time, judging by the slowest one of this search.
+
+*Races* (`ggp.player.search.races`): once the rules are final, every other slice of
+pondering and the ``race`` share of a search go to quick self-play games that
+choose the search's configuration for this game; the verdicts, with their
+figures, go to stderr (the server's log).
 
 *Pondering*: with ``ponder`` S > 0 at load, the worker keeps searching its
 tree while no command is waiting, for at most S seconds after the last one
@@ -63,6 +72,7 @@ search had filled the tree).
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import json
 import os
@@ -77,9 +87,11 @@ from typing import Any, TextIO
 from ggp.games.base import Game, GameError, State
 from ggp.gdl.compiled.compiled_game import CompiledGame
 from ggp.player.search.factored import PartTrees, independent_choices
-from ggp.player.search.heuristic import Learning
+from ggp.player.search.heuristic import Heuristic, Learning
 from ggp.player.search.imm import ImplicitMinimax
 from ggp.player.search.mcts import MCTS, RandomPlayout, Rewards
+from ggp.player.search.races import Race, SearchConfig
+from ggp.player.search.races import move_seconds as race_move_seconds
 from ggp.player.search.state_table import StateTable, table_path
 from ggp.player.search.traps import SOLVE_SHARE, TRAP_SHARE, Plan, Traps
 from ggp.player.service.game_factory import game_from_text
@@ -203,6 +215,13 @@ Against the search without (kept part trees), simultaneous Connect Four at 1 s
 a move: 0.750 (0.51-0.90, 16 matches; the playouts alone 0.609 over 32,
 docs/mcts-enhancements.md)."""
 
+SEARCH_RACES = True
+"""Choose the configuration of the search for this game by races on it
+(`ggp.player.search.races`): once the rules are final, quick self-play games at equal
+time between the current configuration and one variant at a time, run in a
+share of the start clock's search (the ``race`` share the server asks for) and
+in every other slice of pondering, until every variant is judged."""
+
 SEARCH_TRAPS = True
 """Play positions the exact solver settles in a tenth of the move's time
 exactly, and among the moves that keep their value the trap a flat Monte Carlo
@@ -257,7 +276,17 @@ class SearchWorker:
         self.learning: Learning | None = None
         """The heuristic being learnt, until the search takes it (`take_heuristic`)."""
         self.playout = ServePlayout(0)
-        """The leaves' evaluation in the joint-move tree (set at ``load``)."""
+        """The part trees' evaluation (set at ``load``)."""
+        self.config = SearchConfig(SEARCH_C)
+        """What the joint-move tree does: the defaults, then what races chose."""
+        self.heuristic: Heuristic | None = None
+        """The learnt heuristic, once taken (`take_heuristic`)."""
+        self.race: Race | None = None
+        """The race choosing `config`, once the rules and the heuristic are final."""
+        self.races_on = SEARCH_RACES
+        """Whether to race configurations (``races`` at load)."""
+        self.race_slices = 0
+        """Slices of pondering so far (every other one goes to the race)."""
 
     def handle(self, command: dict[str, Any]) -> dict[str, Any]:
         """The answer to one command (without its id)."""
@@ -273,12 +302,14 @@ class SearchWorker:
                 self.settle(command["settle"])
             self.ponder_limit = command.get("ponder", 0.0)
             self.traps_on = command.get("traps", SEARCH_TRAPS)
+            self.races_on = command.get("races", SEARCH_RACES)
             return answer
         if self.tree is None:
             raise GameError(f"{name!r} before any game was loaded")
         if name == "search":
             left = command["until"] - time.time()
-            return self.search(command["role"], left, command.get("iterations"))
+            race = command.get("race", 0.0)
+            return self.search(command["role"], left, command.get("iterations"), race)
         if name == "advance":
             return self.advance(command["joint"])
         if name == "save":
@@ -299,14 +330,20 @@ class SearchWorker:
         self.max_nodes = max_nodes
         self.history = []
         self.learning = None
+        self.heuristic = None
+        self.race = None
+        self.race_slices = 0
         self._grow(game.initial_state(), 0)
         self.staged = StagedRules(rules, self.build)
         return {"roles": list(game.roles)}
 
-    def _grow(self, state: State, depth: int, imm: ImplicitMinimax | None = None) -> None:
-        """A new search at `state`: the tree, the part trees and the traps start afresh."""
-        self.playout = ServePlayout(SEARCH_DECISIVE if decisive_suits(state.game) else 0)
-        self.tree = self.new_tree(state, depth, imm)
+    def _grow(self, state: State, depth: int) -> None:
+        """A new search at `state` with the default configuration: the tree, the
+        part trees and the traps start afresh."""
+        decisive = decisive_suits(state.game)
+        self.config = SearchConfig(SEARCH_C, decisive=decisive)
+        self.playout = ServePlayout(SEARCH_DECISIVE if decisive else 0)
+        self.tree = self.new_tree(state, depth)
         self.parts = PartTrees(self._part_tree, SEARCH_KEEP_PARTS)
         self.part = None
         self.traps = None
@@ -353,21 +390,38 @@ class SearchWorker:
         """Whether something the search will take is still being prepared."""
         return self.staged is not None or self.learning is not None
 
-    def new_tree(self, state: State, depth: int, imm: ImplicitMinimax | None = None) -> MCTS:
-        """A search tree at `state`, `depth` joint moves into the game."""
+    def new_tree(
+        self,
+        state: State,
+        depth: int,
+        config: SearchConfig | None = None,
+        table: StateTable | None = None,
+    ) -> MCTS:
+        """A search tree at `state`, `depth` joint moves into the game, as `config`
+        (by default `config`) says; a race's trees have no state table."""
+        config = config or self.config
+        imm = None
+        if config.imm and self.heuristic is not None:
+            imm = ImplicitMinimax(self.heuristic, SEARCH_IMM)
+        plain = not (config.mast or config.rave)
+        playout = ServePlayout(SEARCH_DECISIVE if config.decisive else 0) if plain else None
         return MCTS(
             state,
-            c=SEARCH_C,
+            c=config.c,
             rng=self.rng,
             depth=depth,
-            table=self.table,
+            table=table if config is not self.config else self.table,
             max_nodes=self.max_nodes,
             solver=SEARCH_SOLVER,
             shallow=SEARCH_SHALLOW,
-            rave=SEARCH_RAVE,
+            rave=config.rave,
+            mast=config.mast,
             imm=imm,
-            evaluator=self.playout,
+            evaluator=playout,
         )
+
+    def _race_tree(self, config: SearchConfig, state: State) -> MCTS:
+        return self.new_tree(state, 0, config, None)
 
     def take_heuristic(self) -> None:
         """Once the heuristic is learnt, search with it: a new tree at the root,
@@ -383,13 +437,67 @@ class SearchWorker:
             return
         assert self.tree is not None
         print(f"search worker: learnt heuristic\n{learning.result.describe()}", file=sys.stderr)
-        imm = ImplicitMinimax(learning.result, SEARCH_IMM)
+        self.heuristic = learning.result
+        self.config = dataclasses.replace(self.config, imm=True)
         root = self.tree.root
-        self.tree = self.new_tree(root.state, root.depth, imm)
+        self.tree = self.new_tree(root.state, root.depth)
 
-    def search(self, role: int, seconds: float, iterations: int | None) -> dict[str, Any]:
+    def start_race(self) -> None:
+        """With `races_on`, once the rules are final (native code attached, or none
+        to come) and the heuristic learnt or not, start racing configurations
+        from the current one (`ggp.player.search.races`)."""
+        if not self.races_on or self.race is not None or self.improving:
+            return
+        tree = self.tree
+        assert tree is not None
+        build = getattr(tree.root.state.game, "native_build", None)
+        if build is not None and build.is_alive():
+            return
+        state = tree.root.state
+        self.race = Race(
+            self.config,
+            self._race_tree,
+            lambda: self.tree.root.state,
+            race_move_seconds(state, self.rng),  # of the state the race starts from
+            self.heuristic is not None,
+        )
+        print(
+            f"search worker: racing configurations against {self.config.describe()}, "
+            f"{self.race.move_seconds:.3f} CPU-s a move",
+            file=sys.stderr,
+        )
+
+    def racing(self) -> bool:
+        """Whether a race is running (started now if it can start, `start_race`)."""
+        self.start_race()
+        return self.race is not None and not self.race.finished
+
+    def run_race(self, until: float) -> None:
+        """Race until `until` (monotonic; a race move may run past it); take the
+        champion and log the verdicts, once there are any."""
+        self.start_race()
+        race = self.race
+        if race is None or race.finished:
+            return
+        known = len(race.verdicts)
+        changed = race.run(until)
+        for verdict in race.verdicts[known:]:
+            print(f"search worker: race after {race.games} games: {verdict}", file=sys.stderr)
+        if changed:
+            self.config = race.champion
+            root = self.tree.root
+            self.tree = self.new_tree(root.state, root.depth)
+        if race.finished:
+            print(f"search worker: the search plays {self.config.describe()}", file=sys.stderr)
+
+    def search(
+        self, role: int, seconds: float, iterations: int | None, race: float = 0.0
+    ) -> dict[str, Any]:
+        """Search for role `role` for `seconds` (or `iterations`), the first `race`
+        share of them racing configurations where a race can run (`run_race`)."""
         start = time.monotonic()
         deadline = start + seconds
+        race_until = start + race * seconds
         cpu = time.process_time()
         sims = 0
         slowest = 0.0
@@ -409,6 +517,10 @@ class SearchWorker:
             if self.improving and began - start <= deadline - began:
                 self.take_better_search()
                 tree = self._tree_for(role)
+            if began < race_until and iterations is None and self.racing():
+                self.run_race(race_until)
+                tree = self._tree_for(role)
+                continue
             if began + slowest >= deadline or tree.search(iterations=1) == 0:
                 break
             slowest = max(slowest, time.monotonic() - began)
@@ -457,6 +569,7 @@ class SearchWorker:
             "ponder_seconds": round(self.ponder_seconds, 3),
             "cpu": round(time.process_time() - cpu, 4),
             "reasoner": reasoner if reasoner == first else f"{first}, then {reasoner}",
+            "config": self.config.describe(),
             "proven": proven,
             "exact": plan is not None,
         }
@@ -512,8 +625,13 @@ class SearchWorker:
 
     def ponder(self) -> None:
         """Search for a slice of `PONDER_SLICE` seconds (stops at a terminal root):
-        a kept part tree not searched last if there is one, else the joint tree."""
+        a kept part tree not searched last if there is one, else the joint tree.
+        While a race runs, every other slice goes to it."""
         self.take_better_search()
+        self.race_slices += 1
+        if self.race_slices % 2 == 0 and self.racing():
+            self.run_race(time.monotonic() + PONDER_SLICE)
+            return
         tree = self.parts.ponder_tree() or self.tree
         assert tree is not None
         began = time.monotonic()

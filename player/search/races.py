@@ -1,0 +1,298 @@
+"""Choosing the search's configuration for this game by races on this game.
+
+Each enhancement of plain UCT we measured won on one game and lost on another
+(docs/mcts-enhancements.md), so the served search does not fix them: it
+starts with a configuration (`SearchConfig`, the defaults of
+`ggp.player.service.search_worker`) and lets the game decide.  A `Race` plays quick
+self-play games between the current configuration (the *champion*) and one
+*challenger* at a time, a variant of it that changes one thing (`CHANGES`):
+decisive playouts on or off, MAST or RAVE instead of random playouts,
+implicit minimax with the learnt heuristic on or off, half or twice the
+exploration constant.  Both sides get the same CPU time a move
+(`move_seconds` of the searching thread's time), so a challenger whose
+simulations cost more has to win them back on this game.  The challenger
+takes one seat (each seat in turn), the champion plays every other role.
+
+After each game the challenger's score (mean goal / 100, draws half) is
+judged by its Wilson interval: a challenger whose interval lies above one half
+(`CHOOSE_CONFIDENCE`) replaces the champion (the next challengers race the new
+one); one whose interval lies below it (`DROP_CONFIDENCE`), or that has played `max_games` without a
+verdict, is dropped and the champion stays.  A race stops when every
+challenger has been judged.  Games start from the state the match has
+reached when they begin, so a race run during play judges the configurations
+on the positions still to come.
+
+`Race.run` plays race moves until a deadline, a move at a time, so the caller
+interleaves races with its own search (`ggp.player.service.search_worker` gives them
+part of the start clock and of the pondering).  Nothing here knows any game.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ggp.games.base import State
+from ggp.player.search.mcts import MCTS
+from ggp.server.stats import wilson_interval
+
+CHOOSE_CONFIDENCE = 0.99
+"""The confidence of the interval that must lie above one half for a challenger to
+be chosen: 7 wins of 7 games, 11 of 12, 14 of 16 (with several challengers, each looked
+at after every game, a laxer one would choose a challenger no better than the
+champion one race in a few)..."""
+
+DROP_CONFIDENCE = 0.95
+"""...and below one half for it to be dropped early: no win in 4 games, 2 in 12."""
+
+MAX_GAMES = 16
+"""Race games a challenger plays at most; without a verdict by then the champion stays."""
+
+MAX_PLIES = 1000
+"""A race game not over after this many joint moves is dropped (no score)."""
+
+GAME_SECONDS = 2.0
+"""CPU seconds a race game should take, about (`move_seconds`)..."""
+
+MOVE_SECONDS = (0.005, 0.05)
+"""...within these bounds on a race move's time."""
+
+
+def move_seconds(state: State, rng: random.Random, playouts: int = 3) -> float:
+    """CPU seconds a race move: `GAME_SECONDS` over the joint moves of a random
+    playout from `state` (the mean of `playouts`), within `MOVE_SECONDS`."""
+    plies = sum(state.random_playout(rng)[1] for _ in range(playouts)) / playouts
+    low, high = MOVE_SECONDS
+    return min(high, max(low, GAME_SECONDS / max(plies, 1.0)))
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """What the served search's tree of joint moves does (see `ggp.player.mcts.MCTS`)."""
+
+    c: float
+    """The exploration constant."""
+    decisive: bool = False
+    """Decisive and anti-decisive playouts on native code (`State.decisive_playouts`)."""
+    mast: bool = False
+    """MAST playouts (move averages) instead of random ones."""
+    rave: bool = False
+    """GRAVE choices from the random playouts' move statistics."""
+    imm: bool = False
+    """Implicit minimax backups of the learnt heuristic (where one is learnt)."""
+
+    def valid(self, heuristic: bool) -> bool:
+        """Whether `MCTS` can run this (`heuristic`: whether one was learnt for `imm`)."""
+        if self.imm and not heuristic:
+            return False
+        playouts = self.decisive + self.mast + self.rave
+        return playouts <= 1 and not (self.rave and self.imm)
+
+    def describe(self) -> str:
+        playouts = "random playouts"
+        if self.decisive:
+            playouts = "decisive playouts"
+        elif self.mast:
+            playouts = "MAST playouts"
+        elif self.rave:
+            playouts = "RAVE"
+        imm = ", implicit minimax" if self.imm else ""
+        return f"{playouts}{imm}, c={self.c:g}"
+
+
+Change = Callable[[SearchConfig], SearchConfig]
+
+CHANGES: tuple[tuple[str, Change], ...] = (
+    ("decisive playouts on/off", lambda s: dataclasses.replace(s, decisive=not s.decisive)),
+    ("implicit minimax on/off", lambda s: dataclasses.replace(s, imm=not s.imm)),
+    ("MAST playouts", lambda s: dataclasses.replace(s, mast=True, decisive=False)),
+    ("RAVE", lambda s: dataclasses.replace(s, rave=True, decisive=False, imm=False)),
+    ("half the exploration", lambda s: dataclasses.replace(s, c=s.c / 2)),
+    ("twice the exploration", lambda s: dataclasses.replace(s, c=s.c * 2)),
+)
+"""The challengers, as changes of the champion, in the order they race."""
+
+TreeMaker = Callable[[SearchConfig, State], MCTS]
+"""A search tree of a configuration at a state."""
+
+
+@dataclass
+class Standing:
+    """A challenger's record against the champion so far."""
+
+    name: str
+    config: SearchConfig
+    champion: SearchConfig
+    games: int = 0
+    points: float = 0.0
+    sims: list[int] = dataclasses.field(default_factory=lambda: [0, 0])
+    """Simulations run by the challenger and by the champion..."""
+    searches: list[int] = dataclasses.field(default_factory=lambda: [0, 0])
+    """...in this many searches (a search per move where a side chooses)."""
+
+    def interval(self, confidence: float) -> tuple[float, float]:
+        return wilson_interval(self.points, self.games, confidence)
+
+    def describe(self) -> str:
+        """The figures behind a verdict: score, its 95% interval, simulations a move."""
+        low, high = self.interval(0.95)
+        per_move = [
+            sims // searches if searches else 0
+            for sims, searches in zip(self.sims, self.searches, strict=True)
+        ]
+        return (
+            f"{self.config.describe()} against {self.champion.describe()}: "
+            f"{self.points:g} of {self.games} games ({self.points / self.games:.2f}, "
+            f"{low:.2f}-{high:.2f}), {per_move[0]} against {per_move[1]} simulations a move"
+        )
+
+
+class RaceGame:
+    """One self-play game: the challenger in seat `seat`, the champion in every other."""
+
+    def __init__(
+        self,
+        state: State,
+        seat: int,
+        challenger: MCTS,
+        champion: MCTS,
+        move_seconds: float,
+        clock: Callable[[], float],
+    ) -> None:
+        self.state = state
+        self.seat = seat
+        self.trees = (challenger, champion)
+        self.move_seconds = move_seconds
+        self.clock = clock
+        self.plies = 0
+        self.sims = [0, 0]
+        self.searches = [0, 0]
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_terminal()
+
+    def score(self) -> float:
+        """The challenger's goal / 100 (the game must be over)."""
+        return self.state.goals()[self.seat] / 100
+
+    def move(self) -> None:
+        """Play one joint move: each side searches if one of its roles has a choice."""
+        legal = self.state.all_legal_moves()
+        joint = [moves[0] for moves in legal]
+        for side, tree in enumerate(self.trees):
+            roles = [
+                role
+                for role in range(len(legal))
+                if (role == self.seat) == (side == 0) and len(legal[role]) > 1
+            ]
+            if not roles:
+                continue
+            end = self.clock() + self.move_seconds
+            while self.clock() < end and tree.search(iterations=1):
+                self.sims[side] += 1
+            self.searches[side] += 1
+            for role in roles:
+                joint[role] = tree.best_move(role)
+        state = self.state.next(joint)
+        for tree in self.trees:
+            tree.advance(joint, state)
+        self.state = state
+        self.plies += 1
+
+
+class Race:
+    """Races challengers against the champion, one at a time (see the module)."""
+
+    def __init__(
+        self,
+        champion: SearchConfig,
+        make_tree: TreeMaker,
+        start: Callable[[], State],
+        move_seconds: float,
+        heuristic: bool = False,
+        *,
+        clock: Callable[[], float] = time.thread_time,
+        max_games: int = MAX_GAMES,
+        changes: tuple[tuple[str, Change], ...] = CHANGES,
+    ) -> None:
+        self.champion = champion
+        self.make_tree = make_tree
+        self.start = start
+        self.move_seconds = move_seconds
+        self.heuristic = heuristic
+        self.clock = clock
+        self.max_games = max_games
+        self.pending = list(changes)
+        self.standing: Standing | None = None
+        self.game: RaceGame | None = None
+        self.verdicts: list[str] = []
+        """What each challenger's race found, in order (for the log)."""
+        self.games = 0
+        self._next_challenger()
+
+    @property
+    def finished(self) -> bool:
+        return self.standing is None
+
+    def run(self, until: float, now: Callable[[], float] = time.monotonic) -> bool:
+        """Play race moves until `now()` reaches `until` (a move is never cut);
+        returns whether the champion changed."""
+        before = self.champion
+        while not self.finished and now() < until:
+            self.step()
+        return self.champion != before
+
+    def step(self) -> None:
+        """One move of the current race game (starting one if needed)."""
+        standing = self.standing
+        assert standing is not None
+        game = self.game
+        if game is None:
+            state = self.start()
+            if state.is_terminal():  # the match is over: nothing left to race on
+                self.verdicts.append(f"{standing.name}: not judged, the match is over")
+                self.standing = None
+                return
+            seat = standing.games % len(state.game.roles)
+            challenger = self.make_tree(standing.config, state)
+            champion = self.make_tree(standing.champion, state)
+            game = self.game = RaceGame(
+                state, seat, challenger, champion, self.move_seconds, self.clock
+            )
+        game.move()
+        if game.over or game.plies >= MAX_PLIES:
+            self.game = None
+            if game.over:
+                self._record(standing, game)
+
+    def _record(self, standing: Standing, game: RaceGame) -> None:
+        standing.games += 1
+        standing.points += game.score()
+        for side in range(2):
+            standing.sims[side] += game.sims[side]
+            standing.searches[side] += game.searches[side]
+        self.games += 1
+        if standing.interval(CHOOSE_CONFIDENCE)[0] > 0.5:
+            self.verdicts.append(f"chosen: {standing.describe()}")
+            self.champion = standing.config
+        elif standing.interval(DROP_CONFIDENCE)[1] < 0.5:
+            self.verdicts.append(f"dropped: {standing.describe()}")
+        elif standing.games >= self.max_games:
+            self.verdicts.append(f"no verdict, dropped: {standing.describe()}")
+        else:
+            return
+        self._next_challenger()
+
+    def _next_challenger(self) -> None:
+        """The next change that makes a valid configuration other than the champion."""
+        self.standing = None
+        while self.pending:
+            name, change = self.pending.pop(0)
+            config = change(self.champion)
+            if config != self.champion and config.valid(self.heuristic):
+                self.standing = Standing(name, config, self.champion)
+                return

@@ -1,0 +1,235 @@
+"""Races between search configurations (`ggp.player.search.races`), on fake clocks: who is
+chosen, who is dropped, at equal time, and how the search worker takes the choice."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+
+import pytest
+from gdl_texts import TICTACTOE
+from ggp.gdl.load import game_from_text
+from ggp.player.search import races, search_worker
+from ggp.player.search.mcts import MCTS
+from ggp.player.search.races import Race, RaceGame, SearchConfig, move_seconds
+from ggp.player.service.search_worker import SearchWorker
+
+GOOD_OR_BAD = """
+(role left) (role right)
+(init (round 0))
+(<= (legal ?r good) (role ?r) (true (round 0)))
+(<= (legal ?r bad) (role ?r) (true (round 0)))
+(<= (next (round 1)) (true (round 0)))
+(<= (next (chose ?r ?m)) (does ?r ?m))
+(<= terminal (true (round 1)))
+(<= (other left right)) (<= (other right left))
+(<= (goal ?r 100) (true (chose ?r good)) (other ?r ?o) (true (chose ?o bad)))
+(<= (goal ?r 0) (true (chose ?r bad)) (other ?r ?o) (true (chose ?o good)))
+(<= (goal ?r 50) (true (chose ?r ?m)) (other ?r ?o) (true (chose ?o ?m)))
+"""
+"""Both roles choose at once; good beats bad, equal choices draw."""
+
+
+class Scripted:
+    """A fake search tree: a configuration with c >= 1 plays ``good``, else ``bad``."""
+
+    def __init__(self, config: SearchConfig, state) -> None:
+        self.move = "good" if config.c >= 1 else "bad"
+        self.searched = 0
+
+    def search(self, iterations: int) -> int:
+        self.searched += iterations
+        return iterations
+
+    def best_move(self, role: int) -> str:
+        return self.move
+
+    def advance(self, joint, state) -> None:
+        pass
+
+
+class Ticks:
+    """A clock that moves one second at each look."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+def race(champion: float, *changes: tuple[str, float], **options) -> Race:
+    game = game_from_text(GOOD_OR_BAD, reasoner="interpreter")
+    steps = tuple((name, lambda s, c=c: dataclasses.replace(s, c=c)) for name, c in changes)
+    return Race(
+        SearchConfig(champion),
+        Scripted,
+        game.initial_state,
+        3.0,
+        clock=Ticks(),
+        changes=steps,
+        **options,
+    )
+
+
+def test_a_challenger_that_wins_clearly_is_chosen_and_the_next_races_it() -> None:
+    found = race(0.5, ("stronger", 2.0), ("weaker", 0.25))
+    for _ in range(6):
+        found.step()
+    assert found.champion == SearchConfig(0.5) and found.standing.games == 6  # 6 of 6: not yet
+    found.step()
+    assert found.champion == SearchConfig(2.0)  # 7 of 7
+    assert found.verdicts[0].startswith("chosen: random playouts, c=2 against random")
+    assert "7 of 7 games (1.00, 0.65-1.00)" in found.verdicts[0]
+    assert found.standing.name == "weaker" and found.standing.champion == SearchConfig(2.0)
+
+
+def test_a_challenger_that_loses_is_dropped_after_four_games() -> None:
+    found = race(1.0, ("weaker", 0.5))
+    found.run(until=100.0, now=Ticks())
+    assert found.finished and found.champion == SearchConfig(1.0) and found.games == 4
+    assert found.verdicts == [
+        "dropped: random playouts, c=0.5 against random playouts, c=1: "
+        "0 of 4 games (0.00, 0.00-0.49), 2 against 2 simulations a move"
+    ]
+
+
+def test_without_a_verdict_by_the_last_game_the_champion_stays() -> None:
+    found = race(1.0, ("as good", 3.0), max_games=10)
+    found.run(until=1000.0, now=Ticks())
+    assert found.finished and found.games == 10 and found.champion == SearchConfig(1.0)
+    assert found.verdicts[0].startswith("no verdict, dropped: ")
+    assert "5 of 10 games (0.50, " in found.verdicts[0]
+
+
+def test_run_stops_at_its_deadline_and_goes_on_from_there() -> None:
+    found = race(0.5, ("stronger", 2.0))
+    now = Ticks()
+    assert not found.run(until=3.0, now=now)  # looks at 1 and 2: two moves
+    assert found.games == 2
+    assert found.run(until=100.0, now=now) and found.champion == SearchConfig(2.0)
+
+
+def test_the_challenger_takes_each_seat_in_turn(monkeypatch) -> None:
+    seats = []
+
+    class Recorded(RaceGame):
+        def __init__(self, state, seat, *rest) -> None:
+            seats.append(seat)
+            super().__init__(state, seat, *rest)
+
+    monkeypatch.setattr(races, "RaceGame", Recorded)
+    found = race(1.0, ("as good", 3.0), max_games=5)
+    found.run(until=1000.0, now=Ticks())
+    assert seats == [0, 1, 0, 1, 0]
+
+
+def test_changes_that_make_no_valid_configuration_are_skipped() -> None:
+    champion = SearchConfig(0.35, decisive=True)
+    found = Race(champion, Scripted, lambda: None, 1.0, heuristic=False)
+    names = []
+    while found.standing is not None:
+        names.append((found.standing.name, found.standing.config))
+        found._next_challenger()
+    assert [name for name, _ in names] == [
+        "decisive playouts on/off",
+        "MAST playouts",
+        "RAVE",
+        "half the exploration",
+        "twice the exploration",
+    ]  # implicit minimax needs a learnt heuristic
+    assert names[1][1] == SearchConfig(0.35, mast=True)
+    assert all(config.valid(False) for _, config in names)
+    assert not SearchConfig(0.35, rave=True, imm=True).valid(True)
+    assert not SearchConfig(0.35, decisive=True, mast=True).valid(True)
+
+
+def test_race_moves_give_both_sides_the_same_clock_time() -> None:
+    game = game_from_text(TICTACTOE, reasoner="compiled")
+    state = game.initial_state()
+    rng = random.Random(3)
+    trees = [
+        MCTS(state, c=c, rng=rng, solver=False, **extra)
+        for c, extra in ((0.35, {"rave": True}), (0.35, {}))
+    ]
+    played = RaceGame(state, 1, trees[0], trees[1], 20.0, Ticks())
+    played.move()  # x, the champion's: 20 s from the look at 1 s, a simulation at each look
+    assert played.sims == [0, 19] and played.searches == [0, 1]
+    played.move()
+    assert played.sims == [19, 19] and played.searches == [1, 1]
+    while not played.over:
+        played.move()
+    for sims, searches in zip(played.sims, played.searches, strict=True):
+        assert sims <= 19 * searches  # fewer only where the solver proved the root
+    assert played.score() in (0.0, 0.5, 1.0)
+
+
+def test_a_race_move_lasts_about_a_game_over_its_plies() -> None:
+    state = game_from_text(TICTACTOE, reasoner="compiled").initial_state()
+    seconds = move_seconds(state, random.Random(1))
+    low, high = races.MOVE_SECONDS
+    assert low <= seconds <= high
+    assert seconds == pytest.approx(min(high, races.GAME_SECONDS / 9), rel=0.5)
+
+
+class OneVerdict:
+    """A race that chooses twice the exploration at its first run."""
+
+    def __init__(self, champion: SearchConfig, make_tree, start, seconds, heuristic) -> None:
+        self.champion = champion
+        self.move_seconds = seconds
+        self.verdicts: list[str] = []
+        self.games = 0
+        self.finished = False
+        self.made = make_tree(dataclasses.replace(champion, c=champion.c * 2), start())
+
+    def run(self, until: float) -> bool:
+        self.champion = dataclasses.replace(self.champion, c=self.champion.c * 2)
+        self.verdicts.append("chosen: twice the exploration")
+        self.games, self.finished = 7, True
+        return True
+
+
+def prepared(races_on: bool, tmp_path) -> SearchWorker:
+    """A tic-tac-toe worker whose rules are final and whose learning has ended."""
+    worker = SearchWorker()
+    load = {"cmd": "load", "rules": TICTACTOE, "traps": False, "races": races_on}
+    worker.handle({**load, "table_dir": str(tmp_path)})
+    worker.settle(120)
+    build = worker.tree.root.state.game.native_build
+    if build is not None:
+        build.join()
+    if worker.learning is not None:
+        assert worker.learning.done.wait(120)
+    worker.take_better_search()
+    assert not worker.improving
+    return worker
+
+
+def test_the_worker_races_in_its_start_search_and_searches_with_the_choice(
+    monkeypatch, capsys, tmp_path
+) -> None:
+    monkeypatch.setattr(search_worker, "Race", OneVerdict)
+    worker = prepared(True, tmp_path)
+    assert worker.config == SearchConfig(search_worker.SEARCH_C, decisive=True)
+    command = {"cmd": "search", "role": 0, "until": time.time() + 30, "iterations": None}
+    answer = worker.handle({**command, "until": time.time() + 0.5, "race": 0.5})
+    assert worker.config.c == pytest.approx(2 * search_worker.SEARCH_C)
+    assert worker.tree.c == worker.config.c and worker.tree.table is worker.table
+    chosen = f"decisive playouts, c={2 * search_worker.SEARCH_C:g}"
+    assert answer["config"] == chosen
+    assert worker.table is not None and worker.race.made.table is None  # a race's trees: none
+    err = capsys.readouterr().err
+    assert "race after 7 games: chosen: twice the exploration" in err
+    assert f"the search plays {chosen}" in err
+
+
+def test_without_races_the_worker_keeps_its_defaults(monkeypatch, tmp_path) -> None:
+    monkeypatch.setattr(search_worker, "Race", OneVerdict)
+    worker = prepared(False, tmp_path)
+    for _ in range(4):
+        worker.ponder()
+    assert worker.race is None
+    assert worker.config == SearchConfig(search_worker.SEARCH_C, decisive=True)
