@@ -10,9 +10,10 @@ import time
 import pytest
 from gdl_texts import TICTACTOE
 from ggp.gdl.load import game_from_text
-from ggp.player.search import races, search_worker
+from ggp.player.search import races
 from ggp.player.search.mcts import MCTS
 from ggp.player.search.races import Race, RaceGame, SearchConfig, move_seconds
+from ggp.player.service import search_worker
 from ggp.player.service.search_worker import SearchWorker
 
 GOOD_OR_BAD = """

@@ -49,6 +49,7 @@ from ggp.player.service.protocol import (
     read_message,
 )
 from ggp.player.service.session import (
+    Choice,
     Limits,
     MoveError,
     Session,
@@ -297,13 +298,14 @@ class Player:
         start_clock = clamp_clock(message.start_clock)
         deadline = reply_deadline(arrival, start_clock, self.config.margin)
         async with session.lock:
-            sims, reasoner = await session.prepare(message.rules, start_clock, deadline)
+            choice = await session.prepare(message.rules, start_clock, deadline)
         if session.problem is not None:
             return READY, f"but cannot play: {session.problem}"
         if session.lost is not None:
             return READY, f"but the server cannot follow the game: {session.lost}"
-        played = f" ({reasoner})" if reasoner else ""
-        return READY, f"as {message.role}, {sims} simulations{played}"
+        if choice is None or choice.fallback is not None:
+            return READY, f"as {message.role}, 0 simulations"
+        return READY, f"as {message.role}, {choice.sims} simulations{_searched_by(choice)}"
 
     async def _play(self, session: Session, message: Play, arrival: float) -> tuple[str, str]:
         deadline = reply_deadline(arrival, session.play_clock, self.config.margin)
@@ -326,12 +328,11 @@ class Player:
             if choice.pondered
             else ""
         )
-        reasoner = f" ({choice.reasoner})" if choice.reasoner else ""
         proven = "" if choice.proven is None else f", proven goal {choice.proven}"
         return (
             choice.move,
-            f"{choice.sims} simulations{pondered}, {choice.nodes} nodes{proven}{reasoner}"
-            f"{unchecked}",
+            f"{choice.sims} simulations{pondered}, {choice.nodes} nodes{proven}"
+            f"{_searched_by(choice)}{unchecked}",
         )
 
     async def _finish(
@@ -414,6 +415,13 @@ class Player:
         for session in sessions:
             session.interrupt()
         await asyncio.gather(*(session.close(grace=0) for session in sessions))
+
+
+def _searched_by(choice: Choice) -> str:
+    """What played the rules in a search and how it searched, for the log:
+    `` (native, 8 playouts a leaf; random playouts, c=0.35)``."""
+    said = "; ".join(part for part in (choice.reasoner, choice.config) if part)
+    return f" ({said})" if said else ""
 
 
 def _short(text: str) -> str:

@@ -65,6 +65,10 @@ MAX_CLOCK = 3600.0
 MAX_RESTARTS = 2
 """Search workers started again in one match after one ended (killed for memory...)."""
 
+START_RACE_SHARE = 0.5
+"""The share of the start clock's search that may go to races between search
+configurations (`ggp.player.search.races`), once the rules are final."""
+
 PONDER_CLOCKS = 3
 """Workers ponder for at most this many play clocks after the last message: a
 manager that has been silent longer has left the match."""
@@ -124,7 +128,9 @@ class Choice:
     ponder_seconds: float = 0.0
     """...and the seconds they took."""
     reasoner: str = ""
-    """What played the rules in the search (`ggp.player.service.search_worker.reasoner_of`)."""
+    """What played the rules in the search (`ggp.player.search_worker.reasoner_of`)."""
+    config: str = ""
+    """The search's configuration (`ggp.player.races.SearchConfig.describe`)."""
     proven: int | None = None
     """Our goal, proven by the search's solver at this move (None: not proven)."""
 
@@ -200,13 +206,12 @@ class Session:
 
     # ------------------------------------------------------------ start
 
-    async def prepare(self, rules: str, start_clock: float, deadline: float) -> tuple[int, str]:
+    async def prepare(self, rules: str, start_clock: float, deadline: float) -> Choice | None:
         """Read the rules, start the worker and search until `deadline`.
 
         The copy may build the game for `start_clock` CPU seconds.  Returns the
-        simulations run and what played the rules in them (`Choice.reasoner`; empty
-        when there was no search).  Problems are logged and kept in `problem` or `lost`;
-        nothing raises.
+        search's result (None: there was none).  Problems are logged and kept in
+        `problem` or `lost`; nothing raises.
         """
         self._rules = rules
         self.copy = await self._spawn_copy()
@@ -225,7 +230,7 @@ class Session:
             if loading is not None:
                 loading.cancel()
             await self._drop_worker(0)
-            return 0, ""
+            return None
         if self.worker is not None and loading is not None:
             try:
                 await asyncio.wait_for(asyncio.shield(loading), _left(deadline))
@@ -235,9 +240,8 @@ class Session:
                 await self._drop_worker()
         position = self._position
         if not current or position is None or self.worker is None or not position.legal:
-            return 0, ""
-        choice = await self._search(deadline, position.legal)
-        return choice.sims, choice.reasoner
+            return None
+        return await self._search(deadline, position.legal, START_RACE_SHARE)
 
     def _loaded(self, loading: asyncio.Future[dict[str, Any]]) -> None:
         if loading.cancelled():
@@ -461,9 +465,12 @@ class Session:
         self._latest = self.copy.ask({"cmd": "advance", "moves": list(moves)}, self.play_clock)
         self._latest.add_done_callback(self._advanced)
 
-    async def _search(self, deadline: float, legal: tuple[str, ...] | None) -> Choice:
+    async def _search(
+        self, deadline: float, legal: tuple[str, ...] | None, race: float = 0.0
+    ) -> Choice:
         """The worker's move, or a fallback if it has none in time (legal in `legal`
-        when given; without it, the move is sent unchecked)."""
+        when given; without it, the move is sent unchecked); the `race` share of
+        the search may go to races (`ggp.player.service.search_worker`)."""
         alive = self.worker is not None and self.worker.alive
         if not alive and self.restarts < MAX_RESTARTS and not self.closing:
             await self._restart_worker()
@@ -477,11 +484,12 @@ class Session:
             "role": role,
             "until": time.time() + _left(deadline) - REPLY_ALLOWANCE,
             "iterations": self.iterations,
+            "race": race,
         }
         try:
             answer = await self.worker.request(command, _left(deadline))
         except WorkerDied:
-            return await self._search(deadline, legal)  # another worker, while restarts last
+            return await self._search(deadline, legal, race)  # another worker, while restarts last
         except WorkerError as error:
             return self._fallback(f"search worker: {error}")
         if answer["steps"] != len(self._history):
@@ -500,6 +508,7 @@ class Session:
             pondered=answer["pondered"],
             ponder_seconds=answer["ponder_seconds"],
             reasoner=answer.get("reasoner", ""),
+            config=answer.get("config", ""),
             proven=answer.get("proven"),
         )
 

@@ -169,6 +169,7 @@ class WorkerPool:
             "ponder_seconds": max(answer.get("ponder_seconds", 0.0) for answer in in_step),
             "cpu": sum(answer.get("cpu", 0.0) for answer in in_step),
             "reasoner": in_step[0].get("reasoner", ""),
+            "config": " | ".join(sorted({answer.get("config", "") for answer in in_step})),
             "stats": summed_statistics(in_step),
             "proven": next((a["proven"] for a in in_step if a.get("proven") is not None), None),
         }
