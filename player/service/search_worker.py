@@ -420,7 +420,7 @@ class SearchWorker:
             evaluator=playout,
         )
 
-    def _race_tree(self, config: SearchConfig, state: State) -> MCTS:
+    def race_tree(self, config: SearchConfig, state: State) -> MCTS:
         return self.new_tree(state, 0, config, None)
 
     def take_heuristic(self) -> None:
@@ -456,7 +456,7 @@ class SearchWorker:
         state = tree.root.state
         self.race = Race(
             self.config,
-            self._race_tree,
+            self.race_tree,
             lambda: self.tree.root.state,
             race_move_seconds(state, self.rng),  # of the state the race starts from
             self.heuristic is not None,
