@@ -3,6 +3,8 @@ are ready (`ggp.player.service.staged_rules`): no wait for a slow compile, no lo
 
 from __future__ import annotations
 
+import math
+import os
 import threading
 import time
 
@@ -10,7 +12,8 @@ from gdl_texts import TICTACTOE
 from ggp.games.base import GameError
 from ggp.gdl.compiled.compiled_game import CompiledGame
 from ggp.gdl.load import game_from_text
-from ggp.player.service.search_worker import SearchWorker
+from ggp.player.service import search_worker
+from ggp.player.service.search_worker import LineReader, SearchWorker
 from ggp.player.service.staged_rules import StagedRules, replay
 
 
@@ -108,3 +111,70 @@ def test_replay_reaches_the_same_state_on_either_reasoner() -> None:
     compiled = replay(game_from_text(TICTACTOE, reasoner="compiled"), joints)
     assert interpreted.key() == compiled.key()
     assert interpreted.all_legal_moves() == compiled.all_legal_moves()
+
+
+LONG_RACE = (
+    "(role runner) (init (at 0)) (legal runner step) (legal runner rest)\n"
+    "(<= (next (at ?n)) (true (at ?m)) (succ ?m ?n))\n"
+    "(<= terminal (true (at 300)))\n(goal runner 100)\n"
+    + "\n".join(f"(succ {n} {n + 1})" for n in range(300))
+)
+"""A one-role game whose every playout takes 300 moves on the interpreter."""
+
+
+class LookCounter:
+    """The worker's clock, moving 10 ms at each look."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        self.now += 0.01
+        return self.now
+
+    def time(self) -> float:
+        return 1_000_000.0 + self.monotonic()
+
+    @staticmethod
+    def process_time() -> float:
+        return time.process_time()
+
+
+def test_a_playout_on_the_interpreter_stops_at_the_search_deadline(monkeypatch) -> None:
+    """One playout longer than the whole search: it ends at the deadline, valued as
+    nothing known, and the search answers (a first simulation no longer decides
+    whether a reply is in time)."""
+    worker = SearchWorker(HeldBuilder())
+    worker.handle({"cmd": "load", "rules": LONG_RACE, "traps": False})
+    clock = LookCounter()
+    monkeypatch.setattr(search_worker, "time", clock)
+    until = clock.time() + 1.0  # a hundred looks: a third of one playout
+    answer = worker.handle({"cmd": "search", "role": 0, "until": until, "iterations": None})
+    assert answer["sims"] == 1 and answer["reasoner"] == "interpreter"
+    assert answer["move"] in ("step", "rest")
+    assert worker.tree.root.visits == 1 and worker.stop_at == math.inf
+    (row,) = [row for row in answer["stats"] if row[1]]
+    assert row[2] == search_worker.STOPPED
+
+
+def test_pondering_on_the_interpreter_stops_when_a_command_is_waiting() -> None:
+    worker = SearchWorker(HeldBuilder())
+    worker.handle({"cmd": "load", "rules": LONG_RACE, "traps": False, "ponder": 60})
+    looks = []
+    worker.waiting = lambda: looks.append(1) or len(looks) > 5
+    worker.ponder()
+    assert len(looks) == 6 and worker.tree.root.visits == 1
+    rewards = worker.tree.root.sums[0]
+    assert sum(rewards) == search_worker.STOPPED
+
+
+def test_the_line_reader_says_when_a_line_is_waiting() -> None:
+    read, write = os.pipe()
+    lines = LineReader(read)
+    assert not lines.pending()
+    os.write(write, b'{"cmd": "quit"}\n')
+    assert lines.pending() and lines.readline(1) == '{"cmd": "quit"}\n'
+    assert not lines.pending()
+    os.close(write)
+    assert lines.pending() and lines.readline(1) == ""
+    os.close(read)

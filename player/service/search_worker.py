@@ -75,12 +75,14 @@ from __future__ import annotations
 import dataclasses
 import gc
 import json
+import math
 import os
 import random
 import select
 import sys
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -178,16 +180,38 @@ def decisive_suits(game: Game) -> bool:
 class ServePlayout(RandomPlayout):
     """The search's playouts: decisive ones for `plies` moves once the rules
     run on native code, random ones before (the generic version steps every
-    looked-at move through the game interface, too slow to pay)."""
+    looked-at move through the game interface, too slow to pay).
 
-    def __init__(self, plies: int) -> None:
+    On the interpreter, where one playout of a large game takes seconds (chess
+    on a loaded machine: longer than a play clock), a playout looks at `stop`
+    before each move and, when it says so, ends there valued as a draw for
+    every role (`STOPPED`): the search then answers in time, and pondering
+    hears the next command.
+    """
+
+    def __init__(self, plies: int, stop: Callable[[], bool] = lambda: False) -> None:
         super().__init__()
         self.plies = plies
+        self.stop = stop
 
     def evaluate(self, state: State, rng: random.Random) -> Rewards:
+        if not isinstance(state.game, CompiledGame):
+            return self._stoppable(state, rng)
         native = getattr(state.game, "native_playouts", None) is not None
         self.decisive = self.plies if native else 0
         return super().evaluate(state, rng)
+
+    def _stoppable(self, state: State, rng: random.Random) -> Rewards:
+        self.playouts += 1
+        while not state.is_terminal():
+            if self.stop():
+                return [STOPPED] * len(state.game.roles)
+            state = state.next([rng.choice(moves) for moves in state.all_legal_moves()])
+        return [goal * 0.01 for goal in state.goals()]
+
+
+STOPPED = 0.5
+"""The value of a playout stopped before its end (`ServePlayout`): nothing known."""
 
 
 SEARCH_FACTOR = True
@@ -275,7 +299,11 @@ class SearchWorker:
         """...and the seconds they took."""
         self.learning: Learning | None = None
         """The heuristic being learnt, until the search takes it (`take_heuristic`)."""
-        self.playout = ServePlayout(0)
+        self.stop_at = math.inf
+        """When the simulation running must stop (monotonic): a search's deadline."""
+        self.waiting: Callable[[], bool] = lambda: False
+        """Whether a command is waiting to be read (set by `serve`)."""
+        self.playout = ServePlayout(0, self.must_stop)
         """The part trees' evaluation (set at ``load``)."""
         self.config = SearchConfig(SEARCH_C)
         """What the joint-move tree does: the defaults, then what races chose."""
@@ -342,7 +370,7 @@ class SearchWorker:
         part trees and the traps start afresh."""
         decisive = decisive_suits(state.game)
         self.config = SearchConfig(SEARCH_C, decisive=decisive)
-        self.playout = ServePlayout(SEARCH_DECISIVE if decisive else 0)
+        self.playout = ServePlayout(SEARCH_DECISIVE if decisive else 0, self.must_stop)
         self.tree = self.new_tree(state, depth)
         self.parts = PartTrees(self._part_tree, SEARCH_KEEP_PARTS)
         self.part = None
@@ -404,7 +432,8 @@ class SearchWorker:
         if config.imm and self.heuristic is not None:
             imm = ImplicitMinimax(self.heuristic, SEARCH_IMM)
         plain = not (config.mast or config.rave)
-        playout = ServePlayout(SEARCH_DECISIVE if config.decisive else 0) if plain else None
+        plies = SEARCH_DECISIVE if config.decisive else 0
+        playout = ServePlayout(plies, self.must_stop) if plain else None
         return MCTS(
             state,
             c=config.c,
@@ -450,7 +479,10 @@ class SearchWorker:
             return
         tree = self.tree
         assert tree is not None
-        build = getattr(tree.root.state.game, "native_build", None)
+        game = tree.root.state.game
+        if not isinstance(game, CompiledGame):
+            return  # no races on the interpreter: one simulation can outlast a move
+        build = game.native_build
         if build is not None and build.is_alive():
             return
         state = tree.root.state
@@ -466,6 +498,11 @@ class SearchWorker:
             f"{self.race.move_seconds:.3f} CPU-s a move",
             file=sys.stderr,
         )
+
+    def must_stop(self) -> bool:
+        """Whether a playout on the interpreter must end now (`ServePlayout`): the
+        search's deadline has passed, or, pondering, a command is waiting."""
+        return time.monotonic() >= self.stop_at or self.waiting()
 
     def racing(self) -> bool:
         """Whether a race is running (started now if it can start, `start_race`)."""
@@ -496,6 +533,15 @@ class SearchWorker:
         """Search for role `role` for `seconds` (or `iterations`), the first `race`
         share of them racing configurations where a race can run (`run_race`)."""
         start = time.monotonic()
+        self.stop_at = start + seconds
+        try:
+            return self._search(role, start, seconds, iterations, race)
+        finally:
+            self.stop_at = math.inf
+
+    def _search(
+        self, role: int, start: float, seconds: float, iterations: int | None, race: float
+    ) -> dict[str, Any]:
         deadline = start + seconds
         race_until = start + race * seconds
         cpu = time.process_time()
@@ -635,7 +681,10 @@ class SearchWorker:
         tree = self.parts.ponder_tree() or self.tree
         assert tree is not None
         began = time.monotonic()
-        sims = tree.search(deadline=began + PONDER_SLICE)
+        if isinstance(tree.root.state.game, CompiledGame):
+            sims = tree.search(deadline=began + PONDER_SLICE)
+        else:  # a simulation at a time: one a command has stopped is the last
+            sims = tree.search(iterations=1)
         if sims == 0:  # the game is over: nothing to think about
             self.ponder_until = 0.0
         self.pondered += sims
@@ -694,6 +743,13 @@ class LineReader:
         self.buffer = b""
         self.ended = False
 
+    def pending(self) -> bool:
+        """Whether a line (or the end of input) is waiting to be read."""
+        if b"\n" in self.buffer or self.ended:
+            return True
+        ready, _, _ = select.select([self.fd], [], [], 0)
+        return bool(ready)
+
     def readline(self, timeout: float | None) -> str | None:
         """The next line; ``""`` at the end of input; None if none came within `timeout`."""
         while b"\n" not in self.buffer:
@@ -718,6 +774,7 @@ def serve(commands: int, answers: TextIO, build: Builder = build_native) -> None
     """
     worker = SearchWorker(build)
     lines = LineReader(commands)
+    worker.waiting = lines.pending
     while True:
         line = lines.readline(worker.patience())
         if line is None:
