@@ -4,10 +4,10 @@
         --games sheepAndWolf,chinook --race-cpu 60 --check 10 --out choice.json
 
 For each game (a corpus name or a ``.kif`` path): a search worker
-(`ggp.player.search_worker.SearchWorker`, in this process) loads the rules,
+(`ggp.player.service.search_worker.SearchWorker`, in this process) loads the rules,
 waits for them to be final (native code, the heuristic) and races search
 configurations from the initial state, as ``ggp serve`` does during the start
-clock and pondering (`ggp.player.races`), for at most ``--race-cpu`` CPU
+clock and pondering (`ggp.player.search.races`), for at most ``--race-cpu`` CPU
 seconds.  Its verdicts (each with its figures) and the configuration it ends
 with are printed.  Then, where that differs from the default, ``--check``
 fresh self-play games of the chosen configuration against the default at the
@@ -26,8 +26,8 @@ import sys
 import time
 from pathlib import Path
 
-from ggp.player.races import RaceGame
-from ggp.player.search_worker import SearchWorker
+from ggp.player.search.races import RaceGame
+from ggp.player.service.search_worker import SearchWorker
 from ggp.server.stats import wilson_interval
 
 

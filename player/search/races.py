@@ -71,7 +71,7 @@ def move_seconds(state: State, rng: random.Random, playouts: int = 3) -> float:
 
 @dataclass(frozen=True)
 class SearchConfig:
-    """What the served search's tree of joint moves does (see `ggp.player.mcts.MCTS`)."""
+    """What the served search's tree of joint moves does (see `ggp.player.search.mcts.MCTS`)."""
 
     c: float
     """The exploration constant."""

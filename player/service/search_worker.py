@@ -33,7 +33,7 @@ echoes that ``id``:
   (`reasoner_of`: ``interpreter`` until the compiled game is ready, ``native``
   once the native code built in the background is attached; ``A, then B``
   when the search moved from A to B), S the search's configuration
-  (`ggp.player.races.SearchConfig.describe`) and G the goal of role I the
+  (`ggp.player.search.races.SearchConfig.describe`) and G the goal of role I the
   solver proved at the root (null: not proven), E whether the exact solver settled the position
   (`SEARCH_TRAPS`: then M keeps that goal);
 - ``{"cmd": "advance", "joint": [M, ...]}``: the joint move was played;

@@ -128,9 +128,9 @@ class Choice:
     ponder_seconds: float = 0.0
     """...and the seconds they took."""
     reasoner: str = ""
-    """What played the rules in the search (`ggp.player.search_worker.reasoner_of`)."""
+    """What played the rules in the search (`ggp.player.service.search_worker.reasoner_of`)."""
     config: str = ""
-    """The search's configuration (`ggp.player.races.SearchConfig.describe`)."""
+    """The search's configuration (`ggp.player.search.races.SearchConfig.describe`)."""
     proven: int | None = None
     """Our goal, proven by the search's solver at this move (None: not proven)."""
 
