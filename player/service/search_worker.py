@@ -578,8 +578,10 @@ class SearchWorker:
 
     def _solve(self, role: int, deadline: float) -> Plan | None:
         """With `traps_on`, the exact solver's plan of the current state, if it
-        finds one by `deadline` (`ggp.player.search.traps`)."""
-        if not self.traps_on:
+        finds one by `deadline` (`ggp.player.search.traps`).  Not on the
+        interpreter: the solver looks at the clock every `exact.CLOCK_EVERY` states,
+        seconds apart there for a large game (chess: 6 s past a 4 s search)."""
+        if not self.traps_on or not isinstance(self.tree.root.state.game, CompiledGame):
             return None
         if self.traps is None or self.traps.role != role:
             self.traps = Traps(role)
