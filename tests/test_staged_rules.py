@@ -178,3 +178,14 @@ def test_the_line_reader_says_when_a_line_is_waiting() -> None:
     os.close(write)
     assert lines.pending() and lines.readline(1) == ""
     os.close(read)
+
+
+def test_no_pondering_on_the_interpreter_after_slow_simulations() -> None:
+    worker = SearchWorker(HeldBuilder())
+    worker.handle({"cmd": "load", "rules": TICTACTOE, "traps": False, "ponder": 60})
+    worker.heard("load")
+    assert worker.pondering  # no search yet: nothing known to be slow
+    worker.slowest = search_worker.PONDER_INTERPRETED
+    assert not worker.pondering and worker.patience() is None  # waits for the next command
+    worker.slowest = search_worker.PONDER_INTERPRETED / 2
+    assert worker.pondering

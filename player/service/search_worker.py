@@ -103,6 +103,13 @@ from ggp.player.service.staged_rules import Builder, StagedRules, replay
 PONDER_SLICE = 0.01
 """Seconds of pondering between two looks for a command."""
 
+PONDER_INTERPRETED = 0.1
+"""On the interpreter, the worker ponders only while the slowest simulation of
+its last search took less than this many seconds: a simulation's playout stops
+when a command comes (`ServePlayout`), but choosing and stepping to a new node
+does not, and on a large game on a loaded machine that alone takes seconds
+(chess_200 at load 40: every other reply came after the deadline)."""
+
 REPLY_PAUSE = 0.1
 """Seconds a worker waits after answering a search before it ponders: the
 server, at the same priority, then has the CPU to send the reply on time."""
@@ -301,6 +308,8 @@ class SearchWorker:
         """The heuristic being learnt, until the search takes it (`take_heuristic`)."""
         self.stop_at = math.inf
         """When the simulation running must stop (monotonic): a search's deadline."""
+        self.slowest = 0.0
+        """The slowest simulation of the last search, in seconds."""
         self.waiting: Callable[[], bool] = lambda: False
         """Whether a command is waiting to be read (set by `serve`)."""
         self.playout = ServePlayout(0, self.must_stop)
@@ -571,6 +580,7 @@ class SearchWorker:
                 break
             slowest = max(slowest, time.monotonic() - began)
             sims += 1
+        self.slowest = slowest
         move = tree.best_move(role)
         if plan is not None:
             move = Traps.best_of(plan, [stats.move for stats in tree.statistics(role)])
@@ -655,8 +665,13 @@ class SearchWorker:
 
     @property
     def pondering(self) -> bool:
-        """Whether to search while no command is waiting."""
-        return self.tree is not None and time.monotonic() < self.ponder_until
+        """Whether to search while no command is waiting (on the interpreter, only
+        while its simulations are quick: `PONDER_INTERPRETED`)."""
+        tree = self.tree
+        if tree is None or time.monotonic() >= self.ponder_until:
+            return False
+        compiled = isinstance(tree.root.state.game, CompiledGame)
+        return compiled or self.slowest < PONDER_INTERPRETED
 
     def patience(self) -> float | None:
         """Seconds to wait for a command before pondering a slice (None: until one comes)."""
