@@ -257,8 +257,10 @@ async def test_the_log_has_a_line_per_reply_with_the_simulations(player, caplog)
     assert (
         lines[0].startswith("start ttt.10: ready in ") and "as xplayer, 30 simulations" in lines[0]
     )
-    # The start line names what played the rules (compiled Python, or native code once built).
-    assert re.search(r"30 simulations \((compiled|native, \d+ playouts a leaf)\)", lines[0])
+    # The start line names what played the rules (the interpreter until the compiled game
+    # is ready, then compiled Python, or native code once built) and how the search ran.
+    reasoner = r"(interpreter|compiled|native, \d+ playouts a leaf)"
+    assert re.search(rf"30 simulations \({reasoner}(, then {reasoner})?; [^)]+\)", lines[0])
     plays = [
         line
         for line in lines
