@@ -56,6 +56,7 @@ def test_the_search_proves_wins_plays_them_and_answers_at_once() -> None:
     the move is played, and the proven root ends the search before the budget."""
     worker = SearchWorker()
     worker.handle({"cmd": "load", "rules": TICTACTOE, "traps": False})
+    worker.settle(120)
     for joint in (
         ["(mark 1 1)", "noop"],
         ["noop", "(mark 2 1)"],
@@ -128,6 +129,7 @@ def test_the_answer_says_what_plays_the_rules() -> None:
 def test_a_node_limit_given_at_load_caps_the_tree() -> None:
     worker = SearchWorker()
     worker.handle({"cmd": "load", "rules": TICTACTOE, "max_nodes": 4, "traps": False})
+    worker.settle(120)
     search = {"cmd": "search", "role": 0, "until": time.time() + 10, "iterations": 50}
     answer = worker.handle(search)
     assert (answer["sims"], answer["nodes"]) == (50, 4)
@@ -142,6 +144,7 @@ def test_a_node_limit_given_at_load_caps_the_tree() -> None:
 def test_search_stops_before_a_deadline_already_passed() -> None:
     worker = SearchWorker()
     worker.handle({"cmd": "load", "rules": PENNIES})
+    worker.settle(120)
     answer = worker.handle({"cmd": "search", "role": 1, "until": time.time(), "iterations": None})
     assert answer["sims"] == 0 and answer["move"] in ("Heads", "Tails")
 
@@ -174,6 +177,7 @@ def test_commands_that_fail_answer_an_error_and_the_worker_goes_on() -> None:
 def test_save_writes_the_state_table(tmp_path) -> None:
     worker = SearchWorker()
     worker.handle({"cmd": "load", "rules": TICTACTOE, "table_dir": str(tmp_path), "depth": 2})
+    worker.settle(120)
     worker.handle({"cmd": "search", "role": 0, "until": time.time() + 10, "iterations": 30})
     path = worker.handle({"cmd": "save"})["path"]
     saved = json.loads(Path(path).read_text())
@@ -260,6 +264,7 @@ def test_lines_are_read_whole_as_they_come_and_a_wait_can_time_out() -> None:
 def test_pondering_searches_the_tree_the_next_search_continues() -> None:
     worker = SearchWorker()
     worker.handle({"cmd": "load", "rules": TICTACTOE, "ponder": 60, "traps": False})
+    worker.settle(120)
     assert not worker.pondering  # until the first command is done with
     worker.heard()
     assert worker.pondering
@@ -278,6 +283,7 @@ def test_pondering_searches_the_tree_the_next_search_continues() -> None:
 def test_after_advance_pondering_searches_the_new_root() -> None:
     worker = SearchWorker()
     worker.handle({"cmd": "load", "rules": TICTACTOE, "ponder": 60, "traps": False})
+    worker.settle(120)
     worker.handle({"cmd": "advance", "joint": ["(mark 2 2)", "noop"]})
     worker.heard()
     while worker.pondered < 30:
@@ -291,6 +297,7 @@ def test_after_advance_pondering_searches_the_new_root() -> None:
 def test_pondering_stops_at_the_end_of_the_game() -> None:
     worker = SearchWorker()
     worker.handle({"cmd": "load", "rules": PENNIES, "ponder": 60})
+    worker.settle(120)
     worker.heard()
     worker.ponder()
     for joint in (["Heads", "Tails"], ["Tails", "Tails"]):
@@ -305,6 +312,7 @@ def test_pondering_stops_at_the_end_of_the_game() -> None:
 def test_after_answering_a_search_pondering_waits_for_the_reply_to_go_out(monkeypatch) -> None:
     worker = SearchWorker()
     worker.handle({"cmd": "load", "rules": TICTACTOE, "ponder": 60, "traps": False})
+    worker.settle(120)
     clock = [1000.0]
     monkeypatch.setattr(search_worker.time, "monotonic", lambda: clock[0])
     worker.heard("search")
@@ -320,6 +328,7 @@ def test_after_answering_a_search_pondering_waits_for_the_reply_to_go_out(monkey
 def test_without_a_ponder_time_the_worker_waits_for_commands() -> None:
     worker = SearchWorker()
     worker.handle({"cmd": "load", "rules": TICTACTOE, "traps": False})
+    worker.settle(120)
     worker.heard()
     assert not worker.pondering
 
@@ -329,6 +338,7 @@ def test_with_factor_a_move_on_a_separate_part_is_searched_by_a_part_tree(monkey
     monkeypatch.setattr(search_worker, "SEARCH_PART_PLAYOUTS", True)
     worker = SearchWorker()
     worker.handle({"cmd": "load", "rules": RACE})
+    worker.settle(120)
     search = {"cmd": "search", "role": 1, "until": time.time() + 30, "iterations": 400}
     answer = worker.handle(search)
     assert worker.part is not None and worker.part is not worker.tree
@@ -350,6 +360,7 @@ def test_with_keep_parts_the_part_tree_is_kept_and_pondered(monkeypatch) -> None
     monkeypatch.setattr(search_worker, "SEARCH_KEEP_PARTS", True)
     worker = SearchWorker()
     worker.handle({"cmd": "load", "rules": RACE})
+    worker.settle(120)
     search = {"cmd": "search", "role": 1, "until": time.time() + 30, "iterations": 300}
     worker.handle(search)
     part = worker.part
