@@ -18,7 +18,7 @@ def arena_process(
     folder: Path, *options: str, timeout: float = 60
 ) -> Iterator[tuple[str, subprocess.Popen]]:
     """Run ``ggp arena`` keeping its files in `folder`; once it listens, yield its
-    address and its process."""
+    address and its process (its stdout a pipe: the login link of an open arena)."""
     command = [
         sys.executable,
         "-m",
@@ -32,7 +32,7 @@ def arena_process(
         str(folder / "logs"),
         *options,
     ]
-    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert process.stderr is not None
         deadline = time.monotonic() + timeout

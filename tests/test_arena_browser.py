@@ -212,3 +212,65 @@ def test_the_hex_board_colours_the_sides_each_player_joins(page) -> None:
     assert len(red) == len(blue) == 10
     assert {edge[1] for edge in red} != {edge[1] for edge in blue}
     assert all(edge[2] == 3 for edge in edges)
+
+
+def _known(arena: str) -> tuple[int, int]:
+    """How many matches and tournaments the arena knows (asked as a script would)."""
+    import json
+    import urllib.request
+
+    def count(path: str, key: str) -> int:
+        with urllib.request.urlopen(arena + path, timeout=30) as response:
+            return len(json.load(response)[key])
+
+    return count("api/matches", "matches"), count("api/tournaments", "tournaments")
+
+
+def test_a_page_of_another_site_starts_nothing(browser, arena: str) -> None:
+    """A page of another origin (another port of this machine) fetches the API with and
+    without a JSON type and posts a plain form: nothing starts."""
+    from aiohttp import web
+    from fake_players import served_apps
+
+    body = '{"game": {"builtin": "tictactoe"}, "players": ["random", "random"]}'
+    attacker = f"""<!doctype html><body>
+    <form id=f method=post enctype=text/plain action="{arena}api/matches" target=sink>
+      <input name='{body[:-1]}, "x": "' value='"}}'>
+    </form><iframe name=sink></iframe>
+    <script>
+      window.tries = Promise.allSettled([
+        fetch("{arena}api/matches", {{method: "POST", mode: "no-cors", body: '{body}',
+                                      headers: {{"Content-Type": "text/plain"}}}}),
+        fetch("{arena}api/tournaments", {{method: "POST", mode: "no-cors", body: '{body}'}}),
+        fetch("{arena}api/matches", {{method: "POST", body: '{body}',
+                                      headers: {{"Content-Type": "application/json"}}}}),
+      ]).then((all) => all.map((one) => one.status));
+      document.getElementById("f").submit();
+    </script></body>"""
+
+    async def page_of_another_site(request: web.Request) -> web.Response:
+        return web.Response(text=attacker, content_type="text/html")
+
+    app = web.Application()
+    app.router.add_get("/", page_of_another_site)
+    before = _known(arena)
+    context = browser.new_context()
+    page = context.new_page()
+    answered: list[int] = []
+    page.on(
+        "response",
+        lambda response: (
+            answered.append(response.status) if response.request.method == "POST" else None
+        ),
+    )
+    with served_apps(app) as (elsewhere,):
+        page.goto(elsewhere)
+        outcomes = page.evaluate("window.tries")
+        for _ in range(WAIT // 100):  # the form's answer, in the frame
+            if len(answered) >= 3:
+                break
+            page.wait_for_timeout(100)
+    context.close()
+    assert outcomes[2] == "rejected"  # no CORS: the JSON fetch is not even sent
+    assert answered == [403, 403, 403], answered  # the form and the two no-cors fetches
+    assert _known(arena) == before

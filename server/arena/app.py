@@ -2,7 +2,8 @@
 
 Every error is answered as JSON ``{"error": TEXT}`` with a 4xx status (a
 500 without details for a bug, which is logged); bodies are limited to
-`ArenaConfig.max_body` bytes.
+`ArenaConfig.max_body` bytes.  Who may send requests is `ggp.server.arena.guard`'s
+business (its page, from a Host it serves, with its key beyond loopback).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ggp.games.base import GameError
 from ggp.player.agents import AGENTS, MCTS_OPTIONS
 from ggp.server.arena.arena import Arena, ArenaConfig, ArenaFull
 from ggp.server.arena.catalogue import builtin_games, faults_of, kif_files, resolve_game
+from ggp.server.arena.guard import guard
 from ggp.server.arena.seat import PERSON, IllegalPersonMove, NotYourTurn
 
 log = logging.getLogger(__name__)
@@ -278,7 +280,9 @@ IMPORTING = web.AppKey("importing", asyncio.Task)
 def create_app(config: ArenaConfig | None = None) -> web.Application:
     """The arena as an aiohttp application (`ggp arena` serves it)."""
     config = config or ArenaConfig()
-    app = web.Application(middlewares=[json_errors], client_max_size=config.max_body)
+    app = web.Application(
+        middlewares=[guard(config.access), json_errors], client_max_size=config.max_body
+    )
     app[ARENA] = Arena(config)
     app.on_startup.append(_startup)
     app.on_cleanup.append(_cleanup)

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ggp.games.base import GameError
-from ggp.player.agents import Clocks, make_agent
+from ggp.games.registry import parse_spec
+from ggp.player.agents import MCTS_OPTIONS, Clocks, make_agent
 from ggp.server.arena.catalogue import board_for_spec, resolve_game
+from ggp.server.arena.guard import Access, is_loopback
 from ggp.server.arena.live import LiveMatch
+from ggp.server.arena.player_policy import PlayerPolicy
 from ggp.server.arena.process_player import ProcessAgentPlayer
 from ggp.server.arena.seat import PERSON, PersonPlayer
 from ggp.server.arena.store import ABORTED, FINISHED, RUNNING, ArenaStore, MatchRow
@@ -46,6 +49,22 @@ class ArenaConfig:
     """Matches waiting for a person's move besides those.  A person's seat is not
     timed, so a match left by its person waits for ever: when the arena is full,
     the one that has waited longest with no page watching it is aborted."""
+    host: str = "127.0.0.1"
+    """The address listened on: loopback, or beyond it (then a token is required)."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Names besides the address and localhost the arena answers to (``Host``)."""
+    token: str | None = None
+    """The key every request carries (header or cookie); required beyond loopback."""
+    allow_players: tuple[str, ...] = field(default=())
+    """``HOST:PORT`` of the players by URL a visitor may name (beyond loopback, the only ones)."""
+
+    @property
+    def access(self) -> Access:
+        return Access(self.host, self.allowed_hosts, self.token)
+
+    @property
+    def player_policy(self) -> PlayerPolicy:
+        return PlayerPolicy.for_arena(is_loopback(self.host), self.allow_players)
 
 
 class ArenaFull(GameError):
@@ -74,6 +93,18 @@ def child_game(game: RefereeGame, request: dict[str, Any]) -> dict[str, Any]:
     return {"rules": game.rules, "name": game.game.name}
 
 
+def check_agent_spec(spec: str) -> None:
+    """A `GameError` for an agent option that names a folder: a page chooses no paths."""
+    if spec.lower().startswith(("http://", "https://")):
+        return
+    _, options = parse_spec(spec, what="agent")
+    paths = [key for key in options if key in MCTS_OPTIONS and MCTS_OPTIONS[key][1] == "DIR"]
+    if paths:
+        raise GameError(
+            f"agent option {paths[0]}= names a folder of this machine; the arena takes no paths"
+        )
+
+
 def make_seat(
     game: RefereeGame,
     request: dict[str, Any],
@@ -81,15 +112,20 @@ def make_seat(
     spec: str,
     seed: int | None,
     timed: bool,
+    policy: PlayerPolicy,
 ) -> Player:
-    """The player of one seat: a person, the chance role, a GGP player by URL or an
-    agent (in a process of its own)."""
+    """The player of one seat: a person, the chance role, a GGP player by URL (if
+    `policy` allows it) or an agent (in a process of its own)."""
     if game.game.roles[role] == RANDOM_ROLE:
         return RandomRolePlayer(seed)
     if spec == PERSON:
         return PersonPlayer(timed=timed)
     if is_player_url(spec):
-        return RemotePlayer(spec)
+        policy.check(spec)
+        player = RemotePlayer(spec)
+        player.quote_replies = False
+        return player
+    check_agent_spec(spec)
     if spec.partition(":")[0].strip() == "human":
         raise GameError("the 'human' agent plays in a terminal; in the arena choose 'person'")
     make_agent(spec, seed)  # a bad spec is refused here, before the match starts
@@ -167,7 +203,13 @@ class Arena:
         timed = bool(body.get("timed_person"))
         players = [
             make_seat(
-                game, request, role, spec, None if seed is None else derive_seed(seed, role), timed
+                game,
+                request,
+                role,
+                spec,
+                None if seed is None else derive_seed(seed, role),
+                timed,
+                self.config.player_policy,
             )
             for role, spec in enumerate(specs)
         ]
@@ -268,7 +310,11 @@ class Arena:
     async def start_tournament(self, body: dict[str, Any]) -> ArenaTournament:
         """Start the tournament `body` asks for, in its own process."""
         setup = await asyncio.to_thread(
-            tournament_setup, body, self.config.games_dir, self.config.log_dir
+            tournament_setup,
+            body,
+            self.config.games_dir,
+            self.config.log_dir,
+            self.config.player_policy,
         )
         tournament = ArenaTournament(setup)
         self.tournaments[tournament.id] = tournament

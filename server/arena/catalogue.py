@@ -50,16 +50,23 @@ def kif_files(folder: Path | None) -> dict[str, Path]:
     return {path.name: path for path in sorted(folder.glob("*.kif")) if path.is_file()}
 
 
+def builtin_spec(spec: str) -> str:
+    """`spec` if it names a built-in game (with options); a `GameError` otherwise, which
+    says nothing of files: a built-in game is a name, never a path."""
+    name, _ = parse_spec(spec)
+    if name not in NATIVE_GAMES:
+        shown = name if re.fullmatch(r"[A-Za-z0-9_]{1,40}", name) else "(not a game name)"
+        raise GameError(f"unknown built-in game {shown}; games: {', '.join(NATIVE_GAMES)}")
+    return spec
+
+
 def resolve_game(request: dict[str, Any], folder: Path | None) -> RefereeGame:
     """The game a request names: ``{"builtin": SPEC, "gdl": bool}``, ``{"file": NAME}``
     or ``{"rules": TEXT, "name": NAME}``; a `GameError` saying what is wrong otherwise."""
     if not isinstance(request, dict):
         raise GameError("game: expected an object")
     if isinstance(builtin := request.get("builtin"), str):
-        name, _ = parse_spec(builtin)
-        if name not in NATIVE_GAMES:
-            raise GameError(f"unknown built-in game {name!r}; games: {', '.join(NATIVE_GAMES)}")
-        return referee_game(builtin, gdl=bool(request.get("gdl")))
+        return referee_game(builtin_spec(builtin), gdl=bool(request.get("gdl")))
     if isinstance(file := request.get("file"), str):
         path = kif_files(folder).get(file)
         if path is None:

@@ -17,6 +17,7 @@ from typing import Any
 
 from ggp.games.base import GameError
 from ggp.player.agents import Clocks
+from ggp.server.remote import RemotePlayer
 from ggp.server.tournament import MatchResult, run_tournament
 
 
@@ -39,6 +40,7 @@ def run(setup: dict[str, Any]) -> None:
 
 
 def main() -> int:
+    RemotePlayer.quote_replies = False  # the arena shows no address's replies to its visitors
     try:
         run(json.loads(sys.stdin.read()))
     except GameError as error:

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from ggp.games.base import GameError
-from ggp.server.arena.catalogue import kif_files, resolve_game
+from ggp.server.arena.catalogue import builtin_spec, kif_files, resolve_game
+from ggp.server.arena.player_policy import PlayerPolicy
 from ggp.server.arena.store import ABORTED, FINISHED, RUNNING, ArenaStore
 from ggp.server.match import new_match_id, seat_specs
 from ggp.server.remote import is_player_url
@@ -86,23 +87,34 @@ def tournament_game(game: Any, games_dir: Path | None, log_dir: Path) -> tuple[s
     if not isinstance(game, dict):
         raise GameError("game: expected an object")
     if isinstance(game.get("builtin"), str):
-        return game["builtin"], bool(game.get("gdl")), game["builtin"]
-    if isinstance(game.get("file"), str) and game["file"] in kif_files(games_dir):
-        return str(kif_files(games_dir)[game["file"]]), False, game["file"]
+        spec = builtin_spec(game["builtin"])
+        return spec, bool(game.get("gdl")), spec
+    if isinstance(game.get("file"), str):
+        path = kif_files(games_dir).get(game["file"])
+        if path is None:
+            raise GameError(f"no game file {game['file']!r} in the arena's games folder")
+        return str(path), False, game["file"]
     if isinstance(game.get("rules"), str):
         loaded = resolve_game(game, games_dir)  # the checks of a match's rules, faults with lines
         return str(rules_file(loaded, log_dir)), False, loaded.spec
     raise GameError("game: a built-in game, a file of the games folder or GDL rules")
 
 
-def tournament_setup(body: dict[str, Any], games_dir: Path | None, log_dir: Path) -> dict:
+def tournament_setup(
+    body: dict[str, Any], games_dir: Path | None, log_dir: Path, policy: PlayerPolicy
+) -> dict:
     """The setup of a tournament a request asks for, checked; a `GameError` otherwise."""
+    from ggp.server.arena.arena import check_agent_spec
+
     spec, gdl, name = tournament_game(body.get("game"), games_dir, log_dir)
     players = body.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise GameError("players: expected a list of player specs, one per role")
     if any(p.partition(":")[0].strip() in ("person", "human") for p in players):
         raise GameError("a tournament is played by agents and GGP players, not by a person")
+    for player in players:
+        policy.check(player.strip())
+        check_agent_spec(player.strip())
     loaded = referee_game(spec, gdl=gdl)
     specs = seat_specs(loaded.game, [p.strip() for p in players])
     return {
