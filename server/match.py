@@ -128,6 +128,16 @@ class MatchRefused(GameError):
     """A player answered ``start`` with ``busy``: the match was not played."""
 
 
+class StepLimitReached(GameError):
+    """The match made its `max_steps` joint moves without reaching a terminal state."""
+
+    def __init__(self, max_steps: int) -> None:
+        super().__init__(
+            f"the match reached its limit of {max_steps} steps with no terminal state "
+            "(ended without a result)"
+        )
+
+
 BUSY = "busy"
 """What a GGP player answers ``start`` when it plays as many matches as it accepts."""
 
@@ -205,6 +215,7 @@ async def run_match(
     seed: int | None = None,
     log_dir: Path | str | None = None,
     on_step: StepCallback | None = None,
+    max_steps: int | None = None,
 ) -> MatchRecord:
     """Referee one match of `game`, player i taking role i; return its record.
 
@@ -214,7 +225,8 @@ async def run_match(
     the start and after every joint move.  If the match is cancelled or a
     player raises, the players are sent ``abort``, the log is written and the
     exception goes on; a player that answers ``start`` with ``busy`` ends the
-    match so, with `MatchRefused`.  The players are not closed.
+    match so, with `MatchRefused`; a match still going after `max_steps` joint moves
+    ends so, with `StepLimitReached` (aborted, logged).  The players are not closed.
     """
     clocks = clocks or Clocks()
     check_players(game, players, rules, clocks)
@@ -255,6 +267,8 @@ async def run_match(
             raise MatchRefused(refused)
         joint: tuple[str, ...] | None = None
         while not state.is_terminal():
+            if max_steps is not None and len(record.moves) >= max_steps:
+                raise StepLimitReached(max_steps)
             replies = await asyncio.gather(
                 *(_ask(p, roles[i], p.play(state, joint)) for i, p in enumerate(players))
             )
@@ -298,6 +312,7 @@ async def referee_match(
     match_id: str | None = None,
     log_dir: Path | str | None = None,
     on_step: StepCallback | None = None,
+    max_steps: int | None = None,
 ) -> MatchRecord:
     """`run_match` of a game as `ggp.server.rules` gives it; the players are closed afterwards."""
     match = run_match(
@@ -311,6 +326,7 @@ async def referee_match(
         seed=seed,
         log_dir=log_dir,
         on_step=on_step,
+        max_steps=max_steps,
     )
     return await _run_and_close(players, match)
 

@@ -29,6 +29,7 @@ from ggp.player.agents import Clocks
 from ggp.server.match import (
     RANDOM_ROLE,
     MatchRefused,
+    StepLimitReached,
     derive_seed,
     make_players,
     new_match_id,
@@ -62,8 +63,8 @@ class MatchResult:
     """Per role, how many errors of each kind in `ERROR_CODES` (TO, CE, IL)."""
     match_id: str = field(default="", compare=False)
     refused: str = ""
-    """Why the match was not played (a player answered ``busy``); then it has no goals
-    and counts in no standing."""
+    """Why the match has no result (a player answered ``busy``, or it reached the step
+    limit); then it has no goals and counts in no standing."""
 
 
 @dataclass(frozen=True)
@@ -151,6 +152,7 @@ class TournamentSetup:
     grace: float
     log_dir: str | None
     id_prefix: str
+    max_steps: int | None = None
 
 
 async def play_match_of(setup: TournamentSetup, index: int) -> MatchResult:
@@ -169,8 +171,9 @@ async def play_match_of(setup: TournamentSetup, index: int) -> MatchResult:
             seed=derive_seed(match_seed, "referee"),
             match_id=match_id,
             log_dir=setup.log_dir,
+            max_steps=setup.max_steps,
         )
-    except MatchRefused as refusal:
+    except (MatchRefused, StepLimitReached) as refusal:
         return MatchResult(index, match_seed, seats, role_specs, (), 0, (), match_id, str(refusal))
     assert record.goals is not None
     return MatchResult(
@@ -199,6 +202,7 @@ def run_tournament(
     log_dir: Path | str | None = None,
     on_result: Callable[[MatchResult], None] | None = None,
     cluster: RayCluster | None = None,
+    max_steps: int | None = None,
 ) -> list[MatchResult]:
     """Play `games` matches of `specs` (one player per role, or more for a round robin:
     see `seating`) and return them in order.
@@ -208,6 +212,7 @@ def run_tournament(
     remote.  `on_result` is called as each match ends (a progress bar, say).
     With `log_dir`, every match is logged there.  With `cluster`, the matches
     are Ray tasks on that cluster instead (`jobs` is then the cluster's business).
+    A match still going after `max_steps` joint moves ends without a result.
     """
     game = cached_game(game_spec, gdl)
     roles = game.game.roles
@@ -229,6 +234,7 @@ def run_tournament(
         grace,
         None if log_dir is None else str(Path(log_dir).absolute()),  # workers' folders differ
         new_match_id(game.game.name),
+        max_steps,
     )
     tasks = [(setup, index) for index in range(games)]
     notify = ignore_result if on_result is None else lambda number, result: on_result(result)

@@ -266,3 +266,106 @@ async def test_an_agent_option_naming_a_folder_is_refused(aiohttp_client, config
         )
         assert response.status == 400
         assert "takes no paths" in (await response.json())["error"]
+
+
+# --- 4. bounded work -------------------------------------------------------------------------
+
+
+def _slow_player(seconds: float) -> web.Application:
+    async def slow(request: web.Request) -> web.Response:
+        await asyncio.sleep(seconds)
+        return web.Response(text="noop")
+
+    return _player_app(slow)
+
+
+def _slow_match(url: str) -> dict:
+    return {
+        "game": {"builtin": "tictactoe", "gdl": True},
+        "players": [url, "random"],
+        "startclock": 30,
+        "playclock": 30,
+    }
+
+
+async def test_the_match_cap_holds_for_requests_at_once(
+    aiohttp_client, aiohttp_server, config
+) -> None:
+    server = await aiohttp_server(_slow_player(60))
+    capped = _with(config, max_matches=3, max_waiting=0)
+    client = await aiohttp_client(create_app(capped), headers={"Sec-Fetch-Site": "same-origin"})
+    url = str(server.make_url("/"))
+    answers = await asyncio.gather(
+        *(client.post("/api/matches", json=_slow_match(url)) for _ in range(20))
+    )
+    statuses = sorted(answer.status for answer in answers)
+    assert statuses == [201] * 3 + [429] * 17
+    for answer in answers:
+        if answer.status == 201:
+            await client.post(f"/api/matches/{(await answer.json())['id']}/abort", json={})
+
+
+async def test_the_tournament_cap_holds_for_requests_at_once(
+    aiohttp_client, aiohttp_server, config
+) -> None:
+    server = await aiohttp_server(_slow_player(60))
+    client = await aiohttp_client(
+        create_app(_with(config, max_tournaments=1)), headers={"Sec-Fetch-Site": "same-origin"}
+    )
+    body = {**_slow_match(str(server.make_url("/"))), "matches": 2}
+    answers = await asyncio.gather(*(client.post("/api/tournaments", json=body) for _ in range(6)))
+    assert sorted(answer.status for answer in answers) == [201] + [429] * 5
+    started = next(answer for answer in answers if answer.status == 201)
+    await client.post(f"/api/tournaments/{(await started.json())['id']}/stop", json={})
+
+
+ENDLESS = """(role a)
+(init (count 0))
+(<= (legal a (go ?x)) (true (count ?x)))
+(<= (next (count ?x)) (true (count ?x)))
+(<= terminal (true (count 9)))
+(goal a 0)
+"""
+
+GROWING = ENDLESS.replace("(<= (next (count ?x))", "(<= (next (count (s ?x)))")
+
+
+async def test_a_match_ends_at_its_step_limit_and_is_logged_so(aiohttp_client, config) -> None:
+    client = await aiohttp_client(create_app(config), headers={"Sec-Fetch-Site": "same-origin"})
+    response = await client.post(
+        "/api/matches",
+        json={
+            "game": {"rules": ENDLESS, "name": "endless"},
+            "players": ["random"],
+            "max_steps": 25,
+        },
+    )
+    assert response.status == 201, await response.text()
+    match_id = (await response.json())["id"]
+    async with asyncio.timeout(120):
+        while (view := await (await client.get(f"/api/matches/{match_id}")).json())[
+            "status"
+        ] == "running":
+            await asyncio.sleep(0.1)
+    assert view["status"] == "aborted"
+    assert "limit of 25 steps" in view["failure"]
+    assert len(view["steps"]) == 26  # the initial state and 25 joint moves
+    logged = json.loads(await (await client.get(f"/api/matches/{match_id}/log")).text())
+    assert len(logged["moves"]) == 25
+    too_many = await client.post(
+        "/api/matches",
+        json={"game": {"rules": ENDLESS}, "players": ["random"], "max_steps": 10_000},
+    )
+    assert too_many.status == 400 and "max_steps" in (await too_many.json())["error"]
+
+
+async def test_a_game_whose_terms_grow_is_refused_before_it_starts(aiohttp_client, config):
+    client = await aiohttp_client(create_app(config), headers={"Sec-Fetch-Site": "same-origin"})
+    game = {"rules": GROWING, "name": "growing"}
+    check = await (await client.post("/api/check", json={"game": game})).json()
+    assert not check["ok"] and "grow for ever" in check["faults"][0]["message"]
+    for path in ("/api/matches", "/api/tournaments"):
+        response = await client.post(path, json={"game": game, "players": ["random"]})
+        assert response.status == 400
+        assert "line 4: (next (count (s ?x)))" in (await response.json())["error"]
+    assert await matches_known(client) == []

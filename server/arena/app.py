@@ -237,6 +237,8 @@ async def start_tournament(request: web.Request) -> web.Response:
     body = await _body(request)
     try:
         tournament = await _arena(request).start_tournament(body)
+    except ArenaFull as error:
+        return _error(429, str(error))
     except GameError as error:
         return _error(400, str(error), faults=faults_of(error))
     return web.json_response({"id": tournament.id}, status=201)

@@ -49,6 +49,11 @@ class ArenaConfig:
     """Matches waiting for a person's move besides those.  A person's seat is not
     timed, so a match left by its person waits for ever: when the arena is full,
     the one that has waited longest with no page watching it is aborted."""
+    max_tournaments: int = 2
+    """Tournaments run at once (each a process, with its own worker processes)."""
+    max_steps: int = 500
+    """Joint moves a match may make (a request may ask for fewer); a match still going
+    then ends without a result, logged as aborted: a game with no terminal state ends."""
     host: str = "127.0.0.1"
     """The address listened on: loopback, or beyond it (then a token is required)."""
     allowed_hosts: tuple[str, ...] = ()
@@ -84,6 +89,16 @@ def _clock(value: Any, name: str) -> float | None:
     if not 0 < seconds <= 3600:
         raise GameError(f"{name}: expected seconds between 0 and 3600, got {value!r}")
     return seconds
+
+
+def _steps(value: Any, most: int) -> int:
+    if value is None or value == "":
+        return most
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= most:
+        raise GameError(f"max_steps: expected a whole number from 1 to {most}")
+    return value
 
 
 def child_game(game: RefereeGame, request: dict[str, Any]) -> dict[str, Any]:
@@ -162,6 +177,9 @@ class Arena:
         self.store = ArenaStore(config.db)
         self.live: dict[str, LiveMatch] = {}
         self.tournaments: dict[str, ArenaTournament] = {}
+        self.starting = 0
+        """Matches being set up (their room taken, not yet in `live`)."""
+        self.tournaments_starting = 0
 
     def open(self) -> None:
         interrupted = self.store.mark_interrupted()
@@ -186,10 +204,19 @@ class Arena:
         return added
 
     async def start_match(self, body: dict[str, Any]) -> LiveMatch:
-        """Start the match `body` asks for (see the README's API section)."""
+        """Start the match `body` asks for (see docs/arena.md).  Its room is taken
+        before the first await, so that requests at once cannot all pass the cap."""
         self._make_room()
+        self.starting += 1
+        try:
+            return await self._start_match(body)
+        finally:
+            self.starting -= 1
+
+    async def _start_match(self, body: dict[str, Any]) -> LiveMatch:
         request = body.get("game")
         game = await asyncio.to_thread(resolve_game, request, self.config.games_dir)
+        max_steps = _steps(body.get("max_steps"), self.config.max_steps)
         specs = body.get("players")
         if not isinstance(specs, list) or not all(isinstance(s, str) for s in specs):
             raise GameError("players: expected a list of player specs, one per role")
@@ -220,6 +247,7 @@ class Arena:
             clocks,
             seed=seed,
             child_game=child_game(game, request),
+            max_steps=max_steps,
         )
         self.live[match.id] = match
         self.store.save_match(self._row(match))
@@ -232,13 +260,13 @@ class Arena:
         it, abort the one that has waited longest unwatched (its person has left)."""
         running = [match for match in self.live.values() if match.status == RUNNING]
         waiting = [match for match in running if match.waiting()]
-        busy = len(running) - len(waiting)
+        busy = len(running) - len(waiting) + self.starting
         if busy >= self.config.max_matches:
             raise ArenaFull(
                 f"{busy} matches are being played, the most this arena plays at once; "
                 "try again when one ends"
             )
-        if len(running) < self.config.max_matches + self.config.max_waiting:
+        if len(running) + self.starting < self.config.max_matches + self.config.max_waiting:
             return
         abandoned = [match for match in waiting if not match.watchers]
         if not abandoned:
@@ -308,14 +336,26 @@ class Arena:
         return view
 
     async def start_tournament(self, body: dict[str, Any]) -> ArenaTournament:
-        """Start the tournament `body` asks for, in its own process."""
-        setup = await asyncio.to_thread(
-            tournament_setup,
-            body,
-            self.config.games_dir,
-            self.config.log_dir,
-            self.config.player_policy,
-        )
+        """Start the tournament `body` asks for, in its own process, unless as many as
+        allowed run (`ArenaFull`; the room is taken before the first await)."""
+        running = [t for t in self.tournaments.values() if t.status == RUNNING]
+        if len(running) + self.tournaments_starting >= self.config.max_tournaments:
+            raise ArenaFull(
+                f"{self.config.max_tournaments} tournaments are running, the most this arena "
+                "runs at once; try again when one ends"
+            )
+        self.tournaments_starting += 1
+        try:
+            setup = await asyncio.to_thread(
+                tournament_setup,
+                body,
+                self.config.games_dir,
+                self.config.log_dir,
+                self.config.player_policy,
+            )
+        finally:
+            self.tournaments_starting -= 1
+        setup["max_steps"] = _steps(body.get("max_steps"), self.config.max_steps)
         tournament = ArenaTournament(setup)
         self.tournaments[tournament.id] = tournament
         tournament.task = asyncio.create_task(

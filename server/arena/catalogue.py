@@ -14,6 +14,8 @@ from typing import Any
 
 from ggp.games.base import Game, GameError, State
 from ggp.games.registry import NATIVE_GAMES, load_game, parse_spec
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.gdl.syntax.growth import growth_fault
 from ggp.server.rules import RefereeGame, referee_game, referee_game_from_text
 
 MAX_RULES = 200_000
@@ -71,14 +73,22 @@ def resolve_game(request: dict[str, Any], folder: Path | None) -> RefereeGame:
         path = kif_files(folder).get(file)
         if path is None:
             raise GameError(f"no game file {file!r} in the arena's games folder")
-        return referee_game(str(path))
+        return playable(referee_game(str(path)))
     if isinstance(rules := request.get("rules"), str):
         if len(rules) > MAX_RULES:
             raise GameError(f"rules of {len(rules)} characters; at most {MAX_RULES} accepted")
         name = str(request.get("name") or "pasted")
         name = re.sub(r"[^A-Za-z0-9_.-]+", "-", name)[:60].strip("-.") or "pasted"
-        return referee_game_from_text(rules, name)
+        return playable(referee_game_from_text(rules, name))
     raise GameError("game: give builtin, file or rules")
+
+
+def playable(game: RefereeGame) -> RefereeGame:
+    """`game`, unless its rules make terms grow without bound (`GameError`): such a
+    game's states grow until the referee breaks down (`ggp.gdl.syntax.growth`)."""
+    if isinstance(game.game, GdlGame) and (fault := growth_fault(game.game.rules)):
+        raise GameError(f"this game cannot be played: {fault}")
+    return game
 
 
 def faults_of(error: GameError) -> list[dict[str, Any]]:

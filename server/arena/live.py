@@ -47,6 +47,7 @@ class LiveMatch:
         grace: float = 1.0,
         seed: int | None = None,
         child_game: dict[str, Any] | None = None,
+        max_steps: int | None = None,
     ) -> None:
         self.id = match_id
         self.game = game
@@ -54,6 +55,7 @@ class LiveMatch:
         self.clocks = clocks
         self.grace = grace
         self.seed = seed
+        self.max_steps = max_steps
         self.started = time.time()
         self.status = RUNNING
         self.failure: str | None = None
@@ -107,12 +109,16 @@ class LiveMatch:
                 match_id=self.id,
                 log_dir=log_dir,
                 on_step=self._stepped,
+                max_steps=self.max_steps,
             )
             self.record = record
             self.status = FINISHED
         except asyncio.CancelledError:
             self.status, self.failure = ABORTED, self.stop_reason
             raise
+        except GameError as error:  # the step limit, a refusal: said as it is
+            self.status, self.failure = ABORTED, str(error)
+            log.info("match %s aborted: %s", self.id, self.failure)
         except Exception as error:  # a player or the rules broke down: the match is aborted
             self._failed(f"{type(error).__name__}: {error}")
             log.warning("match %s aborted: %s", self.id, self.failure)

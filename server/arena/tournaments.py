@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ggp.games.base import GameError
-from ggp.server.arena.catalogue import builtin_spec, kif_files, resolve_game
+from ggp.server.arena.catalogue import builtin_spec, kif_files, playable, resolve_game
 from ggp.server.arena.player_policy import PlayerPolicy
 from ggp.server.arena.store import ABORTED, FINISHED, RUNNING, ArenaStore
 from ggp.server.match import new_match_id, seat_specs
@@ -93,6 +93,7 @@ def tournament_game(game: Any, games_dir: Path | None, log_dir: Path) -> tuple[s
         path = kif_files(games_dir).get(game["file"])
         if path is None:
             raise GameError(f"no game file {game['file']!r} in the arena's games folder")
+        playable(referee_game(str(path)))
         return str(path), False, game["file"]
     if isinstance(game.get("rules"), str):
         loaded = resolve_game(game, games_dir)  # the checks of a match's rules, faults with lines
@@ -184,8 +185,8 @@ class ArenaTournament:
                 stdout=asyncio.subprocess.PIPE,
             )
             assert self.process.stdin is not None and self.process.stdout is not None
-            self.process.stdin.write(json.dumps(self.setup).encode())
-            self.process.stdin.close()
+            # One line, and stdin kept open: the process's lifeline (`tournament_job`).
+            self.process.stdin.write(json.dumps(self.setup).encode() + b"\n")
             async for line in self.process.stdout:
                 data = json.loads(line)
                 if "index" in data:
@@ -205,6 +206,8 @@ class ArenaTournament:
             self.status, self.failure = ABORTED, "the arena stopped during the tournament"
             raise
         finally:
+            if self.process is not None and self.process.stdin is not None:
+                self.process.stdin.close()
             if self.status == RUNNING:
                 self.status = ABORTED
                 self.failure = self.failure or "the tournament's process failed"
