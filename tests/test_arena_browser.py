@@ -274,3 +274,68 @@ def test_a_page_of_another_site_starts_nothing(browser, arena: str) -> None:
     assert outcomes[2] == "rejected"  # no CORS: the JSON fetch is not even sent
     assert answered == [403, 403, 403], answered  # the form and the two no-cors fetches
     assert _known(arena) == before
+
+
+def play_person_moves(page, moves: list[str]) -> None:
+    """Play `moves` as the page's person by clicking their squares, one turn after another."""
+    for move in moves:
+        wait_for_status(page, "Your turn")
+        played = page.locator(".moves li").count()
+        page.locator(f'svg.board [data-move="{move}"].legal').click()
+        page.wait_for_function(
+            "played => document.querySelectorAll('.moves li').length > played", arg=played
+        )
+
+
+def start_against_legal(page) -> None:
+    """Tic-tac-toe: the person as xplayer, `legal` (the first legal move) as oplayer."""
+    page.goto("/")
+    choose_player(page, 0, "person")
+    choose_player(page, 1, "legal")
+    page.click("button[name=start]")
+    page.wait_for_selector("svg.board")
+
+
+def test_a_won_match_says_you_won_and_draws_the_winning_line(page) -> None:
+    start_against_legal(page)
+    # legal answers (mark 1 1), then (mark 1 2): column 3 is the person's.
+    play_person_moves(page, ["(mark 1 3)", "(mark 2 3)", "(mark 3 3)"])
+    wait_for_status(page, "Finished")
+    banner = page.locator(".banner")
+    assert banner.inner_text() == "You won (xplayer): xplayer 100, oplayer 0"
+    assert page.locator("svg.board line.winning-line").count() == 1
+    assert "null" not in page.locator(".right").inner_text()
+
+
+def test_the_boards_show_their_coordinates(page) -> None:
+    page.goto("/")
+    shown = page.evaluate(
+        """async () => {
+          const { drawBoard } = await import('/static/boards.js');
+          const boards = {
+            tictactoe: { kind: 'tictactoe' }, connect_four: { kind: 'connect_four', width: 7,
+            height: 6 }, othello: { kind: 'othello' }, breakthrough: { kind: 'breakthrough' },
+            hex: { kind: 'hex', size: 5 }, ultimate_tictactoe: { kind: 'ultimate_tictactoe' } };
+          const cells = { tictactoe: ['(cell 1 1 b)'], ultimate_tictactoe: ['(cell 1 1 1 1 b)'] };
+          return Object.fromEntries(Object.entries(boards).map(([name, board]) => [name,
+            [...drawBoard(board, cells[name] || [], null).querySelectorAll('text.coordinate')]
+              .map((node) => node.textContent).join(' ')]));
+        }"""
+    )
+    assert shown["tictactoe"] == "1 2 3 1 2 3"
+    assert shown["connect_four"] == "1 2 3 4 5 6 7"
+    assert shown["othello"] == shown["breakthrough"] == " ".join(["1 2 3 4 5 6 7 8"] * 2)
+    assert shown["hex"].split() == ["1", "a", "2", "3", "4", "5", "b", "c", "d", "e"]
+    assert shown["ultimate_tictactoe"].split().count("3") == 2 + 3 * 2
+
+
+def test_a_hint_is_shown_on_the_board(page) -> None:
+    start_against_legal(page)
+    wait_for_status(page, "Your turn")
+    page.click("button[name=hint]")
+    page.wait_for_selector("table.ranking tr:nth-child(2)")
+    best = page.locator("table.ranking tr:nth-child(2) td").first.inner_text()
+    marked = page.locator("svg.board .hint")
+    marked.first.wait_for()
+    assert marked.count() == 1 and marked.get_attribute("data-move") == best
+    assert page.locator(".key.hint").inner_text() == f"the hint's move {best}"

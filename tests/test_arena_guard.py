@@ -369,3 +369,55 @@ async def test_a_game_whose_terms_grow_is_refused_before_it_starts(aiohttp_clien
         assert response.status == 400
         assert "line 4: (next (count (s ?x)))" in (await response.json())["error"]
     assert await matches_known(client) == []
+
+
+# --- 6. what the page is told ----------------------------------------------------------------
+
+
+async def _until_over(client, match_id: str) -> dict:
+    async with asyncio.timeout(120):
+        while (view := await (await client.get(f"/api/matches/{match_id}")).json())[
+            "status"
+        ] == "running":
+            await asyncio.sleep(0.1)
+    return view
+
+
+async def test_an_unreachable_player_s_errors_say_why(
+    aiohttp_client, config, unused_tcp_port
+) -> None:
+    client = await aiohttp_client(create_app(config), headers={"Sec-Fetch-Site": "same-origin"})
+    response = await client.post(
+        "/api/matches", json=_slow_match(f"http://127.0.0.1:{unused_tcp_port}/")
+    )
+    view = await _until_over(client, (await response.json())["id"])
+    assert view["steps"][0]["errors"][0] == "CE"
+    assert view["steps"][0]["reasons"] == ["connection refused", None]
+    assert {step["reasons"][0] for step in view["steps"][1:] if step["errors"][0]} == {
+        "connection refused"
+    }
+
+
+async def test_the_history_counts_a_running_match_s_steps(aiohttp_client, config) -> None:
+    client = await aiohttp_client(create_app(config), headers={"Sec-Fetch-Site": "same-origin"})
+    response = await client.post(
+        "/api/matches", json={"game": TICTACTOE, "players": ["random", "person"]}
+    )
+    match_id = (await response.json())["id"]
+    async with asyncio.timeout(60):
+        while not (await (await client.get(f"/api/matches/{match_id}")).json())["waiting"]:
+            await asyncio.sleep(0.1)
+    (row,) = await matches_known(client)
+    assert row["status"] == "running" and row["steps"] == 1
+
+
+async def test_a_pasted_game_is_named_by_its_person_or_its_roles(aiohttp_client, config) -> None:
+    from gdl_texts import PENNIES
+
+    client = await aiohttp_client(create_app(config), headers={"Sec-Fetch-Site": "same-origin"})
+    for game, name in (
+        ({"rules": PENNIES}, "left-right"),
+        ({"rules": PENNIES, "name": "Matching pennies!"}, "Matching-pennies"),
+    ):
+        checked = await (await client.post("/api/check", json={"game": game})).json()
+        assert checked["name"] == name

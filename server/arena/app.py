@@ -128,8 +128,14 @@ async def start_match(request: web.Request) -> web.Response:
 
 async def list_matches(request: web.Request) -> web.Response:
     query = request.query
-    rows = _arena(request).store.matches(query.get("game"), query.get("player"))
-    return web.json_response({"matches": [row.to_json() for row in rows]})
+    arena = _arena(request)
+    rows = arena.store.matches(query.get("game"), query.get("player"))
+    listed = [row.to_json() for row in rows]
+    for row in listed:  # a running match's index row is from its start: count its steps now
+        live = arena.live.get(row["id"])
+        if live is not None and live.record is not None:
+            row["steps"] = len(live.record.moves)
+    return web.json_response({"matches": listed})
 
 
 async def match_view(request: web.Request) -> web.Response:

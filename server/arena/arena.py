@@ -314,6 +314,7 @@ class Arena:
             "type": "stored",
             **row.to_json(),
             "board": board_for_spec(row.game),
+            "persons": [role for role, name in enumerate(row.players) if name == PERSON],
             "clocks": {"start": None, "play": None},
             "waiting": [],
             "steps": [],

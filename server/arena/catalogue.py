@@ -16,6 +16,8 @@ from ggp.games.base import Game, GameError, State
 from ggp.games.registry import NATIVE_GAMES, load_game, parse_spec
 from ggp.gdl.interpreter.game import GdlGame
 from ggp.gdl.syntax.growth import growth_fault
+from ggp.gdl.syntax.parser import parse_rules
+from ggp.gdl.syntax.terms import arguments, relation, to_kif
 from ggp.server.rules import RefereeGame, referee_game, referee_game_from_text
 
 MAX_RULES = 200_000
@@ -77,10 +79,21 @@ def resolve_game(request: dict[str, Any], folder: Path | None) -> RefereeGame:
     if isinstance(rules := request.get("rules"), str):
         if len(rules) > MAX_RULES:
             raise GameError(f"rules of {len(rules)} characters; at most {MAX_RULES} accepted")
-        name = str(request.get("name") or "pasted")
-        name = re.sub(r"[^A-Za-z0-9_.-]+", "-", name)[:60].strip("-.") or "pasted"
-        return playable(referee_game_from_text(rules, name))
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "-", str(request.get("name") or ""))[:60].strip("-.")
+        return playable(referee_game_from_text(rules, name or _name_of_roles(rules)))
     raise GameError("game: give builtin, file or rules")
+
+
+def _name_of_roles(rules: str) -> str:
+    """A pasted game's name when its person gave none: its roles (``left-right``);
+    ``pasted`` if they cannot be read (the game's load then says why)."""
+    try:
+        parsed = parse_rules(rules)
+    except GameError:
+        return "pasted"
+    roles = [to_kif(arguments(rule.head)[0]) for rule in parsed if relation(rule.head) == "role"]
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", "-".join(roles))[:60].strip("-.")
+    return name or "pasted"
 
 
 def playable(game: RefereeGame) -> RefereeGame:

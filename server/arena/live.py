@@ -72,6 +72,9 @@ class LiveMatch:
         self.hinted = 0
         """The joint moves the hints' process has been told."""
         self.hint_lock = asyncio.Lock()
+        self.reasons: list[list[str | None]] = []
+        """For each state reached, why each role's reply was an error, in the referee's
+        words (a GGP player by URL says why it could not be reached), else None."""
         for player in self.players:
             if isinstance(player, PersonPlayer):
                 player.on_wait = self._turn_changed
@@ -220,6 +223,7 @@ class LiveMatch:
             "moves": list(record.moves[index - 1]) if index else None,
             "errors": list(record.errors[index]) if index < len(record.errors) else None,
             "time": record.state_times[index],
+            "reasons": self.reasons[index] if index < len(self.reasons) else None,
         }
         if index == len(record.states) - 1:
             step.update(state_view(record.states[index]))
@@ -229,6 +233,13 @@ class LiveMatch:
 
     def _stepped(self, record: MatchRecord) -> None:
         self.record = record
+        errors = record.errors[-1] if record.errors else ()
+        self.reasons.append(
+            [
+                getattr(player, "problem", None) if role < len(errors) and errors[role] else None
+                for role, player in enumerate(self.players)
+            ]
+        )
         message = {"type": "step", **self._step(record, len(record.states) - 1)}
         message["rankings"] = {
             role: player.ranking

@@ -1,5 +1,8 @@
-// SVG boards of the six built-in games (and their GDL twins), drawn from the state's facts.
+// SVG boards of the six built-in games (and their GDL twins), drawn from the state's facts,
+// with the coordinates the moves use written along the edges (as the terminal shows them).
 // drawBoard(board, facts, play) returns an <svg>; play = {legal: Set of moves, onMove} or null.
+// markMoves(svg, moves, className) marks where moves are played (a hint, an agent's choice);
+// winningLine(board, facts) is the line that won a tic-tac-toe or Connect Four match.
 
 const NS = "http://www.w3.org/2000/svg";
 const COLORS = {
@@ -21,10 +24,27 @@ function facts(state, relation) {
   return state.map(parse).filter((parts) => parts[0] === relation);
 }
 
-function svg(width, height, label) {
-  return el("svg", { viewBox: `0 0 ${width} ${height}`, class: "board", role: "img",
-                     "aria-label": label });
+const MARGIN = 22;  // room above and left of a board for its coordinates
+
+function svg(width, height, label, margin = MARGIN) {
+  return el("svg", { viewBox: `${-margin} ${-margin} ${width + margin} ${height + margin}`,
+                     class: "board", role: "img", "aria-label": label });
 }
+
+function coordinate(root, text, x, y) {
+  const node = el("text", { x, y, class: "coordinate", "text-anchor": "middle",
+                            "dominant-baseline": "middle" }, root);
+  node.textContent = text;
+  return node;
+}
+
+// Numbers across the top (columns) and down the left side (rows), each centred on its cells.
+function edgeLabels(root, columns, rows) {
+  for (const [text, x] of columns) coordinate(root, text, x, -MARGIN / 2);
+  for (const [text, y] of rows) coordinate(root, text, -MARGIN / 2, y);
+}
+
+const range = (n) => [...Array(n).keys()].map((i) => i + 1);
 
 // A clickable area: `move` is played when it is legal and the page lets the person move.
 function target(node, move, play) {
@@ -50,6 +70,8 @@ function mark(root, symbol, x, y, size) {
 
 function tictactoe(board, state, play) {
   const root = svg(300, 300, "tic-tac-toe board");
+  edgeLabels(root, range(3).map((c) => [c, (c - 1) * 100 + 50]),
+             range(3).map((r) => [r, (r - 1) * 100 + 50]));
   for (const [, row, col, symbol] of facts(state, "cell")) {
     const x = (col - 1) * 100, y = (row - 1) * 100;
     target(el("rect", { x: x + 2, y: y + 2, width: 96, height: 96, class: "square" }, root),
@@ -60,10 +82,18 @@ function tictactoe(board, state, play) {
 }
 
 function ultimate(board, state, play) {
-  const root = svg(468, 468, "ultimate tic-tac-toe board");
-  root.setAttribute("viewBox", "-3 -3 474 474");
+  const root = svg(468, 468, "ultimate tic-tac-toe board", 40);
   const cell = 50;
   const at = (big, small) => (big - 1) * 158 + (small - 1) * cell + 5;
+  for (let big = 1; big <= 3; big++) {  // the board's number, then the cell's in that board
+    const middle = at(big, 2) + cell / 2 - 1;
+    coordinate(root, big, middle, -30).classList.add("big");
+    coordinate(root, big, -30, middle).classList.add("big");
+    for (let small = 1; small <= 3; small++) {
+      coordinate(root, small, at(big, small) + cell / 2 - 1, -12);
+      coordinate(root, small, -12, at(big, small) + cell / 2 - 1);
+    }
+  }
   for (let b = 0; b < 9; b++) {
     el("rect", { x: (b % 3) * 158, y: Math.floor(b / 3) * 158, width: 152, height: 152,
                  class: "subboard" }, root);
@@ -85,6 +115,7 @@ function stones(root, x, y, r, role) {
 function connectFour(board, state, play) {
   const w = board.width || 7, h = board.height || 6, s = 60;
   const root = svg(w * s, h * s, "Connect Four board");
+  edgeLabels(root, range(w).map((x) => [x, (x - 1) * s + s / 2]), []);
   el("rect", { x: 0, y: 0, width: w * s, height: h * s, fill: "#1f4fa8", rx: 8 }, root);
   const taken = new Map(facts(state, "cell").map(([, x, y, role]) => [`${x} ${y}`, role]));
   for (let x = 1; x <= w; x++) {
@@ -103,6 +134,8 @@ function connectFour(board, state, play) {
 function squareBoard(n, label, state, relation, play, squareMove) {
   const s = 50;
   const root = svg(n * s, n * s, label);
+  edgeLabels(root, range(n).map((x) => [x, (x - 1) * s + s / 2]),
+             range(n).map((y) => [y, (n - y) * s + s / 2]));
   for (let x = 1; x <= n; x++) {
     for (let y = 1; y <= n; y++) {
       const node = el("rect", { x: (x - 1) * s, y: (n - y) * s, width: s, height: s,
@@ -162,7 +195,7 @@ const HEX_EDGES = { top: [4, 5, 0], bottom: [1, 2, 3], left: [2, 3, 4], right: [
 
 function hex(board, state, play) {
   const n = board.size || 7, r = 20, w = Math.sqrt(3) * r;
-  const root = svg(w * (n + (n - 1) / 2) + 2 * r, 1.5 * r * (n - 1) + 4 * r, "Hex board");
+  const root = svg(w * (n + (n - 1) / 2) + 2 * r, 1.5 * r * (n - 1) + 4 * r, "Hex board", 0);
   const taken = new Map(facts(state, "cell").map(([, row, col, role]) => [`${row} ${col}`, role]));
   const edges = [];
   for (let i = 0; i < n; i++) {
@@ -173,6 +206,8 @@ function hex(board, state, play) {
         const a = Math.PI / 180 * (60 * k - 30);
         return `${cx + r * Math.cos(a)},${cy + r * Math.sin(a)}`;
       });
+      if (i === 0) coordinate(root, c, cx, cy - 1.6 * r);
+      if (c === 1) coordinate(root, row, cx - 1.4 * r, cy);
       const role = taken.get(`${row} ${c}`);
       const cell = el("polygon", { points: corners.join(" "), class: "hexcell",
                                    fill: role ? COLORS[role] : "#eee" }, root);
@@ -196,6 +231,50 @@ function hex(board, state, play) {
 
 const DRAW = { tictactoe, connect_four: connectFour, othello, ultimate_tictactoe: ultimate,
                hex, breakthrough };
+
+// Mark the cells, columns or squares where `moves` are played with `className` (Breakthrough:
+// the square moved from and the square moved to).
+export function markMoves(root, moves, className) {
+  for (const move of moves) {
+    const parts = parse(move);
+    for (const node of root.querySelectorAll("[data-move], [data-square]")) {
+      const square = node.dataset.square;
+      const moved = parts[0] === "move" && parts.length === 5 && !node.dataset.move
+        && (square === `${parts[1]} ${parts[2]}` || square === `${parts[3]} ${parts[4]}`);
+      if (node.dataset.move === move || moved) node.classList.add(className);
+    }
+  }
+}
+
+// The cells of a line of three (tic-tac-toe) or four (Connect Four) of one player, with the
+// centres of its ends on the drawn board; null when the game has none or nobody made one.
+export function winningLine(board, state) {
+  const kind = board && board.kind;
+  if (kind !== "tictactoe" && kind !== "connect_four") return null;
+  const length = kind === "tictactoe" ? 3 : 4;
+  const owner = new Map();
+  for (const [, a, b, who] of facts(state, "cell")) {
+    if (who !== "b" && who !== "blank") owner.set(`${a} ${b}`, who);
+  }
+  for (const [key, who] of owner) {
+    const [a, b] = key.split(" ").map(Number);
+    for (const [da, db] of [[0, 1], [1, 0], [1, 1], [1, -1]]) {
+      const cells = range(length).map((k) => [a + (k - 1) * da, b + (k - 1) * db]);
+      if (cells.every(([x, y]) => owner.get(`${x} ${y}`) === who)) {
+        const centre = kind === "tictactoe"
+          ? ([row, col]) => [(col - 1) * 100 + 50, (row - 1) * 100 + 50]
+          : ([x, y]) => [(x - 1) * 60 + 30, ((board.height || 6) - y) * 60 + 30];
+        return { who, cells, from: centre(cells[0]), to: centre(cells[length - 1]) };
+      }
+    }
+  }
+  return null;
+}
+
+export function drawWinningLine(root, line) {
+  el("line", { x1: line.from[0], y1: line.from[1], x2: line.to[0], y2: line.to[1],
+               class: "winning-line" }, root);
+}
 
 export function drawBoard(board, state, play) {
   const draw = board && DRAW[board.kind];

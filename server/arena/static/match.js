@@ -1,6 +1,37 @@
 // One match: live (WebSocket updates) or from the history, with a replay slider.
 import { api, goalsText, h } from "./api.js";
-import { drawBoard, factsView } from "./boards.js";
+import { drawBoard, drawWinningLine, factsView, markMoves, winningLine } from "./boards.js";
+
+// What an error code of a step means, said for a person.
+const ERROR_WORDS = {
+  TO: "no move in time",
+  CE: "could not be reached",
+  IL: "an illegal move",
+};
+
+function errorText(role, code, reason) {
+  const kind = code.split(" ")[0];
+  const words = reason || ERROR_WORDS[kind];
+  return `${role} ${kind}${words ? `: ${words}` : ""}`;
+}
+
+// The result said plainly: who won (or "you won / lost / drew" to the person playing),
+// with every role's goal.
+export function resultText(roles, goals, persons = []) {
+  const scores = goalsText(roles, goals);
+  const best = Math.max(...goals);
+  const winners = roles.filter((role, i) => goals[i] === best);
+  if (persons.length === 1 && roles.length > 1) {
+    const mine = goals[persons[0]];
+    const others = goals.filter((goal, i) => i !== persons[0]);
+    const verdict = mine > Math.max(...others) ? "You won"
+      : mine < Math.max(...others) ? "You lost" : "You drew";
+    return `${verdict} (${roles[persons[0]]}): ${scores}`;
+  }
+  if (roles.length === 1) return `Finished: ${scores}`;
+  if (winners.length === roles.length) return `A draw: ${scores}`;
+  return `${winners.join(" and ")} won: ${scores}`;
+}
 
 function movesText(roles, moves) {
   const shown = moves.map((move, i) => (move === "noop" ? null : `${roles[i]} ${move}`)).filter(Boolean);
@@ -18,6 +49,7 @@ export async function matchPage(page, id) {
   const view = { match: null, viewing: null, thinking: {}, hint: null, socket: null, clock: null,
                  offset: 0, message: "" };
   const title = h("h2", {}, id);
+  const banner = h("div", { class: "banner", hidden: true });
   const status = h("div", { class: "status" });
   const clock = h("div", { class: "clock" });
   const boardBox = h("div", { class: "board-box" });
@@ -28,7 +60,7 @@ export async function matchPage(page, id) {
   const side = h("div", {});
   const actions = h("div", {});
   page.append(title, h("div", { class: "match" },
-    h("div", { class: "left" }, status, boardBox, h("div", {}, slider, " ", stepLabel), clock),
+    h("div", { class: "left" }, banner, status, boardBox, h("div", {}, slider, " ", stepLabel), clock),
     h("div", { class: "right" }, actions, side, h("h3", {}, "Moves"), moves)));
 
   slider.addEventListener("input", () => {
@@ -85,6 +117,9 @@ export async function matchPage(page, id) {
       status.replaceChildren(`Thinking: ${(moving.length ? moving : roles).join(", ")}`);
     } else status.replaceChildren(match.status);
     if (view.message) status.append(h("div", { class: "error" }, view.message));
+    const finished = match.status === "finished" && match.goals;
+    banner.hidden = !finished;
+    banner.textContent = finished ? resultText(roles, match.goals, match.persons || []) : "";
     // The board, clickable for the person on move.
     boardBox.replaceChildren();
     if (step) {
@@ -95,6 +130,23 @@ export async function matchPage(page, id) {
       } : null;
       const board = drawBoard(match.board, step.facts, play);
       boardBox.append(board || factsView(step.facts));
+      const marks = [];
+      if (board && index === last) {
+        if (view.hint && view.hint.ranking && view.hint.ranking.length) {
+          markMoves(board, [view.hint.ranking[0].move], "hint");
+          marks.push(h("span", { class: "key hint" }, `the hint's move ${view.hint.ranking[0].move}`));
+        }
+        for (const [role, ranking] of Object.entries(view.thinking)) {
+          if (ranking.length) {
+            markMoves(board, [ranking[0].move], "best");
+            marks.push(h("span", { class: "key best" },
+                         `${roles[role]} (${match.players[role]}) ranks first ${ranking[0].move}`));
+          }
+        }
+        const line = finished && winningLine(match.board, step.facts);
+        if (line) drawWinningLine(board, line);
+      }
+      if (marks.length) boardBox.append(h("div", { class: "keys" }, marks));
       if (!board || match.board?.kind === "breakthrough") {
         for (const role of waiting) {
           boardBox.append(h("div", { class: "legal-moves" }, h("strong", {}, `${roles[role]}: `),
@@ -108,14 +160,15 @@ export async function matchPage(page, id) {
       }
     }
     // Actions, hints, what the agents think.
-    actions.replaceChildren(
+    actions.replaceChildren(...[
       h("a", { href: `/api/matches/${encodeURIComponent(id)}/log`, download: "" }, "Download the log"),
       " ",
       match.status === "running"
         ? h("button", { onclick: () => api(`matches/${encodeURIComponent(id)}/abort`, {}) }, "Abort")
         : null,
       ...waiting.map((role) => h("button", { onclick: () => askHint(role), name: "hint" },
-                              `Hint for ${roles[role]}`)));
+                              `Hint for ${roles[role]}`)),
+    ].filter((child) => child !== null));
     side.replaceChildren();
     if (view.hint) {
       side.append(h("h3", {}, `Hint for ${roles[view.hint.role]}`),
@@ -128,12 +181,15 @@ export async function matchPage(page, id) {
     }
     // The moves, with the errors of each step.
     moves.replaceChildren(...steps.slice(1).map((s, i) => {
-      const errors = (s.errors || []).map((e, r) => (e ? `${roles[r]} ${e}` : null)).filter(Boolean);
+      const errors = (s.errors || []).map((e, r) => (
+        e ? errorText(roles[r], e, (s.reasons || [])[r]) : null)).filter(Boolean);
       return h("li", { class: i + 1 === index ? "current" : "" }, movesText(roles, s.moves),
                errors.length ? h("span", { class: "error" }, ` [${errors.join(", ")}]`) : null);
     }));
     if (steps[0] && (steps[0].errors || []).some(Boolean)) {
-      moves.prepend(h("li", { class: "error" }, `start: ${steps[0].errors.join(" ")}`));
+      const errors = steps[0].errors.map((e, r) => (
+        e ? errorText(roles[r], e, (steps[0].reasons || [])[r]) : null)).filter(Boolean);
+      moves.prepend(h("li", { class: "error" }, `start: ${errors.join(", ")}`));
     }
   }
 

@@ -52,13 +52,18 @@ export function gameChooser(catalogue, onRoles) {
   const twin = h("input", { type: "checkbox", name: "twin" });
   const builtin = h("span", {}, " ", options, h("label", {}, twin, " through its GDL twin"));
   const rules = h("textarea", { name: "rules", rows: 12, placeholder: "(role white) ..." });
+  const gameName = h("input", { name: "gamename", placeholder: "its name (else its roles)" });
   const upload = h("input", { type: "file", accept: ".kif,.gdl,.txt", name: "upload" });
   const report = h("div", { class: "report" });
   const check = h("button", { type: "button", name: "check" }, "Check");
-  const gdl = h("div", {}, rules, h("div", {}, upload, " ", check), report);
+  const gdl = h("div", {}, rules, h("div", {}, h("label", {}, "Name ", gameName), upload, " ", check),
+                report);
   const request = () => {
     const value = select.value;
-    if (value === "gdl") return { rules: rules.value, name: upload.files[0]?.name.replace(/\.\w+$/, "") };
+    if (value === "gdl") {
+      return { rules: rules.value,
+               name: gameName.value.trim() || upload.files[0]?.name.replace(/\.\w+$/, "") };
+    }
     if (value.startsWith("file:")) return { file: value.slice(5) };
     const spec = value.slice(8) + (options.value.trim() ? `:${options.value.trim()}` : "");
     return { builtin: spec, gdl: twin.checked };
