@@ -21,6 +21,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -578,6 +579,36 @@ def _(command: str, output: list[str], tmp_path: Path) -> None:
         process.send_signal(signal.SIGINT)
         rest = process.communicate(timeout=60)[1]
     assert process.returncode == 0, first + rest
+
+
+@example("ggp arena --host 0.0.0.0 --allow-players 127.0.0.1:9147")
+def _(command: str, output: list[str], tmp_path: Path) -> None:
+    # On a free port; the login link it prints opens the page, which wants the key without it.
+    process = subprocess.Popen(
+        [BIN / "ggp", *command.split()[1:], "--port", "0"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    try:
+        link = process.stdout.readline().strip()
+        found = re.fullmatch(r"arena login link: (http://localhost:(\d+)/)login\?token=\S+", link)
+        assert found, link
+        try:
+            urllib.request.urlopen(found.group(1), timeout=60)
+            raise AssertionError("the page was served without the key")
+        except urllib.error.HTTPError as refused:
+            assert refused.code == 401
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        with opener.open(link.split(": ", 1)[1], timeout=60) as page:
+            assert "<html" in page.read().decode().lower()
+    finally:
+        process.send_signal(signal.SIGINT)
+        rest = process.communicate(timeout=60)[1]
+    assert process.returncode == 0, rest
+    assert "127.0.0.1:9147" in rest and "listens beyond this machine" in rest
 
 
 @example(

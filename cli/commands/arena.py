@@ -56,6 +56,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="largest request accepted, uploaded rules included (%(default)s)",
     )
     parser.add_argument(
+        "--max-steps",
+        type=int,
+        default=500,
+        metavar="N",
+        help="joint moves a match may make; one still going then ends without a result, "
+        "logged as aborted (%(default)s; a request may ask for fewer)",
+    )
+    parser.add_argument(
         "--allow-host",
         action="append",
         default=[],
@@ -84,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
     from ggp.server.arena.arena import ArenaConfig
     from ggp.server.arena.guard import is_loopback, listed_hosts
 
+    if args.max_steps < 1:
+        raise GameError(f"--max-steps {args.max_steps}: expected at least 1")
     if args.games is not None and not args.games.is_dir():
         raise GameError(f"--games {args.games}: no such folder")
     loopback = is_loopback(args.host)
@@ -97,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
         allowed_hosts=listed_hosts(args.allow_host),
         token=token,
         allow_players=tuple(args.allow_players),
+        max_steps=args.max_steps,
     )
     policy = config.player_policy  # a malformed --allow-players is an error before listening
     logging.basicConfig(level="INFO", format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -137,7 +137,7 @@ export async function matchPage(page, id) {
           marks.push(h("span", { class: "key hint" }, `the hint's move ${view.hint.ranking[0].move}`));
         }
         for (const [role, ranking] of Object.entries(view.thinking)) {
-          if (ranking.length) {
+          if (ranking.length && !waiting.length) {  // an agent's choice while it is to move
             markMoves(board, [ranking[0].move], "best");
             marks.push(h("span", { class: "key best" },
                          `${roles[role]} (${match.players[role]}) ranks first ${ranking[0].move}`));
