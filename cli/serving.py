@@ -21,23 +21,29 @@ def serve_until_signal(
     announce: Callable[[list[Any]], None],
     stopping: Callable[[], None],
     shutdown_timeout: float = 60.0,
+    server_options: dict[str, Any] | None = None,
 ) -> None:
     """Serve the application `make_app()` builds on `host`:`port` until SIGINT or SIGTERM.
 
     `announce` gets the addresses listened on once the server is up; `stopping` is called
     when a signal arrives, before the connections are closed (`shutdown_timeout` seconds
-    at most for the replies under way).
+    at most for the replies under way); `server_options` go to the server's connections
+    (`aiohttp.web.AppRunner`: its timeouts, say).
     """
     try:
-        asyncio.run(_serve(make_app, host, port, announce, stopping, shutdown_timeout))
+        asyncio.run(
+            _serve(make_app, host, port, announce, stopping, shutdown_timeout, server_options or {})
+        )
     except OSError as error:
         raise GameError(f"cannot listen on {host}:{port}: {error.strerror}") from None
 
 
-async def _serve(make_app, host, port, announce, stopping, shutdown_timeout) -> None:
+async def _serve(make_app, host, port, announce, stopping, shutdown_timeout, options) -> None:
     from aiohttp import web
 
-    runner = web.AppRunner(make_app(), access_log=None, shutdown_timeout=shutdown_timeout)
+    runner = web.AppRunner(
+        make_app(), access_log=None, shutdown_timeout=shutdown_timeout, **options
+    )
     await runner.setup()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -15,8 +15,10 @@ from ggp.player.service.http_player import (
     DEFAULT_MAX_BODY,
     DEFAULT_MAX_NODES,
     DEFAULT_MAX_TABLES,
+    DEFAULT_READ_TIMEOUT,
     PlayerConfig,
     create_app,
+    server_options,
 )
 from ggp.player.service.logs import EscapingFormatter
 from ggp.player.service.session import DEFAULT_COPY_MEMORY, DEFAULT_WORKER_MEMORY, MIB, Limits
@@ -69,6 +71,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=Path,
         metavar="DIR",
         help="keep a state table per game in DIR, saved at the end of each match",
+    )
+    parser.add_argument(
+        "--read-timeout",
+        type=float,
+        default=DEFAULT_READ_TIMEOUT,
+        metavar="SECONDS",
+        help="a message must arrive whole within this; a connection stalled mid-header or "
+        f"mid-body is closed or answered 408 ({DEFAULT_READ_TIMEOUT:g})",
     )
     parser.add_argument(
         "--max-body",
@@ -169,6 +179,7 @@ def run(args: argparse.Namespace) -> int:
             idle_clocks=args.idle_clocks,
             max_tables=args.max_tables,
             limits=Limits(args.copy_memory * MIB, args.worker_memory * MIB or None),
+            read_timeout=args.read_timeout,
         )
     except ValueError as error:
         raise GameError(str(error)) from None
@@ -183,6 +194,7 @@ def run(args: argparse.Namespace) -> int:
         lambda addresses: announce(config, addresses, warning),
         lambda: log.info("stopping"),
         shutdown_timeout=SHUTDOWN_GRACE,
+        server_options=server_options(config),
     )
     return 0
 

@@ -88,6 +88,10 @@ _LOGGED = 200
 _REAP_EVERY = 0.5
 """Seconds between two looks for abandoned matches."""
 
+DEFAULT_READ_TIMEOUT = 10.0
+"""Seconds a message may take to arrive whole, headers and body (a game manager's
+arrives in well under one); a connection stalled longer is closed."""
+
 
 @dataclass(frozen=True)
 class PlayerConfig:
@@ -114,6 +118,8 @@ class PlayerConfig:
     """State tables kept in `table_dir` (the oldest beyond are deleted)."""
     limits: Limits = Limits()
     """The memory of each match's child processes."""
+    read_timeout: float = DEFAULT_READ_TIMEOUT
+    """Seconds a message may take to arrive (`server_options` for its headers)."""
 
     def __post_init__(self) -> None:
         check_name(self.name)
@@ -127,6 +133,8 @@ class PlayerConfig:
             raise ValueError(f"iterations must be at least 1, got {self.iterations}")
         if self.max_nodes is not None and self.max_nodes < 1:
             raise ValueError(f"the node limit must be at least 1, got {self.max_nodes}")
+        if self.read_timeout <= 0:
+            raise ValueError(f"the read timeout must be over 0 seconds, got {self.read_timeout}")
         if self.idle_clocks <= 0:
             raise ValueError(f"the idle time must be over 0 play clocks, got {self.idle_clocks}")
         if self.max_tables < 1:
@@ -155,6 +163,13 @@ class _ReplyLine(NamedTuple):
 
 
 PLAYER = web.AppKey("player", "Player")
+
+
+def server_options(config: PlayerConfig) -> dict[str, float]:
+    """The options of the server (`aiohttp.web.AppRunner`) that serves `create_app(config)`:
+    a connection with no whole request within the read timeout (headers that stall, an
+    idle connection) is closed; the body's own timeout is `Player.handle_post`'s."""
+    return {"keepalive_timeout": config.read_timeout}
 
 
 def create_app(config: PlayerConfig) -> web.Application:
@@ -208,9 +223,19 @@ class Player:
         if request.content_length is not None and request.content_length > limit:
             return self._too_large(request.content_length)
         try:
-            body = await request.read()
+            async with asyncio.timeout(self.config.read_timeout):
+                body = await request.read()
         except web.HTTPRequestEntityTooLarge:
             return self._too_large(None)
+        except TimeoutError:
+            return self._refused(
+                408, f"the message did not arrive whole in {self.config.read_timeout:g} s"
+            )
+        except web.RequestPayloadError:  # a Content-Encoding the body does not have
+            encoding = request.headers.get("Content-Encoding", "")
+            return self._refused(
+                400, f"the body is not encoded as its Content-Encoding ({encoding}) says"
+            )
         return await self._reply(request, body.decode("utf-8", errors="replace"), arrival)
 
     async def handle_get(self, request: web.Request) -> web.Response:
@@ -229,6 +254,10 @@ class Player:
 
     async def handle_options(self, request: web.Request) -> web.Response:
         return _response("")
+
+    def _refused(self, status: int, reason: str) -> web.Response:
+        log.warning("refused a message: %s", reason)
+        return _response(error_reply(reason), status=status)
 
     def _too_large(self, length: int | None) -> web.Response:
         size = f"{length} bytes" if length is not None else "too large"
