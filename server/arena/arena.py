@@ -9,12 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from ggp.games.base import GameError
-from ggp.games.registry import parse_spec
-from ggp.player.agents import MCTS_OPTIONS, Clocks, make_agent
+from ggp.player.agents import Clocks, make_agent
 from ggp.server.arena.catalogue import board_for_spec, resolve_game
 from ggp.server.arena.guard import Access, is_loopback
 from ggp.server.arena.live import LiveMatch
-from ggp.server.arena.player_policy import PlayerPolicy
+from ggp.server.arena.player_policy import PlayerPolicy, check_agent_spec
 from ggp.server.arena.process_player import ProcessAgentPlayer
 from ggp.server.arena.seat import PERSON, PersonPlayer
 from ggp.server.arena.store import ABORTED, FINISHED, RUNNING, ArenaStore, MatchRow
@@ -106,18 +105,6 @@ def child_game(game: RefereeGame, request: dict[str, Any]) -> dict[str, Any]:
     if isinstance(request.get("builtin"), str):
         return {"builtin": request["builtin"], "gdl": bool(request.get("gdl"))}
     return {"rules": game.rules, "name": game.game.name}
-
-
-def check_agent_spec(spec: str) -> None:
-    """A `GameError` for an agent option that names a folder: a page chooses no paths."""
-    if spec.lower().startswith(("http://", "https://")):
-        return
-    _, options = parse_spec(spec, what="agent")
-    paths = [key for key in options if key in MCTS_OPTIONS and MCTS_OPTIONS[key][1] == "DIR"]
-    if paths:
-        raise GameError(
-            f"agent option {paths[0]}= names a folder of this machine; the arena takes no paths"
-        )
 
 
 def make_seat(

@@ -1,4 +1,4 @@
-"""Which GGP players by URL the arena's visitors may name.
+"""Which players the arena's visitors may name: GGP players by URL, agents' options.
 
 On loopback the visitor is the person at this machine: any http(s) player (their
 own ``ggp serve``, a peer's) may be named.  Beyond loopback the arena reaches only
@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from ggp.games.base import GameError
+from ggp.games.registry import parse_spec
+from ggp.player.agents import MCTS_OPTIONS
 from ggp.server.remote import is_player_url, player_url
 
 
@@ -53,3 +55,15 @@ class PlayerPolicy:
                 f"players by URL: this arena reaches only the players it was started with "
                 f"(--allow-players), not {parts.hostname}:{parts.port}; allowed: {listed}"
             )
+
+
+def check_agent_spec(spec: str) -> None:
+    """A `GameError` for an agent option that names a folder: a page chooses no paths."""
+    if is_player_url(spec):
+        return
+    _, options = parse_spec(spec, what="agent")
+    paths = [key for key in options if key in MCTS_OPTIONS and MCTS_OPTIONS[key][1] == "DIR"]
+    if paths:
+        raise GameError(
+            f"agent option {paths[0]}= names a folder of this machine; the arena takes no paths"
+        )

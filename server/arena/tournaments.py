@@ -20,7 +20,7 @@ from typing import Any
 
 from ggp.games.base import GameError
 from ggp.server.arena.catalogue import builtin_spec, kif_files, playable, resolve_game
-from ggp.server.arena.player_policy import PlayerPolicy
+from ggp.server.arena.player_policy import PlayerPolicy, check_agent_spec
 from ggp.server.arena.store import ABORTED, FINISHED, RUNNING, ArenaStore
 from ggp.server.match import new_match_id, seat_specs
 from ggp.server.remote import is_player_url
@@ -105,7 +105,6 @@ def tournament_setup(
     body: dict[str, Any], games_dir: Path | None, log_dir: Path, policy: PlayerPolicy
 ) -> dict:
     """The setup of a tournament a request asks for, checked; a `GameError` otherwise."""
-    from ggp.server.arena.arena import check_agent_spec
 
     spec, gdl, name = tournament_game(body.get("game"), games_dir, log_dir)
     players = body.get("players")
