@@ -101,3 +101,35 @@ def test_a_tournament_process_ends_with_its_arena_even_killed(tmp_path: Path) ->
         while any(map(_alive, jobs)) and time.monotonic() < deadline:
             time.sleep(0.2)
         assert not any(map(_alive, jobs))
+
+
+def test_a_match_s_agents_end_with_their_arena_even_killed_mid_search(tmp_path: Path) -> None:
+    import os
+    import signal
+    import time
+
+    with arena_process(tmp_path) as (address, process):
+        body = {
+            "game": {"builtin": "connect_four"},
+            "players": ["mcts:time=100", "mcts:time=100"],  # each move searched 100 s
+            "startclock": 120,
+            "playclock": 120,
+        }
+        request = urllib.request.Request(
+            f"{address}api/matches",
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json", "Origin": address.rstrip("/")},
+        )
+        with urllib.request.urlopen(request, timeout=60) as started:
+            assert started.status == 201
+        deadline = time.monotonic() + 60
+        while len(agents := _children(process.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert len(agents) == 2, "no agent processes"
+        time.sleep(3)  # into the first search
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+        deadline = time.monotonic() + 60  # well within the search's 100 s
+        while any(map(_alive, agents)) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not any(map(_alive, agents))

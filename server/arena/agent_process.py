@@ -20,7 +20,8 @@ with an ``id`` that its answer (one line on stdout) echoes:
   for role I (a child started with ``"agent": null`` only gives hints);
   answers ``{"ranking": RANKING}`` with every move of the role.
 
-An error answers ``{"error": TEXT}``; the end of stdin ends the process.
+An error answers ``{"error": TEXT}``; the end of stdin ends the process, and so does
+the end of the arena's process, even in the middle of a search.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from typing import Any, TextIO
 from ggp.games.base import GameError, State
 from ggp.player.agents import Agent, Clocks, MCTSAgent, make_agent
 from ggp.player.search.mcts import MCTS
+from ggp.player.service.lifeline import watch_parent
 from ggp.server.arena.catalogue import resolve_game
 
 THINKING_INTERVAL = 0.5
@@ -143,6 +145,7 @@ def serve(commands: TextIO, answers: TextIO) -> None:
 
 
 def main() -> None:
+    watch_parent()  # the arena gone (even by SIGKILL), the agent stops mid-search
     answers = sys.stdout
     sys.stdout = sys.stderr  # a stray print must not corrupt the answers
     serve(sys.stdin, answers)
