@@ -66,6 +66,13 @@ class Game(ABC):
     (`State.random_playouts`): more than one where a game's playouts cost
     little beside the search's own bookkeeping (native code), so that the
     search does not spend most of its time outside them."""
+    gdl_ii: bool = False
+    """Whether the rules are GDL-II's (Thielscher 2010: a ``sees`` rule or a role
+    ``random``): each role is told only its own move and its percepts
+    (`State.percepts`), never the joint move, and may not know the state."""
+    random_role: int | None = None
+    """In GDL-II, the index of the role ``random`` (chance): never a player, moved
+    uniformly at random among its legal moves by the referee; None if there is none."""
 
     @property
     def rules_id(self) -> str:
@@ -120,6 +127,12 @@ class State(ABC):
         Raises `IllegalMoveError` if a move is not legal for its role, and
         `GameError` if the joint move does not have one move per role.
         """
+
+    def percepts(self, joint: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+        """GDL-II: per role, in role order, what it sees (the ``sees`` facts) when
+        `joint` is played in this state, sorted texts.  Only GDL-II games
+        (`Game.gdl_ii`) have percepts; in the others every role sees the joint move."""
+        raise GameError(f"{self.game.name} is not a GDL-II game: it has no percepts")
 
     def next_listed(self, joint: Sequence[str]) -> State:
         """`next` for a joint move taken from this non-terminal state's own lists

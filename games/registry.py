@@ -19,6 +19,13 @@ NATIVE_GAMES = {
 """Built-in native games: name -> ``module:class``; options are constructor keywords."""
 
 GDL_DIR = Path(__file__).parent / "gdl"
+GDL_II_DIR = Path(__file__).parent / "gdl2"
+"""GDL-II games shipped as examples (hidden information and chance), played by name."""
+
+
+def gdl_ii_games() -> tuple[str, ...]:
+    """The names of the shipped GDL-II games (``monty_hall``...)."""
+    return tuple(sorted(path.stem for path in GDL_II_DIR.glob("*.kif")))
 
 
 def parse_spec(spec: str, what: str = "game") -> tuple[str, dict[str, str]]:
@@ -64,10 +71,12 @@ def load_game(spec: str, *, gdl: bool = False, reasoner: str = "auto") -> Game:
     name, options = parse_spec(spec)
     if name.endswith(".kif") or Path(name).suffix == ".kif":
         return _load_kif(Path(name), options, reasoner=reasoner)
+    if name in gdl_ii_games():
+        return _load_kif(GDL_II_DIR / f"{name}.kif", options, name=name, reasoner=reasoner)
     if name not in NATIVE_GAMES:
         raise GameError(
-            f"unknown game {name!r}; built-in games: {', '.join(NATIVE_GAMES)}, "
-            "or give the path of a .kif file"
+            f"unknown game {name!r}; built-in games: {', '.join(NATIVE_GAMES)}; "
+            f"GDL-II games: {', '.join(gdl_ii_games())}; or give the path of a .kif file"
         )
     if gdl:
         if options:

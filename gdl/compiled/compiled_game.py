@@ -339,6 +339,11 @@ class CompiledState(State):
         check_joint(self, joint)
         return self.next_listed(joint)  # checked: each move is one of its role's listed ones
 
+    def percepts(self, joint: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+        """GDL-II percepts, by the interpreter (neither the compiled rules nor native
+        code compute ``sees``; legal moves, next states and goals stay theirs)."""
+        return self._game.interpreted(self.bits).percepts(joint)
+
     def next_listed(self, joint: Sequence[str]) -> State:
         """`State.next_listed`: the moves' input indexes looked up, nothing checked."""
         game = self._game

@@ -32,6 +32,9 @@ from ggp.gdl.syntax.parser import parse_rules, parse_term
 from ggp.gdl.syntax.terms import Rule, Term, is_ground, relation, rules_text, to_kif
 from ggp.gdl.syntax.validator import check
 
+RANDOM_ROLE = "random"
+"""GDL-II's chance role: moved by the referee, never by a player."""
+
 _SHOWN_FACTS = 400
 """How much of a state's text error messages show."""
 
@@ -54,6 +57,10 @@ class GdlGame(Game):
         self.roles = tuple(to_kif(role) for role in self.role_terms)
         self._role_index = {role: i for i, role in enumerate(self.role_terms)}
         self._initial = frozenset(args[0] for args in self.reasoner.facts("init"))
+        self.random_role = self.roles.index(RANDOM_ROLE) if RANDOM_ROLE in self.roles else None
+        self.gdl_ii = self.random_role is not None or any(
+            relation(rule.head) == "sees" for rule in rules
+        )
         self._move_texts: dict[Term, str] = {}
         self.not_compiled = ""
         """Why the rules are not compiled, when compiling them was tried (`ggp.gdl.load`)."""
@@ -235,15 +242,37 @@ class GdlState(State):
         table = self._legal_table()
         return self._successor([table[i][1][move] for i, move in enumerate(joint)])
 
-    def _successor(self, moves: Iterable[Term]) -> GdlState:
+    def _move_facts(self, moves: Iterable[Term], name: str) -> set[tuple]:
+        """The facts of relation `name` (``next``, ``sees``) for the joint move `moves`."""
         reasoner = self._game.reasoner
         does = zip(self._game.role_terms, moves, strict=True)
         layers = reasoner.move_layers(self.layers(), does)
         try:
-            facts = reasoner.facts("next", layers)
+            return reasoner.facts(name, layers)
         except WorkLimitExceeded as exceeded:
             raise self._too_expensive(exceeded, "a joint move from this state") from None
+
+    def _successor(self, moves: Iterable[Term]) -> GdlState:
+        facts = self._move_facts(moves, "next")
         return GdlState(self._game, frozenset(args[0] for args in facts))
+
+    def percepts(self, joint: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+        """Per role, the ``sees`` facts' percepts for `joint` (checked as by `next`)."""
+        game = self._game
+        if not game.gdl_ii:
+            return super().percepts(joint)
+        if len(joint) == len(game.roles) and not self.is_terminal():
+            joint = [self._resolve(i, move) for i, move in enumerate(joint)]
+        check_joint(self, joint)
+        table = self._legal_table()
+        seen: list[set[str]] = [set() for _ in game.roles]
+        for role, percept in self._move_facts(
+            [table[i][1][move] for i, move in enumerate(joint)], "sees"
+        ):
+            i = game._role_index.get(role)
+            if i is not None:
+                seen[i].add(to_kif(percept))
+        return tuple(tuple(sorted(texts)) for texts in seen)
 
     def random_playout(self, rng: random.Random) -> PlayoutResult:
         """As the generic playout (same choices for the same seed), without move texts."""

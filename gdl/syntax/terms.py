@@ -44,6 +44,7 @@ KEYWORDS = frozenset(
         "or",
         "base",
         "input",
+        "sees",
         "<=",
     }
 )

@@ -18,6 +18,12 @@ with all of them, so a broken game is refused at load time, not half-played.
   ``input`` and ``role`` do not depend on ``true`` or ``does``; ``legal``,
   ``goal`` and ``terminal`` do not depend on ``does``; there is a role, a
   ``terminal`` rule and a ``goal`` rule.
+- **GDL-II** (Thielscher, "A General Game Description Language for Incomplete
+  Information Games", 2010): ``sees`` (2 arguments: a role and a percept) may
+  depend on ``true`` and ``does``, like ``next``, and never appears in a rule's
+  body (nothing depends on what a role sees).  The role ``random`` (chance) is
+  declared like any role; that no player plays it is the referee's and the
+  player's check (`ggp.server`, `ggp.player`), not the rules'.
 
 A rule with ``or`` is checked as its alternatives (`ggp.gdl.syntax.strata.clauses`), each
 of which must be safe and follow the recursion restriction.
@@ -40,8 +46,10 @@ KEYWORD_ARITIES = {
     "terminal": 0,
     "base": 1,
     "input": 2,
+    "sees": 2,
 }
 NEVER_IN_HEADS = ("true", "does")
+NEVER_IN_BODIES = ("sees",)
 NOT_ON_STATE = ("role", "init", "base", "input")
 NOT_ON_MOVES = ("legal", "goal", "terminal")
 
@@ -62,6 +70,7 @@ def validate(rules: list[Rule]) -> tuple[list[str], Strata | None]:
         return faults, None
     faults = _arity_faults(rules)
     faults += _head_faults(rules)
+    faults += _body_faults(rules)
     heads = {relation(rule.head) for rule in rules}
     if "role" not in heads:
         faults.append("no roles: a game needs at least one (role NAME) fact")
@@ -149,6 +158,16 @@ def _head_faults(rules: list[Rule]) -> list[str]:
         "and only appears in rule bodies"
         for rule in rules
         if relation(rule.head) in NEVER_IN_HEADS
+    ]
+
+
+def _body_faults(rules: list[Rule]) -> list[str]:
+    return [
+        f"{rule.located()}: {name} cannot appear in a rule's body; it says what a role "
+        "perceives after a joint move, and nothing may depend on it"
+        for rule in rules
+        for name in sorted({relation(s) for s, _ in body_sentences(rule.body)})
+        if name in NEVER_IN_BODIES
     ]
 
 
