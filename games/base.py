@@ -67,12 +67,15 @@ class Game(ABC):
     little beside the search's own bookkeeping (native code), so that the
     search does not spend most of its time outside them."""
     gdl_ii: bool = False
-    """Whether the rules are GDL-II's (Thielscher 2010: a ``sees`` rule or a role
-    ``random``): each role is told only its own move and its percepts
-    (`State.percepts`), never the joint move, and may not know the state."""
+    """Whether the rules are GDL-II's (Thielscher 2010): they have ``sees`` rules, and
+    each role is told only its own move and its percepts (`State.percepts`), never
+    the joint move, so it may not know the state.  A game with a role ``random``
+    and no ``sees`` rule is one of chance with perfect information, as written for
+    GDL: its roles see every joint move."""
     random_role: int | None = None
-    """In GDL-II, the index of the role ``random`` (chance): never a player, moved
-    uniformly at random among its legal moves by the referee; None if there is none."""
+    """The index of the role ``random`` (chance, in GDL-II and before it): never a
+    player, moved uniformly at random among its legal moves by the referee; None if
+    there is none."""
 
     @property
     def rules_id(self) -> str:

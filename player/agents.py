@@ -22,6 +22,7 @@ from ggp.games.base import Finishers, Game, GameError, State, canonical_move
 from ggp.games.registry import parse_spec
 from ggp.player.search.factored import FACTOR, KEEP_PARTS, PartTrees, independent_choices
 from ggp.player.search.heuristic import CUTOFF, HEURISTIC, MATERIAL, CutoffPlayout, Heuristic, learn
+from ggp.player.hidden import DEFAULT_PARTICLES, Belief, InformationSetSearch
 from ggp.player.search.imm import IMM, PRIOR, HeuristicPrior, ImplicitMinimax
 from ggp.player.search.mcts import (
     DECISIVE,
@@ -66,6 +67,16 @@ def _share(deadline: float | None, share: float) -> float | None:
     return now + share * (deadline - now)
 
 
+@dataclass(frozen=True)
+class Sight:
+    """What a role of a GDL-II game (`Game.gdl_ii`) is told after a joint move: the
+    move it played (the referee's stand-in if its own was late or illegal) and its
+    percepts (`State.percepts`), sorted; never the others' moves nor the state."""
+
+    move: str
+    percepts: tuple[str, ...]
+
+
 class MatchQuit(Exception):
     """A person asked to leave the match."""
 
@@ -95,11 +106,24 @@ class Agent:
         """How a searching agent ranked its moves at its last decision, best first."""
         return []
 
+    plays_unseen = False
+    """Whether the agent can play a GDL-II game, told only its own moves and percepts
+    (`perceive`, `choose_unseen`); the others would see the whole state."""
+
+    def perceive(self, sight: Sight) -> None:
+        """GDL-II: what this role was told of the joint move just played (for `observe`)."""
+
+    def choose_unseen(self, legal: Sequence[str], deadline: float | None) -> str:
+        """GDL-II: the move to play knowing only what was perceived; `legal` are this
+        role's legal moves, which a well-formed GDL-II game lets the role know."""
+        raise GameError(f"agent {self.spec} sees the whole state: it cannot play a GDL-II game")
+
 
 class RandomAgent(Agent):
     """Plays a uniformly random legal move."""
 
     spec = "random"
+    plays_unseen = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -107,14 +131,78 @@ class RandomAgent(Agent):
     def choose_move(self, state: State, deadline: float | None) -> str:
         return self.rng.choice(state.legal_moves(self.role))
 
+    def choose_unseen(self, legal: Sequence[str], deadline: float | None) -> str:
+        return self.rng.choice(legal)
+
 
 class LegalAgent(Agent):
     """Plays the first legal move: a deterministic baseline."""
 
     spec = "legal"
+    plays_unseen = True
 
     def choose_move(self, state: State, deadline: float | None) -> str:
         return state.legal_moves(self.role)[0]
+
+    def choose_unseen(self, legal: Sequence[str], deadline: float | None) -> str:
+        return legal[0]
+
+
+class InformationSetAgent(Agent):
+    """GDL-II: information-set MCTS over a particle belief (`ggp.player.hidden`).
+
+    The belief keeps `particles` states consistent with what the role has seen;
+    each move is searched for `iterations`, `time` seconds or both (never past
+    the referee's deadline), from scratch; a forced move is played unsearched.
+    Plays GDL-II games only (`mcts` sees the whole state of the others)."""
+
+    spec = "ismcts"
+    plays_unseen = True
+
+    def __init__(
+        self,
+        *,
+        iterations: int | None = None,
+        time: float | None = None,
+        particles: int = DEFAULT_PARTICLES,
+        c: float = 0.7,
+        seed: int | None = None,
+    ) -> None:
+        self.iterations = iterations
+        self.time = DEFAULT_TIME if iterations is None and time is None else time
+        self.particles = particles
+        self.c = c
+        self.rng = random.Random(seed)
+        self.last_ranking: list[MoveStats] = []
+
+    def start(self, game: Game, role: int, clocks: Clocks | None = None) -> None:
+        if not game.gdl_ii:
+            raise GameError(f"agent ismcts plays GDL-II games; {game.name} is not one: use mcts")
+        super().start(game, role, clocks)
+        self.belief = Belief(game, role, self.particles, random.Random(self.rng.getrandbits(32)))
+
+    def perceive(self, sight: Sight) -> None:
+        self.belief.observe(sight.move, sight.percepts)
+
+    def choose_unseen(self, legal: Sequence[str], deadline: float | None) -> str:
+        if len(legal) == 1:
+            return legal[0]
+        deadline = _share(deadline, 0.9)  # a margin for the reply to reach the referee
+        if self.time is not None:
+            own = time.monotonic() + self.time
+            deadline = own if deadline is None else min(own, deadline)
+        search = InformationSetSearch(self.belief, self.c, random.Random(self.rng.getrandbits(32)))
+        search.run(self.iterations, deadline)
+        values = search.values()
+        self.last_ranking = sorted(
+            (MoveStats(move, visits, mean / 100) for move, (visits, mean) in values.items()),
+            key=lambda stats: (-stats.visits, -stats.value, stats.move),
+        )
+        move = search.best_move()
+        return move if move in legal else self.rng.choice(legal)
+
+    def ranking(self) -> list[MoveStats]:
+        return self.last_ranking
 
 
 class FlatMonteCarloAgent(Agent):
@@ -447,13 +535,24 @@ class HumanAgent(Agent):
     """A person at a terminal: legal moves are listed, numbered; type one."""
 
     spec = "human"
+    plays_unseen = True
 
     def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
 
+    def perceive(self, sight: Sight) -> None:
+        seen = " ".join(sight.percepts) if sight.percepts else "nothing"
+        self._say(f"You played {sight.move} and see: {seen}")
+
+    def choose_unseen(self, legal: Sequence[str], deadline: float | None) -> str:
+        return self.choose_move_among(tuple(legal))
+
     def choose_move(self, state: State, deadline: float | None) -> str:
-        legal = state.legal_moves(self.role)
+        return self.choose_move_among(state.legal_moves(self.role))
+
+    def choose_move_among(self, legal: tuple[str, ...]) -> str:
+        """The move the person types, among `legal` (listed, numbered)."""
         if len(legal) == 1 and legal[0] == "noop":
             return legal[0]
         role = self.game.roles[self.role]
@@ -594,6 +693,7 @@ AGENTS: dict[str, Callable[..., Agent]] = {
     "flatmc": lambda seed, **options: FlatMonteCarloAgent(seed=seed, **options),
     "mcts": lambda seed, **options: MCTSAgent(seed=seed, **options),
     "human": lambda seed: HumanAgent(),
+    "ismcts": lambda seed, **options: InformationSetAgent(seed=seed, **options),
 }
 """Agent name -> factory(seed, **options)."""
 
@@ -603,7 +703,15 @@ FLATMC_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
 }
 """The options of a ``flatmc`` agent spec."""
 
-AGENT_OPTIONS = {"flatmc": FLATMC_OPTIONS, "mcts": MCTS_OPTIONS}
+ISMCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
+    "iterations": (_at_least(int, 1), "N"),
+    "time": (_at_least(float, 0, above=True), "SECONDS"),
+    "particles": (_at_least(int, 1), "N"),
+    "c": (_at_least(float, 0), "X"),
+}
+"""The options of an ``ismcts`` agent spec (GDL-II games)."""
+
+AGENT_OPTIONS = {"flatmc": FLATMC_OPTIONS, "mcts": MCTS_OPTIONS, "ismcts": ISMCTS_OPTIONS}
 """The options each agent accepts in its spec: name -> (converter, what to write)."""
 
 

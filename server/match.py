@@ -8,6 +8,11 @@ cancelled (Ctrl-C included) or a player breaks down.  A move that is late
 legal one (``IL <move>``) is replaced by a random legal move and recorded as
 an error of that step and role; the match goes on.  Every match can be logged
 (`ggp.server.match_log`), finished or not.
+
+In a GDL-II game (`Game.gdl_ii`) the role ``random`` is moved by the referee,
+uniformly among its legal moves, and each player is told only its `Sight` of
+each joint move (the move it played and its percepts), recorded beside the
+true states.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 from ggp.games.base import Game, GameError, State
-from ggp.player.agents import Agent, Clocks, MatchQuit, make_agent
+from ggp.player.agents import Agent, Clocks, MatchQuit, Sight, make_agent
 from ggp.server.match_log import MatchLogWriter
 from ggp.server.messages import parse_move
 from ggp.server.players import AgentPlayer, MatchSetup, Player, RandomRolePlayer, Reply
@@ -165,6 +170,18 @@ def check_players(game: Game, players: Sequence[Player], rules: str | None, cloc
             f"{game.name} has {len(game.roles)} roles ({', '.join(game.roles)}), "
             f"got {len(players)} players"
         )
+    if game.gdl_ii:
+        seeing = [
+            player.name
+            for player in players
+            if isinstance(player, AgentPlayer) and not player.agent.plays_unseen
+        ]
+        if seeing:
+            raise GameError(
+                f"{game.name} is a GDL-II game (roles see only their percepts), and "
+                f"{', '.join(seeing)} would see the whole state: play it with ismcts, "
+                "random, legal, human or a remote player"
+            )
     remote = [player.name for player in players if player.needs_rules]
     if remote and rules is None:
         raise GameError(
@@ -266,13 +283,18 @@ async def run_match(
         if refused := refusals(players, replies):
             raise MatchRefused(refused)
         joint: tuple[str, ...] | None = None
+        sights: list[Sight | None] = [None] * len(players)
         while not state.is_terminal():
             if max_steps is not None and len(record.moves) >= max_steps:
                 raise StepLimitReached(max_steps)
             replies = await asyncio.gather(
-                *(_ask(p, roles[i], p.play(state, joint)) for i, p in enumerate(players))
+                *(_ask(p, roles[i], p.play(state, joint, sights[i])) for i, p in enumerate(players))
             )
             joint, errors = judge(state, replies, rng)
+            if game.gdl_ii:
+                percepts = state.percepts(joint)
+                record.percepts.append(percepts)
+                sights = [Sight(move, seen) for move, seen in zip(joint, percepts, strict=True)]
             state = state.next(joint)
             record.moves.append(joint)
             record.errors.append(errors)
@@ -280,7 +302,7 @@ async def run_match(
             stepped()
         record.goals = state.goals()
         await asyncio.gather(
-            *(_ask(p, roles[i], p.stop(state, joint)) for i, p in enumerate(players))
+            *(_ask(p, roles[i], p.stop(state, joint, sights[i])) for i, p in enumerate(players))
         )
     except BaseException as error:
         record.aborted = not record.completed
@@ -340,10 +362,15 @@ def play_match(
     seed: int | None = None,
     log_dir: Path | str | None = None,
 ) -> MatchRecord:
-    """Play one match of `game` between in-process agents (agent i in role i).
+    """Play one match of `game` between in-process agents (agent i in role i; the
+    role ``random`` may be left out, the referee plays it).
 
     Without `clocks` nobody is timed; see `run_match` for the rest.
     """
-    players = [AgentPlayer(agent) for agent in agents]
+    players: list[Player] = [AgentPlayer(agent) for agent in agents]
+    chance = game.random_role
+    if chance is not None and len(agents) == len(game.roles) - 1:
+        own_seed = None if seed is None else derive_seed(seed, chance)
+        players.insert(chance, RandomRolePlayer(own_seed))
     match = run_match(game, players, clocks=clocks, on_step=on_step, seed=seed, log_dir=log_dir)
     return asyncio.run(_run_and_close(players, match))

@@ -4,7 +4,9 @@ The fields are GGP-Base's (``matchId``, ``states``, ``moves``, ``errors``,
 ``goalValues``, ``startClock``...; see ``../shared/docs/protocol.md``), plus
 what it takes to replay a match with nothing else at hand, under ``x-`` names:
 ``x-game`` (how the game was named), ``x-rules`` (the GDL text), ``x-roles``,
-``x-grace`` and ``x-failure`` (why an aborted match stopped).
+``x-grace`` and ``x-failure`` (why an aborted match stopped); a GDL-II match adds
+``x-percepts`` (per step, each role's percepts), so that the log holds both the true
+states and each role's view (its own moves and percepts: `role_view`).
 
 A log is written to a temporary file beside its place and then renamed over
 it, so a reader sees the previous version or the new one, never a half
@@ -97,6 +99,8 @@ def to_json(record: MatchRecord, token: str) -> dict[str, Any]:
         "x-grace": record.grace,
         "x-failure": record.failure,
     }
+    if record.game.gdl_ii:
+        data["x-percepts"] = [[list(seen) for seen in step] for step in record.percepts]
     if record.goals is not None:
         data["goalValues"] = list(record.goals)
     return data
@@ -159,6 +163,15 @@ class LoggedMatch:
     play_clock: float | None
     start_time: int | None = None
     """Milliseconds since the epoch, when the log says."""
+    percepts: tuple[tuple[tuple[str, ...], ...], ...] | None = None
+    """GDL-II: per step, each role's percepts (None for a plain GDL match)."""
+
+    def role_view(self, role: int) -> list[tuple[str, tuple[str, ...]]]:
+        """GDL-II: what role `role` was told at each step: its own move and its percepts."""
+        if self.percepts is None:
+            raise GameError(f"{self.match_id} is not a GDL-II match: its roles saw every move")
+        steps = zip(self.moves, self.percepts, strict=False)
+        return [(joint[role], seen[role]) for joint, seen in steps]
 
 
 def _optional_clock(value: Any) -> float | None:
@@ -178,6 +191,7 @@ def read_log(path: Path) -> LoggedMatch:
         moves = tuple(tuple(canonical_move(move) for move in joint) for joint in data["moves"])
         goals = data.get("goalValues")
         roles = data.get("x-roles")
+        percepts = data.get("x-percepts")
         return LoggedMatch(
             match_id=data["matchId"],
             roles=tuple(roles) if roles else None,
@@ -194,6 +208,9 @@ def read_log(path: Path) -> LoggedMatch:
             start_clock=_optional_clock(data.get("startClock")),
             play_clock=_optional_clock(data.get("playClock")),
             start_time=data.get("startTime") if isinstance(data.get("startTime"), int) else None,
+            percepts=None
+            if percepts is None
+            else tuple(tuple(tuple(map(str, seen)) for seen in step) for step in percepts),
         )
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise GameError(f"{path} is not a match log: bad or missing field ({error})") from None

@@ -44,6 +44,21 @@ def play_message(match_id: str, joint: Sequence[str] | None) -> str:
     return f"(PLAY {match_id} {joint_text(joint)})"
 
 
+def percepts_text(percepts: Sequence[str]) -> str:
+    """A GDL-II role's percepts as a message carries them: ``(p1 p2)``, ``NIL`` if none."""
+    return f"({' '.join(percepts)})" if percepts else "NIL"
+
+
+def gdl_ii_message(
+    kind: str, match_id: str, turn: int, move: str | None, percepts: Sequence[str]
+) -> str:
+    """A GDL-II ``PLAY`` or ``STOP`` (`kind`) as the Dresden GameController sends it:
+    ``(PLAY id TURN LASTMOVE PERCEPTS)``, where TURN counts the joint moves played,
+    LASTMOVE is the receiver's own last move and PERCEPTS what it saw of it
+    (``(PLAY id 0 NIL NIL)`` at the first turn); never the others' moves."""
+    return f"({kind} {match_id} {turn} {move or 'NIL'} {percepts_text(percepts)})"
+
+
 def stop_message(match_id: str, joint: Sequence[str]) -> str:
     """``(STOP id (m1 m2 ...))``: the last joint move, which ended the game."""
     return f"(STOP {match_id} {joint_text(joint)})"

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ggp.games.base import Game, State
-from ggp.player.agents import Agent, Clocks, HumanAgent
+from ggp.player.agents import Agent, Clocks, HumanAgent, Sight
 
 
 @dataclass(frozen=True)
@@ -68,13 +68,19 @@ class Player(ABC):
         """Tell the player the match begins and it plays `setup.game.roles[role]`."""
 
     @abstractmethod
-    async def play(self, state: State, joint: Sequence[str] | None) -> Reply:
+    async def play(
+        self, state: State, joint: Sequence[str] | None, sight: Sight | None = None
+    ) -> Reply:
         """Ask for a move in `state`, reached by the previous joint move `joint`
-        (None at the first step)."""
+        (None at the first step).  In a GDL-II game, `sight` is all the player
+        may be told of that joint move (None at the first step)."""
 
     @abstractmethod
-    async def stop(self, state: State, joint: Sequence[str] | None) -> None:
-        """The match ended in `state` after `joint`; the reply is not checked."""
+    async def stop(
+        self, state: State, joint: Sequence[str] | None, sight: Sight | None = None
+    ) -> None:
+        """The match ended in `state` after `joint` (`sight`: as for `play`); the
+        reply is not checked."""
 
     @abstractmethod
     async def abort(self) -> None:
@@ -97,10 +103,14 @@ class RandomRolePlayer(Player):
         self.role = role
         return Reply("ready")
 
-    async def play(self, state: State, joint: Sequence[str] | None) -> Reply:
+    async def play(
+        self, state: State, joint: Sequence[str] | None, sight: Sight | None = None
+    ) -> Reply:
         return Reply(self.rng.choice(state.legal_moves(self.role)))
 
-    async def stop(self, state: State, joint: Sequence[str] | None) -> None:
+    async def stop(
+        self, state: State, joint: Sequence[str] | None, sight: Sight | None = None
+    ) -> None:
         pass
 
     async def abort(self) -> None:
@@ -161,6 +171,8 @@ class AgentPlayer(Player):
     busy, so the next request waits behind it, as with a remote player still
     thinking.  A person (`HumanAgent`) is not timed.  An exception raised by
     the agent is not a move: it reaches the referee, which aborts the match.
+    In a GDL-II game the agent is told only its `Sight` of each joint move
+    (`Agent.perceive`) and its legal moves (`Agent.choose_unseen`), never the state.
     """
 
     def __init__(self, agent: Agent) -> None:
@@ -170,6 +182,7 @@ class AgentPlayer(Player):
         self.worker = _Worker(f"agent {agent.spec}")
         self.setup: MatchSetup | None = None
         self.state: State | None = None
+        self.role = 0
 
     def _timeout(self, clock: float | None) -> float | None:
         assert self.setup is not None
@@ -184,6 +197,7 @@ class AgentPlayer(Player):
 
     async def start(self, setup: MatchSetup, role: int) -> Reply:
         self.setup = setup
+        self.role = role
         agent = self.agent
 
         def begin() -> str:
@@ -192,26 +206,42 @@ class AgentPlayer(Player):
 
         return await self._wait(begin, self._timeout(setup.clocks.start))
 
-    async def play(self, state: State, joint: Sequence[str] | None) -> Reply:
+    async def play(
+        self, state: State, joint: Sequence[str] | None, sight: Sight | None = None
+    ) -> Reply:
         assert self.setup is not None
         self.state = state
         agent = self.agent
         clock = self.setup.clocks.play
         deadline = time.monotonic() + clock if clock is not None and self.timed else None
+        if self.setup.game.gdl_ii:
+            legal = state.legal_moves(self.role)
 
-        def choose() -> str:
-            if joint is not None:
-                agent.observe(joint, state)
-            return agent.choose_move(state, deadline)
+            def choose() -> str:
+                if sight is not None:
+                    agent.perceive(sight)
+                return agent.choose_unseen(legal, deadline)
+
+        else:
+
+            def choose() -> str:
+                if joint is not None:
+                    agent.observe(joint, state)
+                return agent.choose_move(state, deadline)
 
         return await self._wait(choose, self._timeout(clock))
 
-    async def stop(self, state: State, joint: Sequence[str] | None) -> None:
+    async def stop(
+        self, state: State, joint: Sequence[str] | None, sight: Sight | None = None
+    ) -> None:
         assert self.setup is not None
         agent = self.agent
+        hidden = self.setup.game.gdl_ii
 
         def finish() -> None:
-            if joint is not None:
+            if hidden and sight is not None:
+                agent.perceive(sight)
+            elif not hidden and joint is not None:
                 agent.observe(joint, state)
             agent.stop(state)
 

@@ -18,7 +18,8 @@ class MatchRecord:
 
     `errors` has one entry per role for the start (index 0) and then one per
     step: ``errors[i + 1]`` goes with ``moves[i]``; an entry is ``""``, ``TO``,
-    ``CE``, ``IL <move>`` or ``IL null``.
+    ``CE``, ``IL <move>`` or ``IL null``.  `states` are the true states, which
+    the players of a GDL-II game never see.
     """
 
     match_id: str
@@ -34,6 +35,9 @@ class MatchRecord:
     states: list[State] = field(default_factory=list)
     state_times: list[int] = field(default_factory=list)
     moves: list[tuple[str, ...]] = field(default_factory=list)
+    percepts: list[tuple[tuple[str, ...], ...]] = field(default_factory=list)
+    """GDL-II (`Game.gdl_ii`): per step, what each role saw of ``moves[i]``
+    (`State.percepts`); a role's view of the match is its own moves and these."""
     errors: list[tuple[str, ...]] = field(default_factory=list)
     goals: Goals | None = None
     aborted: bool = False

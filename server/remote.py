@@ -21,8 +21,10 @@ from urllib.parse import urlsplit
 
 import aiohttp
 from ggp.games.base import GameError, State
+from ggp.player.agents import Sight
 from ggp.server.messages import (
     abort_message,
+    gdl_ii_message,
     parse_move,
     play_message,
     start_message,
@@ -104,6 +106,7 @@ class RemotePlayer(Player):
         }
         self.session: aiohttp.ClientSession | None = None
         self.setup: MatchSetup | None = None
+        self.turn = 0
 
     async def send(self, message: str, timeout: float | None) -> Reply:
         """POST `message`; the reply's trimmed text, or ``TO``/``CE`` (`problem` says why)."""
@@ -144,6 +147,7 @@ class RemotePlayer(Player):
     async def start(self, setup: MatchSetup, role: int) -> Reply:
         self.setup = setup
         self.role = role
+        self.turn = 0
         clocks = setup.clocks
         # The referee checks these before the match (`ggp.server.match.check_players`).
         assert setup.rules is not None and clocks.start is not None and clocks.play is not None
@@ -152,9 +156,14 @@ class RemotePlayer(Player):
         )
         return await self.send(message, setup.timeout(clocks.start))
 
-    async def play(self, state: State, joint: Sequence[str] | None) -> Reply:
+    async def play(
+        self, state: State, joint: Sequence[str] | None, sight: Sight | None = None
+    ) -> Reply:
         assert self.setup is not None
-        message = play_message(self.setup.match_id, joint)
+        if self.setup.game.gdl_ii:
+            message = self._gdl_ii("PLAY", sight)
+        else:
+            message = play_message(self.setup.match_id, joint)
         reply = await self.send(message, self.setup.timeout(self.setup.clocks.play))
         if reply.text is None or self.quote_replies:
             return reply
@@ -162,10 +171,24 @@ class RemotePlayer(Player):
             return self._failed("IL", "not a legal move")
         return reply
 
-    async def stop(self, state: State, joint: Sequence[str] | None) -> None:
+    async def stop(
+        self, state: State, joint: Sequence[str] | None, sight: Sight | None = None
+    ) -> None:
         assert self.setup is not None
-        message = stop_message(self.setup.match_id, joint or ())
+        if self.setup.game.gdl_ii:
+            message = self._gdl_ii("STOP", sight)
+        else:
+            message = stop_message(self.setup.match_id, joint or ())
         await self.send(message, self.setup.timeout(self.setup.clocks.play))
+
+    def _gdl_ii(self, kind: str, sight: Sight | None) -> str:
+        """A GDL-II message: the turn (joint moves so far), our last move, our percepts."""
+        assert self.setup is not None
+        turn = self.turn
+        self.turn += 1
+        if sight is None:
+            return gdl_ii_message(kind, self.setup.match_id, turn, None, ())
+        return gdl_ii_message(kind, self.setup.match_id, turn, sight.move, sight.percepts)
 
     async def abort(self) -> None:
         if self.setup is not None:

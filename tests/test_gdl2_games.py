@@ -68,6 +68,8 @@ def test_plain_games_are_untouched() -> None:
     with pytest.raises(GameError, match="not a GDL-II game"):
         state.percepts(["(mark 1 1)", "noop"])
     assert not load_game("tictactoe").gdl_ii
+    chance = GdlGame.from_text(SMALL.replace("(<= (sees watcher (right ?n))", "(<= (right ?n)"))
+    assert chance.random_role == 1 and not chance.gdl_ii  # chance, every move seen
 
 
 def test_the_shipped_games_are_listed_and_load_by_name() -> None:

@@ -58,9 +58,7 @@ class GdlGame(Game):
         self._role_index = {role: i for i, role in enumerate(self.role_terms)}
         self._initial = frozenset(args[0] for args in self.reasoner.facts("init"))
         self.random_role = self.roles.index(RANDOM_ROLE) if RANDOM_ROLE in self.roles else None
-        self.gdl_ii = self.random_role is not None or any(
-            relation(rule.head) == "sees" for rule in rules
-        )
+        self.gdl_ii = any(relation(rule.head) == "sees" for rule in rules)
         self._move_texts: dict[Term, str] = {}
         self.not_compiled = ""
         """Why the rules are not compiled, when compiling them was tried (`ggp.gdl.load`)."""

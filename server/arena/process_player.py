@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ggp.games.base import GameError, State
+from ggp.player.agents import Sight
 from ggp.server.arena.child import AgentChild
 from ggp.server.players import MatchSetup, Player, Reply
 
@@ -66,7 +67,9 @@ class ProcessAgentPlayer(Player):
         answer = await self._ask(command, setup.timeout(setup.clocks.start))
         return answer if isinstance(answer, Reply) else Reply("ready")
 
-    async def play(self, state: State, joint: Sequence[str] | None) -> Reply:
+    async def play(
+        self, state: State, joint: Sequence[str] | None, sight: Sight | None = None
+    ) -> Reply:
         assert self.setup is not None
         clock = self.setup.clocks.play
         command = {"cmd": "play", "joint": None if joint is None else list(joint), "seconds": clock}
@@ -76,7 +79,9 @@ class ProcessAgentPlayer(Player):
         self.ranking = answer["ranking"]
         return Reply(answer["move"])
 
-    async def stop(self, state: State, joint: Sequence[str] | None) -> None:
+    async def stop(
+        self, state: State, joint: Sequence[str] | None, sight: Sight | None = None
+    ) -> None:
         assert self.setup is not None
         command = {"cmd": "stop", "joint": None if joint is None else list(joint)}
         await self._ask(command, self.setup.timeout(self.setup.clocks.play))

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 
 from ggp.games.base import GameError, State, canonical_move
+from ggp.player.agents import Sight
 from ggp.server.players import MatchSetup, Player, Reply
 
 PERSON = "person"
@@ -50,7 +51,9 @@ class PersonPlayer(Player):
         self.setup, self.role = setup, role
         return Reply("ready")
 
-    async def play(self, state: State, joint: Sequence[str] | None) -> Reply:
+    async def play(
+        self, state: State, joint: Sequence[str] | None, sight: Sight | None = None
+    ) -> Reply:
         assert self.setup is not None
         self.state = state
         self.legal = tuple(state.legal_moves(self.role))
@@ -80,7 +83,9 @@ class PersonPlayer(Player):
         self.pending.set_result(move)
         return move
 
-    async def stop(self, state: State, joint: Sequence[str] | None) -> None:
+    async def stop(
+        self, state: State, joint: Sequence[str] | None, sight: Sight | None = None
+    ) -> None:
         self.state = state
 
     async def abort(self) -> None:
