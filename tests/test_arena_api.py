@@ -88,6 +88,9 @@ async def test_the_games_offered(arena) -> None:
         "ultimate_tictactoe",
         "hex",
         "breakthrough",
+        "blind_tictactoe",
+        "kuhn_poker",
+        "monty_hall",
     ]
     four = listing["builtin"][1]
     assert four["board"] == {"kind": "connect_four", "width": 7, "height": 6}

@@ -15,6 +15,10 @@ with an ``id`` that its answer (one line on stdout) echoes:
   its moves so far; answers ``{"move": M, "ranking": RANKING}``;
 - ``{"cmd": "stop", "joint": [M...] or null}``: the match is over;
   answers ``{"ok": true}``;
+- in a GDL-II game (`Game.gdl_ii`), ``play`` and ``stop`` carry ``"sight": [MOVE,
+  [PERCEPT...]] or null`` instead of the joint move, and ``play`` the role's
+  ``"legal"`` moves: the agent is told only those (`Agent.perceive`,
+  `Agent.choose_unseen`); hints are not given;
 - ``{"cmd": "hint", "moves": [[M...]...], "role": I, "seconds": S}``: play the
   joint moves made since the last command, then search S seconds from there
   for role I (a child started with ``"agent": null`` only gives hints);
@@ -34,7 +38,7 @@ import time
 from typing import Any, TextIO
 
 from ggp.games.base import GameError, State
-from ggp.player.agents import Agent, Clocks, MCTSAgent, make_agent
+from ggp.player.agents import Agent, Clocks, MCTSAgent, Sight, make_agent
 from ggp.player.search.mcts import MCTS
 from ggp.player.service.lifeline import watch_parent
 from ggp.server.arena.catalogue import resolve_game
@@ -87,11 +91,15 @@ class AgentProcess:
         if self.state is None:
             raise GameError(f"{name!r} before start")
         if name == "hint":
+            if self.state.game.gdl_ii:
+                raise GameError("no hints in a GDL-II game: a hint would search the hidden state")
             for joint in command["moves"]:
                 self.state = self.state.next(joint)
             return {"ranking": hint_ranking(self.state, command["role"], command["seconds"])}
         if self.agent is None:
             raise GameError(f"{name!r}: this process has no agent")
+        if self.state.game.gdl_ii:
+            return self.unseen(name, command)
         if command.get("joint") is not None:
             self.state = self.state.next(command["joint"])
             self.agent.observe(command["joint"], self.state)
@@ -101,6 +109,22 @@ class AgentProcess:
             self.agent.stop(self.state)
             return {"ok": True}
         raise GameError(f"unknown command {name!r}")
+
+    def unseen(self, name: str, command: dict[str, Any]) -> dict[str, Any]:
+        """``play`` and ``stop`` of a GDL-II game: the agent is told its sight only."""
+        agent = self.agent
+        assert agent is not None
+        if command.get("sight") is not None:
+            move, percepts = command["sight"]
+            agent.perceive(Sight(move, tuple(percepts)))
+        if name == "stop":
+            return {"ok": True}
+        if name != "play":
+            raise GameError(f"unknown command {name!r}")
+        seconds = command.get("seconds")
+        deadline = None if seconds is None else time.monotonic() + seconds
+        move = agent.choose_unseen(command["legal"], deadline)
+        return {"move": move, "ranking": ranking_json(agent.ranking())}
 
     def play(self, seconds: float | None) -> dict[str, Any]:
         agent, state = self.agent, self.state

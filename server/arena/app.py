@@ -207,6 +207,8 @@ async def give_hint(request: web.Request) -> web.Response:
     person = match.person(role)
     if person is None or not person.waiting or person.state is None:
         raise ApiError(409, "a hint is given to a person whose turn it is")
+    if match.game.game.gdl_ii:
+        raise ApiError(409, "no hints in a GDL-II game: a hint would search the hidden state")
     try:
         ranking = await match.hint(role)
     except (TimeoutError, ConnectionError, OSError) as error:
@@ -222,6 +224,9 @@ async def abort_match(request: web.Request) -> web.Response:
 
 async def download_log(request: web.Request) -> web.StreamResponse:
     match_id = request.match_info["match_id"]
+    live = _arena(request).live.get(match_id)
+    if live is not None and live.hidden_role is not None:
+        raise ApiError(409, "the log of a GDL-II match with a person is given once it is over")
     path = _arena(request).log_path(match_id)
     if path is None:
         raise ApiError(404, "no log for this match")

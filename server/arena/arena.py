@@ -130,7 +130,12 @@ def make_seat(
     check_agent_spec(spec)
     if spec.partition(":")[0].strip() == "human":
         raise GameError("the 'human' agent plays in a terminal; in the arena choose 'person'")
-    make_agent(spec, seed)  # a bad spec is refused here, before the match starts
+    agent = make_agent(spec, seed)  # a bad spec is refused here, before the match starts
+    if game.game.gdl_ii and not agent.plays_unseen:
+        raise GameError(
+            f"{game.game.name} is a GDL-II game: agent {spec} would see the whole state; "
+            "choose ismcts, random or legal"
+        )
     return ProcessAgentPlayer(spec, child_game(game, request), seed)
 
 

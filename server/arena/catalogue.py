@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ggp.games.base import Game, GameError, State
-from ggp.games.registry import NATIVE_GAMES, load_game, parse_spec
+from ggp.games.registry import NATIVE_GAMES, gdl_ii_games, load_game, parse_spec
 from ggp.gdl.interpreter.game import GdlGame
 from ggp.gdl.syntax.growth import growth_fault
 from ggp.gdl.syntax.parser import parse_rules
@@ -27,10 +27,11 @@ _LINE = re.compile(r"^line (\d+)(?:, column (\d+))?:\s*")
 
 
 def builtin_games() -> list[dict[str, Any]]:
-    """The built-in games: name, roles, options with their defaults."""
+    """The built-in games: name, roles, options with their defaults; the shipped GDL-II
+    games (`ggp.games.registry.gdl_ii_games`) after the native ones."""
     listed = []
-    for name in NATIVE_GAMES:
-        game = load_game(name)
+    for name in (*NATIVE_GAMES, *gdl_ii_games()):
+        game = load_game(name, reasoner="interpreter")
         listed.append(
             {
                 "name": name,
@@ -58,9 +59,10 @@ def builtin_spec(spec: str) -> str:
     """`spec` if it names a built-in game (with options); a `GameError` otherwise, which
     says nothing of files: a built-in game is a name, never a path."""
     name, _ = parse_spec(spec)
-    if name not in NATIVE_GAMES:
+    if name not in NATIVE_GAMES and name not in gdl_ii_games():
         shown = name if re.fullmatch(r"[A-Za-z0-9_]{1,40}", name) else "(not a game name)"
-        raise GameError(f"unknown built-in game {shown}; games: {', '.join(NATIVE_GAMES)}")
+        known = ", ".join((*NATIVE_GAMES, *gdl_ii_games()))
+        raise GameError(f"unknown built-in game {shown}; games: {known}")
     return spec
 
 

@@ -5,6 +5,11 @@ each agent searching in a process of its own: `ggp.server.arena.process_player`)
 whoever is watching: closing a page does not stop it.  Every watcher gets a queue of
 updates (a snapshot first, then steps, thinking, turns and the end), so any
 number of pages may follow one match.
+
+A GDL-II match (`Game.gdl_ii`) with a person in it is shown, while it runs, as
+that person sees it (the first person's seat: `hidden_role`): their own moves,
+percepts and legal moves, nothing of the state nor of the others' moves and
+rankings; once it is over, whole.
 """
 
 from __future__ import annotations
@@ -92,6 +97,13 @@ class LiveMatch:
     def person(self, role: int) -> PersonPlayer | None:
         player = self.players[role] if 0 <= role < len(self.players) else None
         return player if isinstance(player, PersonPlayer) else None
+
+    @property
+    def hidden_role(self) -> int | None:
+        """The role whose view alone is shown: a person's, in a running GDL-II match."""
+        if self.status != RUNNING or not self.game.game.gdl_ii:
+            return None
+        return next((i for i, p in enumerate(self.players) if isinstance(p, PersonPlayer)), None)
 
     def current_state(self) -> State | None:
         return self.record.states[-1] if self.record and self.record.states else None
@@ -214,10 +226,14 @@ class LiveMatch:
             "failure": self.failure,
             "steps": steps,
             "waiting": self.waiting(),
+            "view": None if self.hidden_role is None else {"role": self.hidden_role},
             "now": time.time() * 1000,
         }
 
     def _step(self, record: MatchRecord, index: int) -> dict[str, Any]:
+        role = self.hidden_role
+        if role is not None:
+            return self._seen_step(record, index, role)
         step = {
             "index": index,
             "moves": list(record.moves[index - 1]) if index else None,
@@ -230,6 +246,27 @@ class LiveMatch:
         else:
             step["facts"] = list(record.states[index].facts())
         return step
+
+    def _seen_step(self, record: MatchRecord, index: int, role: int) -> dict[str, Any]:
+        """Step `index` as `role` saw it: its move, its percepts as the facts shown, and
+        its legal moves now; the others' moves and errors as ``?`` and ``""``."""
+        state = record.states[index]
+        terminal = state.is_terminal()
+        moves = record.moves[index - 1] if index else None
+        errors = record.errors[index] if index < len(record.errors) else None
+        return {
+            "index": index,
+            "moves": None if moves is None else _own(moves, role, "?"),
+            "errors": None if errors is None else _own(errors, role, ""),
+            "time": record.state_times[index],
+            "facts": list(record.percepts[index - 1][role]) if index else [],
+            "terminal": terminal,
+            "legal": [
+                list(state.legal_moves(i)) if i == role and not terminal else []
+                for i in range(len(self.roles))
+            ],
+            "goals": None,
+        }
 
     def _stepped(self, record: MatchRecord) -> None:
         self.record = record
@@ -246,6 +283,8 @@ class LiveMatch:
             for role, player in enumerate(self.players)
             if isinstance(player, ProcessAgentPlayer) and player.ranking
         }
+        if self.hidden_role is not None:  # what an agent thinks tells of the hidden state
+            message["rankings"] = {}
         message["now"] = time.time() * 1000
         self._broadcast(message)
 
@@ -264,4 +303,11 @@ class LiveMatch:
         }
 
     def _thinking(self, role: int, ranking: list[dict]) -> None:
+        if self.hidden_role is not None:
+            return
         self._broadcast({"type": "thinking", "role": role, "ranking": ranking})
+
+
+def _own(items: Sequence[str], role: int, hidden: str) -> list[str]:
+    """`items` (one per role) with every role's but `role`'s replaced by `hidden`."""
+    return [item if i == role else hidden for i, item in enumerate(items)]

@@ -73,6 +73,9 @@ class ProcessAgentPlayer(Player):
         assert self.setup is not None
         clock = self.setup.clocks.play
         command = {"cmd": "play", "joint": None if joint is None else list(joint), "seconds": clock}
+        if self.setup.game.gdl_ii:  # only what the role may know: its sight and legal moves
+            command = {"cmd": "play", "sight": _sight(sight), "seconds": clock}
+            command["legal"] = list(state.legal_moves(self.role))
         answer = await self._ask(command, self.setup.timeout(clock))
         if isinstance(answer, Reply):
             return answer
@@ -84,6 +87,8 @@ class ProcessAgentPlayer(Player):
     ) -> None:
         assert self.setup is not None
         command = {"cmd": "stop", "joint": None if joint is None else list(joint)}
+        if self.setup.game.gdl_ii:
+            command = {"cmd": "stop", "sight": _sight(sight)}
         await self._ask(command, self.setup.timeout(self.setup.clocks.play))
 
     async def abort(self) -> None:
@@ -91,3 +96,8 @@ class ProcessAgentPlayer(Player):
 
     async def close(self) -> None:
         await self.child.close()
+
+
+def _sight(sight: Sight | None) -> list | None:
+    """A `Sight` as the agent process reads it: ``[MOVE, [PERCEPT...]]`` or null."""
+    return None if sight is None else [sight.move, list(sight.percepts)]

@@ -128,7 +128,13 @@ export async function matchPage(page, id) {
         legal,
         onMove: (text) => move(waiting.find((r) => step.legal[r].includes(text)), text),
       } : null;
-      const board = drawBoard(match.board, step.facts, play);
+      const board = match.view ? null : drawBoard(match.board, step.facts, play);
+      if (match.view) {  // a GDL-II match a person plays: their view only, until it is over
+        boardBox.append(h("p", { class: "view" },
+          `You see what ${roles[match.view.role]} sees: its own moves and what it perceives. `
+          + "The state is shown once the match is over."),
+          h("strong", {}, step.facts.length ? "Seen after this step:" : "Nothing seen at this step."));
+      }
       boardBox.append(board || factsView(step.facts));
       const marks = [];
       if (board && index === last) {
@@ -161,12 +167,13 @@ export async function matchPage(page, id) {
     }
     // Actions, hints, what the agents think.
     actions.replaceChildren(...[
-      h("a", { href: `/api/matches/${encodeURIComponent(id)}/log`, download: "" }, "Download the log"),
+      match.view ? null
+        : h("a", { href: `/api/matches/${encodeURIComponent(id)}/log`, download: "" }, "Download the log"),
       " ",
       match.status === "running"
         ? h("button", { onclick: () => api(`matches/${encodeURIComponent(id)}/abort`, {}) }, "Abort")
         : null,
-      ...waiting.map((role) => h("button", { onclick: () => askHint(role), name: "hint" },
+      ...(match.view ? [] : waiting).map((role) => h("button", { onclick: () => askHint(role), name: "hint" },
                               `Hint for ${roles[role]}`)),
     ].filter((child) => child !== null));
     side.replaceChildren();
@@ -224,6 +231,9 @@ export async function matchPage(page, id) {
     else if (message.type === "end") {
       Object.assign(match, { status: message.status, goals: message.goals, failure: message.failure,
                              waiting: [] });
+      if (match.view) {  // over: the whole match, the states everyone was hiding
+        api(`matches/${encodeURIComponent(id)}`).then((whole) => { view.match = whole; render(); });
+      }
     }
     render();
   }
