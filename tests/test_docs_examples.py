@@ -635,6 +635,22 @@ def _(command: str, output: list[str], tmp_path: Path) -> None:
     assert "connect_four: 2 matches, seed 1, seats rotated" in shell(shortened, tmp_path).stdout
 
 
+@example(
+    "ggp match monty_hall ismcts:iterations=300",
+    "ggp match blind_tictactoe ismcts:iterations=300 random --show",
+    "ggp tournament kuhn_poker ismcts:iterations=200 random --games 4",
+)
+def _(command: str, output: list[str], tmp_path: Path) -> None:
+    # GDL-II (docs/gdl-ii.md); blind tic-tac-toe and Kuhn poker with 30 simulations a
+    # move and 2 matches rather than 300 or 200 and 4.
+    if "blind" in command:
+        command = replaced(command, ("iterations=300", "iterations=30"))
+    if "kuhn" in command:
+        command = replaced(command, ("iterations=200", "iterations=30"), ("--games 4", "--games 2"))
+    out = shell(command, tmp_path).stdout
+    assert ("kuhn_poker: 2 matches" if "kuhn" in command else "Result after") in out, out
+
+
 @example("ggp bench connect_four --mcts --seconds 10", "ggp bench othello --mcts --seconds 10")
 def _(command: str, output: list[str], tmp_path: Path) -> None:
     # A third of a second once rather than 10 s five times.
