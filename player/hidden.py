@@ -62,8 +62,12 @@ class Belief:
             self.particles = [self.game.initial_state()]
 
     def observe(self, move: str, percepts: Sequence[str]) -> None:
-        """We played `move` and saw `percepts`: keep the successors consistent with it."""
-        observation = (move, tuple(sorted(percepts)))
+        """We played `move` and saw `percepts`: keep the successors consistent with it.
+
+        Percepts are compared in any case, as managers that spell everything in upper
+        case (the Dresden GameController) send them; `move` as our legal moves spell it.
+        """
+        observation = (move, _folded(percepts))
         self.history.append(observation)
         kept: list[State] = []
         tries = self.size * TRIES_PER_PARTICLE
@@ -99,7 +103,7 @@ class Belief:
             return None
         joint = [self.rng.choice(moves) for moves in legal]
         joint[self.role] = move
-        if state.percepts(joint)[self.role] != percepts:
+        if _folded(state.percepts(joint)[self.role]) != percepts:
             return None
         return state.next(joint)
 
@@ -124,10 +128,14 @@ class Belief:
         joints = _joint_moves(legal)
         self.rng.shuffle(joints)
         for joint in joints:
-            if state.percepts(joint)[self.role] == percepts:
+            if _folded(state.percepts(joint)[self.role]) == percepts:
                 self._extend(state.next(joint), step + 1, found, wanted)
                 if len(found) >= wanted:
                     return
+
+
+def _folded(percepts: Sequence[str]) -> tuple[str, ...]:
+    return tuple(sorted(percept.lower() for percept in percepts))
 
 
 def _joint_moves(legal: Sequence[Sequence[str]]) -> list[list[str]]:
