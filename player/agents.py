@@ -22,7 +22,7 @@ from ggp.games.base import Finishers, Game, GameError, State, canonical_move
 from ggp.games.registry import parse_spec
 from ggp.player.search.factored import FACTOR, KEEP_PARTS, PartTrees, independent_choices
 from ggp.player.search.heuristic import CUTOFF, HEURISTIC, MATERIAL, CutoffPlayout, Heuristic, learn
-from ggp.player.hidden import DEFAULT_PARTICLES, Belief, InformationSetSearch
+from ggp.player.search.hidden import DEFAULT_PARTICLES, Belief, InformationSetSearch
 from ggp.player.search.imm import IMM, PRIOR, HeuristicPrior, ImplicitMinimax
 from ggp.player.search.mcts import (
     DECISIVE,
@@ -149,7 +149,7 @@ class LegalAgent(Agent):
 
 
 class InformationSetAgent(Agent):
-    """GDL-II: information-set MCTS over a particle belief (`ggp.player.hidden`).
+    """GDL-II: information-set MCTS over a particle belief (`ggp.player.search.hidden`).
 
     The belief keeps `particles` states consistent with what the role has seen;
     each move is searched for `iterations`, `time` seconds or both (never past

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from ggp.games.registry import load_game
 from ggp.player.agents import Sight, make_agent
-from ggp.player.hidden import Belief, BeliefLost, InformationSetSearch
+from ggp.player.search.hidden import Belief, BeliefLost, InformationSetSearch
 
 MONTY = load_game("monty_hall", reasoner="interpreter")
 

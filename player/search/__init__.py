@@ -1,1 +1,2 @@
-"""The search: Monte Carlo tree search, the enhancements it composes, exact solving."""
+"""The search: Monte Carlo tree search, the enhancements it composes, exact solving, and
+information-set search for GDL-II games (`hidden`)."""
