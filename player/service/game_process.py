@@ -20,6 +20,16 @@ on stdout echoing the command's ``id``:
   is terminal);
 - ``{"cmd": "ready"}``: answers ``{}`` once the process has started (imports
   done, parser built): a game process is started ahead of the match it serves;
+- GDL-II (``build`` answers ``"gdl_ii": true`` when the rules have ``sees``): the
+  state is not known, and the copy keeps the states consistent with what the
+  role has seen (`ggp.player.search.hidden.Belief`) and searches them itself, as no
+  search worker can follow such a match:
+  ``{"cmd": "perceive", "move": M, "percepts": [P, ...], "cpu": S}``: we
+  played M and saw the percepts; answers ``{"legal":
+  [...], "terminal": false}``, our legal moves now;
+  ``{"cmd": "choose", "until": T, "iterations": N or null, "cpu": S}``: search
+  (information-set MCTS) until the time T (seconds since the epoch) or N iterations;
+  answers ``{"move": M, "sims": N}``;
 - ``{"cmd": "quit"}``: exit.
 
 Rules that are not valid GDL, an unknown role, a joint move that cannot be
@@ -34,13 +44,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
+import time
 import traceback
 from collections.abc import Sequence
 from typing import Any, TextIO
 
 from ggp.games.base import Game, GameError, State
 from ggp.gdl.syntax.parser import parse_sexprs
+from ggp.player.search.hidden import Belief, InformationSetSearch
 from ggp.player.service import lifeline
 from ggp.player.service.game_factory import game_from_text
 
@@ -52,6 +65,8 @@ class GameCopy:
         self.game: Game | None = None
         self.state: State | None = None
         self.role = 0
+        self.belief: Belief | None = None
+        """In a GDL-II game, the states we may be in, instead of `state`."""
 
     def handle(self, command: dict[str, Any]) -> dict[str, Any]:
         """The answer to one command (without its id)."""
@@ -62,13 +77,48 @@ class GameCopy:
             return self.advance(command["moves"])
         if name == "ready":
             return {}
+        if name == "perceive":
+            return self.perceive(command["move"], command["percepts"])
+        if name == "choose":
+            return self.choose(command["until"], command.get("iterations"))
         raise GameError(f"unknown command {name!r}")
 
     def build(self, rules: str, role: str) -> dict[str, Any]:
         game = game_from_text(rules, "the rules of this match", "interpreter")
         self.role = find_role(game, role)
+        if self.role == game.random_role:
+            raise GameError("the role random is chance, moved by the game manager: not a player")
         self.game, self.state = game, game.initial_state()
-        return {"roles": list(game.roles), "role": self.role, **self._where()}
+        if game.gdl_ii:
+            self.belief = Belief(game, self.role, rng=random.Random())
+        return {
+            "roles": list(game.roles),
+            "role": self.role,
+            "gdl_ii": game.gdl_ii,
+            **self._where(),
+        }
+
+    def perceive(self, move: str | None, percepts: Sequence[str]) -> dict[str, Any]:
+        belief = self._belief()
+        if move is None:
+            raise GameError("no move of ours to perceive the outcome of")
+        state = belief.sample()
+        if state.is_terminal():
+            raise GameError("the game is already over")
+        belief.observe(spelt(state, self.role, move), percepts)
+        terminal = all(state.is_terminal() for state in belief.particles)
+        return {"legal": [] if terminal else list(belief.legal_moves()), "terminal": terminal}
+
+    def choose(self, until: float, iterations: int | None) -> dict[str, Any]:
+        belief = self._belief()
+        search = InformationSetSearch(belief, rng=random.Random())
+        search.run(iterations, time.monotonic() + until - time.time())
+        return {"move": search.best_move(), "sims": search.iterations}
+
+    def _belief(self) -> Belief:
+        if self.belief is None:
+            raise GameError("not a GDL-II game: the copy follows joint moves (advance)")
+        return self.belief
 
     def advance(self, moves: Sequence[str]) -> dict[str, Any]:
         state = self.state

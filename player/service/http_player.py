@@ -340,7 +340,7 @@ class Player:
         deadline = reply_deadline(arrival, session.play_clock, self.config.margin)
         async with session.lock:
             try:
-                choice = await session.play(message.moves, deadline)
+                choice = await session.play(message.moves, deadline, message.seen)
             except MoveError as error:
                 shown = "nil" if message.moves is None else " ".join(message.moves)
                 log.warning("match %s: joint move %s refused: %s", session.match_id, shown, error)

@@ -6,6 +6,10 @@ list of a known kind is a `ProtocolError` whose text says what is wrong.
 Keywords (``INFO``, ``Play``, ``nil``) are read in any case; moves are read as
 terms, so ``( mark 1  2 )`` arrives as ``(mark 1 2)``, case kept.  See
 ``docs/protocol.md`` in the shared material for the message table.
+
+A GDL-II match (rules with ``sees``) gets ``play`` and ``stop`` as the Dresden
+GameController sends them: ``(play MATCHID TURN LASTMOVE PERCEPTS)``, our own last
+move and what we saw of it (`Play.gdl_ii`); see ``docs/gdl-ii.md``.
 """
 
 from __future__ import annotations
@@ -51,20 +55,34 @@ class Start:
 
 
 @dataclass(frozen=True)
+class Seen:
+    """What a GDL-II message tells: the turn (joint moves played so far), our own last
+    move (None for ``nil``, at the first turn) and our percepts of it."""
+
+    turn: int
+    move: str | None
+    percepts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Play:
-    """``(play MATCHID MOVES)``: MOVES is the last joint move, None for ``nil``."""
+    """``(play MATCHID MOVES)``: MOVES is the last joint move, None for ``nil``; or, in
+    a GDL-II match, ``(play MATCHID TURN LASTMOVE PERCEPTS)``: `seen`, and no moves."""
 
     match_id: str
     moves: tuple[str, ...] | None
+    seen: Seen | None = None
     kind = "play"
 
 
 @dataclass(frozen=True)
 class Stop:
-    """``(stop MATCHID MOVES)``: the match is over after the joint move MOVES."""
+    """``(stop MATCHID MOVES)``: the match is over after the joint move MOVES (or, in a
+    GDL-II match, ``(stop MATCHID TURN LASTMOVE PERCEPTS)``, as `Play`)."""
 
     match_id: str
     moves: tuple[str, ...] | None
+    seen: Seen | None = None
     kind = "stop"
 
 
@@ -90,8 +108,10 @@ Message = Info | Start | Play | Stop | Abort | Preview
 _SHAPES = {
     "info": "(info)",
     "start": "(start MATCHID ROLE (RULES...) STARTCLOCK PLAYCLOCK)",
-    "play": "(play MATCHID MOVES), MOVES being nil or (MOVE...)",
-    "stop": "(stop MATCHID MOVES), MOVES being nil or (MOVE...)",
+    "play": "(play MATCHID MOVES), MOVES being nil or (MOVE...), "
+    "or (play MATCHID TURN LASTMOVE PERCEPTS) in GDL-II",
+    "stop": "(stop MATCHID MOVES), MOVES being nil or (MOVE...), "
+    "or (stop MATCHID TURN LASTMOVE PERCEPTS) in GDL-II",
     "abort": "(abort MATCHID)",
     "preview": "(preview (RULES...) PREVIEWCLOCK)",
 }
@@ -238,13 +258,32 @@ def _read_start(args: tuple) -> Start:
 
 
 def _read_play(args: tuple) -> Play:
+    if len(args) == 4:
+        return Play(_symbol(args[0], "the match id"), None, _seen(args[1:]))
     _arity("play", args, 2)
     return Play(_symbol(args[0], "the match id"), _moves(args[1]))
 
 
 def _read_stop(args: tuple) -> Stop:
+    if len(args) == 4:
+        return Stop(_symbol(args[0], "the match id"), None, _seen(args[1:]))
     _arity("stop", args, 2)
     return Stop(_symbol(args[0], "the match id"), _moves(args[1]))
+
+
+def _seen(args: tuple) -> Seen:
+    """TURN LASTMOVE PERCEPTS of a GDL-II play or stop."""
+    turn, move, percepts = args
+    if not isinstance(turn, str) or not turn.isdigit():
+        raise _ShapeError(f"the turn must be a number of joint moves, not {_shown(turn)}")
+    last = None if isinstance(move, str) and move.lower() == NIL else _move(move)
+    if isinstance(percepts, str):
+        if percepts.lower() != NIL:
+            raise _ShapeError(f"the percepts must be nil or a list, not {_shown(percepts)}")
+        seen: tuple[str, ...] = ()
+    else:
+        seen = tuple(_move(percept) for percept in percepts)
+    return Seen(int(turn), last, seen)
 
 
 def _read_abort(args: tuple) -> Abort:

@@ -26,6 +26,11 @@ time with a move legal in the copy; otherwise a *fallback*:
 Once the copy is stopped the match goes on without it: the manager's joint
 moves go to the worker unchecked, and the worker's move, when it answers in
 time, is sent unchecked; otherwise a guess or ``nil`` as above.
+
+A GDL-II match (the copy finds ``sees`` in the rules) has no search worker, as a
+worker follows joint moves: the copy itself keeps the states consistent with our
+moves and percepts and searches them (`ggp.player.service.game_process`: ``perceive``
+and ``choose``), with the same fallbacks when it does not answer in time.
 """
 
 from __future__ import annotations
@@ -43,7 +48,7 @@ from typing import Any
 
 from ggp.player.service import lifeline
 from ggp.player.service.game_client import GameClient
-from ggp.player.service.protocol import NIL
+from ggp.player.service.protocol import NIL, Seen
 from ggp.player.service.worker_client import WorkerDied, WorkerError
 from ggp.player.service.worker_pool import WorkerPool
 
@@ -55,6 +60,11 @@ TABLE_DEPTH = 4
 REPLY_ALLOWANCE = 0.05
 """Seconds between the end of a search and the deadline: for the worker's answer
 to reach the server and the reply to be written."""
+
+UNSEEN_SHARE = 0.85
+"""The share of the time left that a GDL-II search takes (in the copy, which a loaded
+machine may keep from answering at once: 1 of 6 searched replies was late at 1.0 under a load
+average of 30)."""
 
 MIN_SHARE = 0.1
 """The share of a clock used when the margin would leave less."""
@@ -203,6 +213,11 @@ class Session:
         self._worker_role: int | None = None
         """Our role's index as the worker's game has it (for searches before the copy knows)."""
         self._rng = random.Random()
+        self.hidden = False
+        """Whether the match is GDL-II's: we see our percepts only (see the module)."""
+        self.replied: str | None = None
+        """In a GDL-II match, the move we last replied (the older GameController form of
+        ``play`` does not tell it back)."""
 
     # ------------------------------------------------------------ start
 
@@ -226,7 +241,7 @@ class Session:
             loading.add_done_callback(self._loaded)
             self._loading = loading
         current = await self._catch_up(deadline)
-        if self.problem is not None:
+        if self.problem is not None or self.hidden:
             if loading is not None:
                 loading.cancel()
             await self._drop_worker(0)
@@ -324,6 +339,7 @@ class Session:
             self._position = _Position(
                 answer["role"], tuple(answer["legal"]), answer["terminal"], 0
             )
+            self.hidden = bool(answer.get("gdl_ii"))
 
     def _advanced(self, step: asyncio.Future[dict[str, Any]]) -> None:
         error = None if step.cancelled() else step.exception()
@@ -395,12 +411,17 @@ class Session:
 
     # ------------------------------------------------------------ play
 
-    async def play(self, moves: Sequence[str] | None, deadline: float) -> Choice:
-        """Play the manager's joint move `moves` (None: no move yet), then choose ours.
+    async def play(
+        self, moves: Sequence[str] | None, deadline: float, seen: Seen | None = None
+    ) -> Choice:
+        """Play the manager's joint move `moves` (None: no move yet), then choose ours;
+        in a GDL-II match, perceive what `seen` says instead (see `_play_unseen`).
 
         Raises `MoveError` if `moves` cannot be played (nothing changes then),
         or if they end the game (the manager should have sent ``stop``).
         """
+        if seen is not None or self.hidden:
+            return await self._play_unseen(moves, seen, deadline)
         if self.problem is None and moves is not None:
             self._submit(tuple(moves))
         elif moves is None and self.steps:
@@ -427,6 +448,83 @@ class Session:
         if len(position.legal) == 1:
             return Choice(position.legal[0], forced=True)
         return await self._search(deadline, position.legal)
+
+    async def _play_unseen(
+        self, moves: Sequence[str] | None, seen: Seen | None, deadline: float
+    ) -> Choice:
+        """A GDL-II play: our last move and percepts to the copy, then its search.
+
+        `seen` is what ``(play ID TURN LASTMOVE PERCEPTS)`` told; without it, the
+        older GameController's ``(play ID (PERCEPT...))`` gave `moves` as our percepts,
+        our own move untold (the copy takes the one it chose).
+        """
+        current = await self._catch_up(deadline)
+        if self.problem is not None:
+            return Choice(NIL, fallback=self.problem)
+        if not current:
+            return self._fallback("the server's copy of the game is not ready")
+        if not self.hidden:
+            raise MoveError("a GDL-II play (TURN LASTMOVE PERCEPTS) for rules without sees")
+        if seen is None and self.replied is not None:  # (play ID ()): no percept, not nil
+            seen = Seen(self.steps + 1, self.replied, tuple(moves or ()))
+        if seen is not None and (seen.turn > 0 or seen.move is not None):
+            assert self.copy is not None
+            self.steps += 1
+            command = {"cmd": "perceive", "move": seen.move, "percepts": list(seen.percepts)}
+            self._latest = self.copy.ask(command, self.play_clock)
+            self._latest.add_done_callback(self._perceived)
+            if not await self._catch_up(deadline):
+                return self._fallback("the server's copy is still filtering what we saw")
+        position = self._position
+        assert position is not None
+        if position.terminal:
+            raise MoveError("the game is over: this joint move ended it (expected stop)")
+        if len(position.legal) == 1:
+            choice = Choice(position.legal[0], forced=True)
+        else:
+            choice = await self._choose_unseen(deadline, position.legal)
+        self.replied = None if choice.move == NIL else choice.move
+        return choice
+
+    def _perceived(self, step: asyncio.Future[dict[str, Any]]) -> None:
+        error = None if step.cancelled() else step.exception()
+        if step.cancelled() or self.lost is not None:
+            return
+        if isinstance(error, WorkerDied):
+            self._lose(self._copy_ended())
+        elif error is not None:  # refused: the play waiting for it says why
+            self.steps -= 1
+        elif "failed" in (answer := step.result()):
+            self._lose(f"perceiving failed: {answer['failed']}")
+        else:
+            role = self._position.role if self._position is not None else 0
+            legal = tuple(answer["legal"])
+            self._position = _Position(role, legal, answer["terminal"], self.steps)
+
+    async def _choose_unseen(self, deadline: float, legal: tuple[str, ...]) -> Choice:
+        """The copy's information-set search, or a fallback if it has none in time."""
+        assert self.copy is not None
+        command = {  # a share of the time: the copy answers less promptly than a worker
+            "cmd": "choose",
+            "until": time.time() + UNSEEN_SHARE * _left(deadline) - REPLY_ALLOWANCE,
+            "iterations": self.iterations,
+        }
+        asked = self.copy.ask(command, max(_left(deadline), MIN_SHARE))
+        try:
+            answer = await asyncio.wait_for(asyncio.shield(asked), _left(deadline))
+        except TimeoutError:
+            return self._fallback("the search did not answer in time")
+        except WorkerDied:
+            self._lose(self._copy_ended())
+            return self._fallback("the server's copy of the game ended")
+        except WorkerError as error:
+            return self._fallback(f"the search: {error}")
+        if "failed" in answer:
+            self._lose(f"the search failed: {answer['failed']}")
+            return self._fallback("the search failed")
+        if answer["move"] not in legal:
+            return self._fallback(f"the search chose {answer['move']}, not legal")
+        return Choice(answer["move"], answer["sims"], reasoner="information-set search")
 
     async def _search_while_building(self, deadline: float) -> Choice | None:
         """While the copy still builds the game (a start clock too short for a machine
@@ -532,6 +630,7 @@ class Session:
         """
         position = self._position
         playable = position is not None and not position.terminal and self.problem is None
+        playable = playable and not self.hidden  # GDL-II: nothing left to follow
         if moves is not None and playable and not self.closing:
             self._submit(tuple(moves))
             try:

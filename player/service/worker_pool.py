@@ -107,9 +107,14 @@ class WorkerPool:
         loop = asyncio.get_running_loop()
         end = None if timeout is None else loop.time() + timeout
         asking = [asyncio.ensure_future(w.request(command, None)) for w in workers]
-        done, waiting = await asyncio.wait(
-            asking, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
-        )
+        try:
+            done, waiting = await asyncio.wait(
+                asking, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+            )
+        except asyncio.CancelledError:  # the caller gave up: so do the workers' requests
+            for request in asking:
+                request.cancel()
+            raise
         if searching:
             self.lateness.append(time.time() - command["until"])
         if done and waiting:

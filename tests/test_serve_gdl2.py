@@ -1,0 +1,89 @@
+"""ggp serve on GDL-II matches: the GameController's (play ID TURN LASTMOVE PERCEPTS)
+read and answered from what we saw, refereed end to end; its older form too; the
+role random refused; plain GDL messages untouched."""
+
+from __future__ import annotations
+
+import asyncio
+import urllib.request
+
+import pytest
+from fake_players import served_apps
+from ggp.games.registry import GDL_II_DIR
+from ggp.player.agents import Clocks
+from ggp.player.service.http_player import PlayerConfig, create_app
+from ggp.player.service.protocol import Play, ProtocolError, Seen, Stop, parse_message
+from ggp.server.match import make_players, run_match
+from ggp.server.rules import referee_game
+
+MONTY = (GDL_II_DIR / "monty_hall.kif").read_text()
+
+
+def post(url: str, message: str) -> str:
+    request = urllib.request.Request(url, data=message.encode(), method="POST")
+    request.add_header("Content-Type", "text/acl")
+    with urllib.request.urlopen(request, timeout=120) as reply:
+        return reply.read().decode().strip()
+
+
+def referee(specs: list[str], seed: int):
+    monty = referee_game("monty_hall")
+    game, rules = monty.game, monty.rules
+
+    async def match():
+        players = make_players(game, specs, seed)
+        try:
+            return await run_match(
+                game, players, rules=rules, clocks=Clocks(start=30, play=20), seed=seed
+            )
+        finally:
+            for player in players:
+                await player.close()
+
+    return asyncio.run(match())
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_served_monty_hall_switches_from_what_it_saw(seed: int) -> None:
+    with served_apps(create_app(PlayerConfig(iterations=400))) as (url,):
+        record = referee([url], seed)
+    assert record.errors[1:] == [("", "")] * 4  # every reply legal and in time
+    assert record.moves[3][0] == "switch"
+
+
+def test_the_older_gamecontroller_form_is_read_too() -> None:
+    """(PLAY ID (PERCEPT...)) in upper case, our own move untold, () for no percept."""
+    flat = " ".join(line.split(";")[0] for line in MONTY.splitlines())
+    with served_apps(create_app(PlayerConfig(iterations=300))) as (url,):
+        assert post(url, f"(START m1 CANDIDATE ({flat.upper()}) 30 20)") == "ready"
+        assert post(url, "(PLAY m1 NIL)").lower() == "noop"
+        choice = post(url, "(PLAY m1 ())")
+        assert choice.lower().startswith("(choose ")
+        door = choice.split()[-1].strip(")")
+        opened = next(d for d in "123" if d != door)
+        assert post(url, "(PLAY m1 ())").lower() == "noop"
+        assert post(url, f"(PLAY m1 ((OPEN_DOOR {opened})))").lower() == "switch"
+        assert post(url, "(STOP m1 ((CAR 2)))") == "done"
+
+
+def test_the_role_random_is_never_ours() -> None:
+    with served_apps(create_app(PlayerConfig(iterations=10))) as (url,):
+        flat = " ".join(line.split(";")[0] for line in MONTY.splitlines())
+        assert post(url, f"(START m2 random ({flat}) 30 20)") == "ready"
+        assert post(url, "(PLAY m2 0 NIL NIL)") == "nil"
+        assert post(url, "(ABORT m2)") == "aborted"
+
+
+def test_gdl_ii_messages_are_read_and_malformed_ones_explained() -> None:
+    play = parse_message("(PLAY m1 3 NOOP ((OPEN_DOOR 1) ok))")
+    assert play == Play("m1", None, Seen(3, "NOOP", ("(OPEN_DOOR 1)", "ok")))
+    assert parse_message("(stop m1 4 (mark 1 1) nil)") == Stop(
+        "m1", None, Seen(4, "(mark 1 1)", ())
+    )
+    assert parse_message("(play m1 (a b))") == Play("m1", ("a", "b"))  # GDL's, untouched
+    with pytest.raises(ProtocolError, match="the turn must be a number"):
+        parse_message("(play m1 x nil nil)")
+    with pytest.raises(ProtocolError, match="the percepts must be nil or a list"):
+        parse_message("(play m1 1 noop ok)")
+    with pytest.raises(ProtocolError, match="cannot be a variable"):
+        parse_message("(play m1 1 noop (?x))")
