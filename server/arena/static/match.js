@@ -159,7 +159,7 @@ export async function matchPage(page, id) {
             step.legal[role].map((text) => h("button", { onclick: () => move(role, text) }, text))));
         }
       }
-      if (!board && step.legal && step.legal.length) {  // any other game: what each role may play now
+      if (!board && !match.view && step.legal && step.legal.length) {  // any other game: what each role may play now
         boardBox.append(h("div", { class: "legal-lists" }, roles.map((role, i) => (
           waiting.includes(i) ? null : h("div", { class: "legal-list" },
             h("strong", {}, `${role} may play: `), (step.legal[i] || []).join(", "))))));
