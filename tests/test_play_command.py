@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import sys
 
 import pytest
@@ -77,3 +78,19 @@ def test_many_moves_are_listed_in_columns_numbered_down(monkeypatch, capsys) -> 
     first, last = listing[0].split(), listing[-1].split()
     assert first[:4] == ["1.", "(place", "a", "1)"] and first[4] == "14."
     assert last[:4] == ["13.", "(place", "b", "6)"]
+
+
+def test_a_gdl_ii_game_shows_only_what_the_person_sees(monkeypatch, capsys) -> None:
+    code, out = run_play(monkeypatch, capsys, "monty_hall", "--seed", "3", stdin="1\nswitch\n")
+    assert code == 0
+    before_end = out[: out.index("\nPlayed:")]  # the last joint move and the board, at the end
+    assert "(car" not in before_end and "hide_car" not in before_end  # the car stays hidden
+    assert "You played (choose 1) and see: nothing" in out
+    assert "You played noop and see: (open_door" in out
+    assert re.search(r"Game over: candidate (0|100)\. Your goal: (0|100)\.", out)
+
+
+def test_the_random_role_is_not_a_persons(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["play", "monty_hall", "--role", "random"]) != 0
+    assert "the role random is chance" in capsys.readouterr().err
