@@ -635,6 +635,12 @@ def _(command: str, output: list[str], tmp_path: Path) -> None:
     assert "connect_four: 2 matches, seed 1, seats rotated" in shell(shortened, tmp_path).stdout
 
 
+@example("printf '1\\nswitch\\n' | ggp play monty_hall")
+def _(command: str, output: list[str], tmp_path: Path) -> None:
+    out = shell(command, tmp_path).stdout
+    assert "You played noop and see: (open_door" in out and "Your goal: " in out, out
+
+
 @example(
     "ggp match monty_hall ismcts:iterations=300",
     "ggp match blind_tictactoe ismcts:iterations=300 random --show",
