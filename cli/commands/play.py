@@ -33,9 +33,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--ai",
         metavar="AGENT",
+        default="mcts",
         help="the computer's agent for every other role: random, legal, mcts (about 1 s "
         "of thinking a move), or mcts with options, e.g. mcts:time=3 or "
-        "mcts:iterations=200,c=0.7 (default: mcts; ismcts in a GDL-II game)",
+        "mcts:iterations=200,c=0.7 (default: %(default)s; in a GDL-II game, where mcts "
+        "would see the hidden state, ismcts)",
     )
     parser.add_argument(
         "--gdl",
@@ -51,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     human_role = game.role_index(args.role) if args.role else 0
     if human_role == game.random_role:
         raise GameError("the role random is chance, moved by the referee: choose another")
-    ai = args.ai or ("ismcts" if game.gdl_ii else "mcts")
+    ai = "ismcts" if game.gdl_ii and args.ai == "mcts" else args.ai
     agents = [
         HumanAgent() if index == human_role else make_agent(ai, seed=args.seed)
         for index in range(len(game.roles))
@@ -87,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     players = [goal for index, goal in enumerate(goals) if index != game.random_role]
     best = max(players)
     mine = goals[human_role]
-    if len(players) == 1:
+    if len(players) == 1 and game.random_role is not None:  # alone against chance
         verdict = f"Your goal: {mine}."
     elif mine == best and players.count(best) == 1:
         verdict = "You win!"
