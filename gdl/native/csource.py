@@ -62,11 +62,20 @@ BODIES = 64
 CHUNK = 20_000
 """Characters of statements per generated C function (the compiler's time grows
 faster than the size of a function)."""
+GUARD_DEPTH = 2
+"""Nested tests of shared literals over the bodies of one level (`CGenerator._guarded`)."""
+LEGAL_RUN = 2
+"""Consecutive legal moves that need one literal, tested under it (`CGenerator._legal_runs`)."""
+ZERO_SPAN = 16
+ZERO_RUN = 8
+"""Consecutive nodes zeroed by one memset rather than a store each (`_zero_runs`)."""
+"""Bytes of ``v`` a node that one memset zeroing a range of nodes may cover (`_zero_nodes`)."""
 
 _WORDS = re.compile(r"(?<![0-9A-Za-z_])[A-Za-z_][A-Za-z0-9_]*")
 _ALLOWED = frozenset(
     {"include", "stdint", "h", "string", "typedef", "uint64_t", "uint32_t", "u64", "u32"}
     | {"static", "void", "int", "const", "unsigned", "char", "if", "for", "while", "define"}
+    | {"memset"}
     | {"S", "D", "o", "v", "c", "k", "i", "w", "x", "ch", "counts", "moves", "do", "ULL"}
     | {"NR", "NW", "NWI", "NN", "MOVES_MAX", "NGE", "TERMINAL", "GOAL_OF", "GOAL_NODE"}
     | {"GOAL_POS", "GOAL_VALUE", "BODY_A", "BODY_B", "BODY_C", "ROW_START", "ROW_NODE"}
@@ -98,6 +107,16 @@ int gdl_part_playouts(const char *S, int count, uint32_t seed, const uint64_t *p
 )
 """What the library exports (cffi's ``cdef``)."""
 
+
+def _mt_init_table() -> str:
+    """``MT_INIT``: the Mersenne Twister's state after init_genrand(19650218), which
+    seeding Python's generator with a 32-bit integer starts from."""
+    words = [19650218]
+    for i in range(1, 624):
+        words.append((1812433253 * (words[-1] ^ (words[-1] >> 30)) + i) & 0xFFFFFFFF)
+    return f"static const u32 MT_INIT[624] = {{{', '.join(f'{w}u' for w in words)}}};\n"
+
+
 _ROWS = """
 static inline __attribute__((always_inline))
 int literal(const u64 *S, const u64 *D, const unsigned char *v, int code) {
@@ -120,40 +139,33 @@ static int any_body(const u64 *S, const u64 *D, const unsigned char *v, int star
 """
 """Bodies as rows: a literal is its index, kind (base, input, node) and sign in one int."""
 
-_RUNTIME = """
+_RUNTIME = (
+    _mt_init_table()
+    + """
+/* Python's random.Random(seed) for a 32-bit seed: init_by_array([seed]) over MT_INIT,
+   the state init_genrand(19650218) gives (a constant, so not computed per call). */
 static void mt_seed(u32 *mt, u32 seed) {
-    int i, j, k;
-    mt[0] = 19650218u;
-    for (i = 1; i < 624; i++)
-        mt[i] = 1812433253u * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (u32)i;
-    i = 1;
-    j = 0;
-    for (k = 624; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525u)) + seed + (u32)j;
-        i++;
-        j = 0;
-        if (i >= 624) { mt[0] = mt[623]; i = 1; }
-    }
-    for (k = 623; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941u)) - (u32)i;
-        i++;
-        if (i >= 624) { mt[0] = mt[623]; i = 1; }
-    }
+    u32 x = MT_INIT[0];
+    int i;
+    for (i = 1; i < 624; i++) x = mt[i] = (MT_INIT[i] ^ ((x ^ (x >> 30)) * 1664525u)) + seed;
+    mt[0] = x;
+    x = mt[1] = (mt[1] ^ ((x ^ (x >> 30)) * 1664525u)) + seed;
+    for (i = 2; i < 624; i++) x = mt[i] = (mt[i] ^ ((x ^ (x >> 30)) * 1566083941u)) - (u32)i;
+    mt[0] = x;
+    mt[1] = (mt[1] ^ ((x ^ (x >> 30)) * 1566083941u)) - 1u;
     mt[0] = 0x80000000u;
-    mt[624] = 624;
+    mt[624] = 0;
 }
 
+/* The next 32-bit output.  Each word is twisted when it is drawn, in order: the
+   words a twist reads are then the ones the whole-array twist would read (the ones
+   after it not twisted yet, the ones before it twisted), so the outputs are
+   Python's, without twisting 624 words for a playout that draws a few. */
 static u32 mt_next(u32 *mt) {
-    u32 y;
-    int i;
-    if (mt[624] >= 624) {
-        for (i = 0; i < 624; i++) {
-            y = (mt[i] & 0x80000000u) | (mt[(i + 1) % 624] & 0x7fffffffu);
-            mt[i] = mt[(i + 397) % 624] ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
-        }
-        mt[624] = 0;
-    }
-    y = mt[mt[624]++];
+    u32 y, i = mt[624];
+    y = (mt[i] & 0x80000000u) | (mt[i == 623 ? 0 : i + 1] & 0x7fffffffu);
+    y = mt[i] = mt[i < 227 ? i + 397 : i - 227] ^ (y >> 1) ^ (-(y & 1u) & 0x9908b0dfu);
+    mt[624] = i == 623 ? 0 : i + 1;
     y ^= y >> 11;
     y ^= (y << 7) & 0x9d2c5680u;
     y ^= (y << 15) & 0xefc60000u;
@@ -291,7 +303,7 @@ static int threatened(const u64 *T, const u64 *D, int chooser, const u64 *finish
     *after = -1;
     a->terminal = TERMINAL;
     if (a->terminal) return 0;
-    legal_lists(a->counts, a->moves, v);
+    legal_lists(a->state, a->counts, a->moves, v);
     if (simultaneous(a->counts)) {
         for (role = 0; role < NR; role++)
             if (role != chooser && a->counts[role] > 1
@@ -412,7 +424,7 @@ static int playouts(const char *S, int count, u32 seed, int greedy, int safe,
             } else {
                 eval_step(T, v);
                 if (TERMINAL) break;
-                legal_lists(counts, moves, v);
+                legal_lists(T, counts, moves, v);
             }
             if (ring) memcpy(ring[n % RING], T, sizeof(T));  /* the state before move n */
             if (safe && n < greedy && simultaneous(counts)) {
@@ -500,7 +512,7 @@ int gdl_part_playouts(const char *S, int count, u32 seed, const u64 *part, int *
         for (;;) {
             eval_step(T, v);
             if (TERMINAL) break;
-            legal_lists(counts, moves, v);
+            legal_lists(T, counts, moves, v);
             for (role = 0; role < NR; role++) stuck |= counts[role] == 0;
             if (stuck) break;
             memset(D, 0, sizeof(D));
@@ -571,7 +583,7 @@ int gdl_mast_playouts(const char *S, int count, u32 seed, int plies, double epsi
         for (;;) {
             eval_step(T, v);
             if (TERMINAL) break;
-            legal_lists(counts, moves, v);
+            legal_lists(T, counts, moves, v);
             memset(D, 0, sizeof(D));
             start = 0;
             for (role = 0; role < NR; role++) {
@@ -623,7 +635,7 @@ int gdl_mast_playouts(const char *S, int count, u32 seed, int plies, double epsi
 void gdl_legal(const u64 *S, int *counts, int *moves) {
     unsigned char v[NN];
     eval_step(S, v);
-    legal_lists(counts, moves, v);
+    legal_lists(S, counts, moves, v);
 }
 
 int gdl_terminal(const u64 *S) {
@@ -659,6 +671,7 @@ int gdl_sizes(int *sizes) {
     return 5;
 }
 """
+)
 
 
 class _Expressions:
@@ -747,7 +760,14 @@ class CGenerator:
         code = []
         step_folded = fold(network, cone(network, legal_nodes + terminal))
         state_only = "const u64 *S, unsigned char *v"
-        code += self._evaluator("step", state_only, step_folded, legal_nodes + terminal)
+        step_targets = legal_nodes + terminal
+        code += self._chunked(
+            "step",
+            state_only,
+            self._grouped(
+                step_folded, step_targets, frozenset(), frozenset(step_folded), "S, 0, v"
+            ),
+        )
         code.append(f"#define TERMINAL ({self._value(step_folded, network.terminal)})")
         # The terminal's cone alone, folded as in the step (`TERMINAL` reads it).
         code += self._evaluator("terminal", state_only, step_folded, terminal)
@@ -846,6 +866,7 @@ class CGenerator:
         targets: list[int],
         preset: frozenset[int],
         only: frozenset[int],
+        tables: str | None = None,
     ) -> list[list[str]]:
         """The nodes in `only` by levels, their bodies grouped under shared literals.
 
@@ -853,10 +874,14 @@ class CGenerator:
         reads; the nodes of one level read none of each other, so their
         bodies may run in any order: each body is put under its most common
         positive literal in the level (a base or node one), tested once for
-        the whole group.  Hex: which cells get a renumbered group's number
+        the whole group, and within a group under the most common of the
+        others (`_guarded`).  Hex: which cells get a renumbered group's number
         is 81 groups of 81 cells, of which only the one or two groups touched
-        by the move are read.  Bodies of one positive base literal are still
-        one mask test per word (`_Expressions.disjunction`).
+        by the move are read; a chess move's legality is under its role's
+        turn and the piece on its cell.  Bodies of one positive base literal
+        are still one mask test per word (`_Expressions.disjunction`).  With
+        `tables` (the arguments of `any_body`), nodes of many short bodies are
+        read from rows (`_table_node`), as `_evaluator` reads them.
         """
         network = self.network
         level: dict[int, int] = {}
@@ -877,48 +902,66 @@ class CGenerator:
             for member in members:
                 level[member] = height
             levels.setdefault(height, []).append(component)
-        conjunction = self.expressions.conjunction
         statements: list[list[str]] = []
         for height in sorted(levels):
             bodies: list[tuple[int, tuple]] = []
+            zeros: list[int] = []
             for component in levels[height]:
-                members = network.components[component]
                 written = self._written(component, folded, preset, statements)
                 if written is None:
                     continue
                 node, value = written
+                if (
+                    tables is not None
+                    and len(value) >= TABLE_BODIES
+                    and all(len(body) <= 3 for body in value)
+                ):
+                    statements += self._table_node(node, value, tables, node in preset)
+                    continue
                 singles = [body for body in value if len(body) == 1 and body[0][:1] == (BASE,)]
                 plain = [body for body in value if not (len(body) == 1 and body[0][:1] == (BASE,))]
-                first = self.expressions.disjunction(singles)[0] if singles else "0"
-                if node not in preset:
-                    statements.append([f"    v[{node}] = {first};"])
-                elif singles:
-                    statements.append([f"    v[{node}] |= {first};"])
-                bodies += [(node, body) for body in plain]
-            counts = Counter(
-                lit for _, body in bodies for lit in body if lit[2] and lit[0] != INPUT
-            )
-            groups: dict[tuple, list[str]] = {}
-            for node, body in bodies:
-                candidates = [lit for lit in body if lit[2] and lit[0] != INPUT]
-                guard = max(candidates, key=lambda lit: (counts[lit], lit)) if candidates else None
-                if guard is None or counts[guard] < 2:
-                    groups.setdefault((), []).append(f"v[{node}] |= {conjunction(body)};")
+                if not singles:
+                    if node not in preset:
+                        zeros.append(node)
+                    bodies += [(node, tuple(body)) for body in plain]
                     continue
-                rest = [lit for lit in body if lit != guard]
-                groups.setdefault((guard,), []).append(
-                    f"v[{node}] |= {conjunction(rest)};" if rest else f"v[{node}] = 1;"
-                )
-            for guard, lines in sorted(groups.items()):
-                if not guard:
-                    statements += [[f"    {line}"] for line in lines]
-                    continue
-                test = conjunction(guard)
-                for i in range(0, len(lines), BODIES):
-                    statements.append(
-                        [f"    if ({test}) {{ " + " ".join(lines[i : i + BODIES]) + " }"]
-                    )
+                for i, expression in enumerate(self.expressions.disjunction(singles)):
+                    assign = "=" if node not in preset and not i else "|="
+                    statements.append([f"    v[{node}] {assign} {expression};"])
+                bodies += [(node, tuple(body)) for body in plain]
+            statements += [[line] for line in _zero_runs(zeros)]
+            statements += [[f"    {line}"] for line in self._guarded(bodies, GUARD_DEPTH)]
         return statements
+
+    def _guarded(self, bodies: list[tuple[int, tuple]], depth: int) -> list[str]:
+        """Statements or-ing each body into its node, bodies that share a literal under
+        one test of it: the most common positive literal (not a move) among them, and
+        within each group, `depth` - 1 more times, the most common of the rest."""
+        conjunction = self.expressions.conjunction
+        counts = Counter(lit for _, body in bodies for lit in body if lit[2] and lit[0] != INPUT)
+        plain: list[str] = []
+        groups: dict[tuple, list[tuple[int, tuple]]] = {}
+        for node, body in bodies:
+            candidates = [lit for lit in body if lit[2] and lit[0] != INPUT]
+            guard = max(candidates, key=lambda lit: (counts[lit], lit)) if candidates else None
+            if depth <= 0 or guard is None or counts[guard] < 2:
+                plain.append(f"v[{node}] |= {conjunction(body)};")
+                continue
+            groups.setdefault(guard, []).append((node, tuple(lit for lit in body if lit != guard)))
+        lines = plain
+        for guard, members in sorted(groups.items()):
+            inner = [f"v[{node}] = 1;" for node, rest in members if not rest]
+            inner += self._guarded([(node, rest) for node, rest in members if rest], depth - 1)
+            test = conjunction([guard])
+            block: list[str] = []
+            size = 0
+            for line in inner + [""]:
+                if block and (not line or len(block) == BODIES or size + len(line) > CHUNK // 4):
+                    lines.append(f"if ({test}) {{ " + " ".join(block) + " }")
+                    block, size = [], 0
+                block.append(line)
+                size += len(line)
+        return lines
 
     @staticmethod
     def _chunked(name: str, parameters: str, statements: list[list[str]]) -> list[str]:
@@ -952,12 +995,21 @@ class CGenerator:
         the group's rows (`any_body`): hex's 6,561 ways for a group to touch
         both edges are 81 tests and a few short scans.
         """
+        singles = [body for body in bodies if _positive_base(body)]
+        bodies = [body for body in bodies if not _positive_base(body)]
+        # bodies of one positive base literal: one mask test a word (knightThrough: a
+        # role's pieces anywhere, 64 cells)
+        masks = self.expressions.disjunction(singles) if singles else ["0"]
+        statements = [
+            [f"    v[{node}] {'|=' if preset or i else '='} {expression};"]
+            for i, expression in enumerate(masks)
+            if not (preset and expression == "0")
+        ]
         counts = Counter(literal for body in bodies for literal in body)
         groups: dict[tuple[int, int, bool], list[tuple]] = {}
         for body in bodies:
             key = max(body, key=lambda literal: (counts[literal], literal))
             groups.setdefault(key, []).append(tuple(lit for lit in body if lit != key))
-        statements = [] if preset else [[f"    v[{node}] = 0;"]]
         for key, rests in sorted(groups.items()):
             test = self.expressions.conjunction([key])
             if not all(rests):
@@ -1089,7 +1141,7 @@ class CGenerator:
         lines += [
             "static void dispatch(const u64 *S, const u64 *D, unsigned char *v) {",
             "    int w, i, k;",
-            f"    for (k = 0; k < {len(preset)}; k++) v[PRESET[k]] = 0;",
+            _zero_nodes(sorted(preset)),
             "    for (w = 0; w < NWI; w++) {",
             "        u64 x = D[w];",
             "        while (x) {",
@@ -1121,20 +1173,53 @@ class CGenerator:
         return lines
 
     def _legal_lists(self, folded: dict[int, Folded]) -> list[str]:
+        """``legal_lists``: per role, its legal moves' input indexes in increasing order,
+        read from the step's nodes; runs of moves that all need one literal are tested
+        under it (`_legal_runs`)."""
         lines = [
-            "static void legal_lists(int *counts, int *moves, const unsigned char *v) {",
+            "static void legal_lists(const u64 *S, int *counts, int *moves,"
+            " const unsigned char *v) {",
             "    int c, k = 0;",
         ]
+        memo: dict[int, frozenset] = {}
         for role, entries in enumerate(self.network.legal):
             lines.append("    c = 0;")
+            items = []
             for node, move in sorted(entries, key=lambda entry: entry[1]):
                 value = self._value(folded, node)
                 if value == "0":
                     continue
-                test = "" if value == "1" else f"if ({value}) "
-                lines.append(f"    {test}moves[k + c++] = {move};")
+                needs = frozenset() if value == "1" else _needed(folded, node, memo)
+                items.append(
+                    (needs, f"{'' if value == '1' else f'if ({value}) '}moves[k + c++] = {move};")
+                )
+            lines += [f"    {line}" for line in self._legal_runs(items, GUARD_DEPTH)]
             lines.append(f"    counts[{role}] = c; k += c;")
-        lines += ["    (void)moves;", "}"]
+        lines += ["    (void)S; (void)moves;", "}"]
+        return lines
+
+    def _legal_runs(self, items: list[tuple[frozenset, str]], depth: int) -> list[str]:
+        """The statements of `items` (what each needs, its statement) in their order,
+        a run of at least `LEGAL_RUN` consecutive ones that all need one literal under
+        one test of it, and so on inside (`depth` levels): moves are numbered in the
+        order of their text, so a piece's moves from one cell are consecutive."""
+        lines: list[str] = []
+        i = 0
+        while i < len(items):
+            common = items[i][0]
+            j = i + 1
+            while j < len(items) and common & items[j][0]:
+                common &= items[j][0]
+                j += 1
+            if depth <= 0 or j - i < LEGAL_RUN or not common:
+                lines.append(items[i][1])
+                i += 1
+                continue
+            guard = min(common)
+            inner = [(needs - {guard}, line) for needs, line in items[i:j]]
+            body = " ".join(self._legal_runs(inner, depth - 1))
+            lines.append(f"if ({self.expressions.conjunction([guard])}) {{ {body} }}")
+            i = j
         return lines
 
     def _goal_tables(self, folded: dict[int, Folded]) -> list[str]:
@@ -1269,6 +1354,33 @@ class CGenerator:
         return lines
 
 
+def _needed(folded: dict[int, Folded], node: int, memo: dict[int, frozenset]) -> frozenset:
+    """The positive literals, not moves, without any of which `node` is false: those
+    every body of it reads, and what each such node literal needs in turn (a chess
+    move is legal if its role's turn and the move's legality, which needs a piece on
+    its cell)."""
+    if node in memo:
+        return memo[node]
+    memo[node] = frozenset()  # while it is worked out (a cyclic component)
+    bodies = folded.get(node)
+    if type(bodies) is bool or not bodies:
+        return memo[node]
+    common = frozenset(lit for lit in bodies[0] if lit[2] and lit[0] != INPUT)
+    for body in bodies[1:]:
+        common &= frozenset(body)
+    found = set(common)
+    for kind, index, _ in common:
+        if kind == NODE:
+            found |= _needed(folded, index, memo)
+    memo[node] = frozenset(found)
+    return memo[node]
+
+
+def _positive_base(body: Sequence[tuple[int, int, bool]]) -> bool:
+    """Whether `body` is one positive base literal (a bit of the state)."""
+    return len(body) == 1 and body[0][0] == BASE and body[0][2]
+
+
 def _guards(body: Sequence[tuple[int, int, bool]]) -> list[tuple[int, int, bool]]:
     """The literals of `body` that may guard a group of bodies: positive base or node ones."""
     return [literal for literal in body if literal[2] and literal[0] != INPUT]
@@ -1279,6 +1391,36 @@ def _movable(body: Sequence[tuple[int, int, bool]], early: frozenset[int]) -> bo
     return any(kind == INPUT and positive for kind, _, positive in body) and all(
         index in early for kind, index, _ in body if kind == NODE
     )
+
+
+def _zero_runs(nodes: list[int]) -> list[str]:
+    """Statements zeroing the nodes `nodes` of ``v``: a memset a run of `ZERO_RUN`
+    consecutive ones or more, a store each other one."""
+    lines = []
+    nodes = sorted(nodes)
+    i = 0
+    while i < len(nodes):
+        j = i + 1
+        while j < len(nodes) and nodes[j] == nodes[j - 1] + 1:
+            j += 1
+        if j - i >= ZERO_RUN:
+            lines.append(f"    memset(v + {nodes[i]}, 0, {j - i});")
+        else:
+            lines += [f"    v[{node}] = 0;" for node in nodes[i:j]]
+        i = j
+    return lines
+
+
+def _zero_nodes(nodes: Sequence[int]) -> str:
+    """A statement zeroing the nodes `nodes` (sorted) of ``v``: one memset of the range
+    they span where that is no more than `ZERO_SPAN` bytes a node, else a loop over
+    ``PRESET`` (a loop costs some instructions a node, a memset a few a cache line)."""
+    if not nodes:
+        return "    (void)k;"
+    span = nodes[-1] - nodes[0] + 1
+    if span <= ZERO_SPAN * len(nodes):
+        return f"    memset(v + {nodes[0]}, 0, {span}); (void)k;"
+    return f"    for (k = 0; k < {len(nodes)}; k++) v[PRESET[k]] = 0;"
 
 
 def _array(name: str, values: Sequence[int]) -> str:

@@ -41,10 +41,10 @@ int gdl_cutoff_playouts(const char *S, int count, uint32_t seed, int plies, int 
 HEURISTIC_RUNTIME = """
 /* One random move of every role in T (as gdl_playouts draws it) into D; 0 if a
    role has no legal move.  v holds eval_step's values for T. */
-static int random_joint(u32 *mt, u64 *D, unsigned char *v) {
+static int random_joint(const u64 *T, u32 *mt, u64 *D, unsigned char *v) {
     int moves[MOVES_MAX + 1], counts[NR];
     int role, start = 0, pick;
-    legal_lists(counts, moves, v);
+    legal_lists(T, counts, moves, v);
     memset(D, 0, sizeof(u64) * NWI);
     for (role = 0; role < NR; role++) {
         if (counts[role] == 0) return 0;
@@ -85,7 +85,7 @@ int gdl_sample_playouts(const char *S, int count, u32 seed, int skip, int window
             eval_step(T, v);
             if (TERMINAL) break;
             memcpy(ring[n % RING], T, sizeof(T));
-            if (!random_joint(mt, D, v)) {
+            if (!random_joint(T, mt, D, v)) {
                 memcpy(fail, T, sizeof(T));
                 return -1 - done;
             }
@@ -136,7 +136,7 @@ int gdl_cutoff_playouts(const char *S, int count, u32 seed, int plies, int featu
             eval_step(T, v);
             if (TERMINAL) break;
             if (n >= plies) { cut = 1; break; }
-            if (!random_joint(mt, D, v)) {
+            if (!random_joint(T, mt, D, v)) {
                 memcpy(fail, T, sizeof(T));
                 return -1 - done;
             }

@@ -17,7 +17,7 @@ import random
 import threading
 from array import array
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from ggp.games.amaf import Tree
 from ggp.games.base import PlayoutResult
@@ -123,13 +123,13 @@ class NativeRules:
         without legal moves, a role without exactly one goal).
         """
         ffi = self.ffi
-        _, goals, steps, fail = self._buffers(count)
+        results, goals, steps, fail = self._buffers(count)
         seed = rng.getrandbits(32)
         state = bits.to_bytes(self.state_bytes, "little")
         mask = ffi.NULL if finish is None else self._inputs(finish)
         if self.lib.gdl_playouts(state, count, seed, greedy, safe, mask, goals, steps, fail) < 0:
             raise PlayoutBroke(int.from_bytes(ffi.buffer(fail), "little"))
-        return self._results(count, goals, steps)
+        return results.read(count, self.roles)
 
     def finishing_moves(self, bits: int, rng: random.Random, count: int) -> int:
         """The input bits of the moves that ended `count` random playouts from `bits`,
@@ -162,7 +162,7 @@ class NativeRules:
         if len(averages.counts) < self.inputs:
             raise ValueError("the move averages are not numbered by this game's inputs")
         ffi = self.ffi
-        _, goals, steps, fail = self._buffers(count)
+        results, goals, steps, fail = self._buffers(count)
         seed = rng.getrandbits(32)
         state = bits.to_bytes(self.state_bytes, "little")
         seen = ffi.from_buffer("int64_t[]", averages.counts)
@@ -175,7 +175,7 @@ class NativeRules:
             < 0
         ):
             raise PlayoutBroke(int.from_bytes(ffi.buffer(fail), "little"))
-        return self._results(count, goals, steps)
+        return results.read(count, self.roles)
 
     def part_playouts(
         self, bits: int, rng: random.Random, count: int, part: int
@@ -183,13 +183,13 @@ class NativeRules:
         """`count` playouts of one part from `bits` (`State.part_playouts`), `part`
         the input bits of its moves.  `PlayoutBroke` as for `playouts`."""
         ffi = self.ffi
-        _, goals, steps, fail = self._buffers(count)
+        results, goals, steps, fail = self._buffers(count)
         seed = rng.getrandbits(32)
         state = bits.to_bytes(self.state_bytes, "little")
         mask = self._inputs(part)
         if self.lib.gdl_part_playouts(state, count, seed, mask, goals, steps, fail) < 0:
             raise PlayoutBroke(int.from_bytes(ffi.buffer(fail), "little"))
-        return self._results(count, goals, steps)
+        return results.read(count, self.roles)
 
     def amaf_playouts(
         self,
@@ -204,7 +204,7 @@ class NativeRules:
         every table at least ``1 + 2 * inputs`` long).  `PlayoutBroke` as for
         `playouts` (and nothing recorded)."""
         ffi = self.ffi
-        _, goals, steps, fail = self._buffers(count)
+        results, goals, steps, fail = self._buffers(count)
         played = getattr(self._local, "played", None)
         if played is None or len(played) < count * self.played_size:
             played = self._local.played = ffi.new("int[]", max(count, 16) * self.played_size)
@@ -231,26 +231,38 @@ class NativeRules:
             < 0
         ):
             raise PlayoutBroke(int.from_bytes(ffi.buffer(fail), "little"))
-        return self._results(count, goals, steps)
+        return results.read(count, self.roles)
 
-    def _buffers(self, count: int) -> tuple[int, Any, Any, Any]:
-        """This thread's result buffers, for `count` playouts at least."""
+    def _buffers(self, count: int) -> tuple[_Results, Any, Any, Any]:
+        """This thread's result buffers, for `count` playouts at least: the goals and
+        steps as Python arrays (read back without a cffi call an item) and the C views
+        of them, and the state where the rules break."""
         buffers = getattr(self._local, "buffers", None)
-        if buffers is None or buffers[0] < count:
+        if buffers is None or buffers[0].size < count:
             ffi = self.ffi
             size = max(count, 16)
+            results = _Results(
+                size, array("i", bytes(4 * size * self.roles)), array("i", bytes(4 * size))
+            )
             buffers = self._local.buffers = (
-                size,
-                ffi.new("int[]", size * self.roles),
-                ffi.new("int[]", size),
+                results,
+                ffi.from_buffer("int[]", results.goals),
+                ffi.from_buffer("int[]", results.steps),
                 ffi.new("uint64_t[]", self.words),
             )
         return buffers
 
-    def _results(self, count: int, goals: Any, steps: Any) -> list[PlayoutResult]:
-        ffi = self.ffi
-        roles = self.roles
+
+class _Results(NamedTuple):
+    """A thread's result arrays: room for `size` playouts' goals (one per role) and steps."""
+
+    size: int
+    goals: array
+    steps: array
+
+    def read(self, count: int, roles: int) -> list[PlayoutResult]:
+        """The first `count` playouts' goals and steps, as a call filled them."""
+        goals, steps = self.goals, self.steps
         if count == 1:
-            return [(tuple(ffi.unpack(goals, roles)), steps[0])]
-        values = ffi.unpack(goals, count * roles)
-        return [(tuple(values[i * roles : (i + 1) * roles]), steps[i]) for i in range(count)]
+            return [(tuple(goals[0:roles]), steps[0])]
+        return [(tuple(goals[i * roles : (i + 1) * roles]), steps[i]) for i in range(count)]
