@@ -2,6 +2,7 @@
 
     python benchmarks/reasoner_vs_external.py --external FILE [GAME ...] \
         [--seconds 1] [--rounds 3] [--json OUT]
+    python benchmarks/reasoner_vs_external.py --external FILE --ours OUT
 
 `FILE` holds the other reasoner's figures, measured by whoever ran it (this
 script runs no other program and reads no other program's code): JSON,
@@ -21,6 +22,8 @@ process, the median of `--rounds` rounds, the rounds interleaved over the
 games so that the machine's load falls on all alike.  Prints per game both
 figures, the ratios to the other reasoner's states per CPU-second, the ready
 CPU seconds, and the geometric mean of the ratios over the games both ran.
+``--json`` keeps our figures (every round), and ``--ours`` prints the table from
+such a file again, beside another file of figures, without measuring.
 """
 
 from __future__ import annotations
@@ -242,20 +245,34 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (median)")
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="the GDL corpus folder")
     parser.add_argument("--json", type=Path, help="also write our figures here")
+    parser.add_argument(
+        "--ours", type=Path, help="print the table from figures --json wrote (no measuring)"
+    )
     args = parser.parse_args(argv)
     name, external = read_external(args.external)
-    games = []
-    for game in args.games or GAMES:
-        path = args.corpus / "games" / f"{game}.kif"
-        if not path.is_file():
-            parser.error(f"no game {game!r} in {args.corpus}")
-        games.append(make_ready(path))
-        print(f"{game}: ready ({_figure(games[-1].ready, '.2f')} CPU-s)", file=sys.stderr)
-    measure(games, args.seconds, args.rounds)
-    print(f"load: {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
+    if args.ours:
+        games = read_ours(args.ours)
+    else:
+        games = []
+        for game in args.games or GAMES:
+            path = args.corpus / "games" / f"{game}.kif"
+            if not path.is_file():
+                parser.error(f"no game {game!r} in {args.corpus}")
+            games.append(make_ready(path))
+            print(f"{game}: ready ({_figure(games[-1].ready, '.2f')} CPU-s)", file=sys.stderr)
+        measure(games, args.seconds, args.rounds)
+        print(f"load: {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
     print("\n".join(table(games, name, external)))
     if args.json:
-        figures = {
+        args.json.write_text(json.dumps(figures_of(games), indent=1))
+
+
+def figures_of(games: list[Ours]) -> dict:
+    """Our figures as --json writes them (each round's, so that --ours reads them back)."""
+    return {
+        "reasoner": "ggp native",
+        "load": list(os.getloadavg()),
+        "games": {
             ours.name: {
                 "states_per_cpu_s": statistics.median(ours.one) if ours.one else None,
                 f"states_per_cpu_s_x{BATCH}": (
@@ -263,11 +280,27 @@ def main(argv: list[str] | None = None) -> None:
                 ),
                 "ready_cpu_s": ours.ready,
                 "rounds": ours.one,
+                f"rounds_x{BATCH}": ours.batched,
                 "note": ours.note,
             }
             for ours in games
-        }
-        args.json.write_text(json.dumps({"reasoner": "ggp native", "games": figures}, indent=1))
+        },
+    }
+
+
+def read_ours(path: Path) -> list[Ours]:
+    """Our figures from a file --json wrote."""
+    games = json.loads(path.read_text())["games"]
+    return [
+        Ours(
+            name,
+            ready=entry["ready_cpu_s"],
+            note=entry["note"],
+            one=entry["rounds"],
+            batched=entry[f"rounds_x{BATCH}"],
+        )
+        for name, entry in games.items()
+    ]
 
 
 if __name__ == "__main__":

@@ -97,3 +97,13 @@ def test_a_corpus_game_beside_given_figures(shared_dir: Path, tmp_path: Path) ->
     assert ours["states_per_cpu_s"] > 0 and ours["ready_cpu_s"] > 0
     assert f"| {ours['states_per_cpu_s'] / 1000.0:.2f}x |" in row
     assert "geometric mean (1 games)" in done.stdout
+
+
+def test_our_figures_are_kept_and_read_back(tmp_path: Path) -> None:
+    games = [bench.Ours("a", ready=1.5, one=[100.0, 300.0], batched=[900.0, 700.0], note="n")]
+    path = tmp_path / "ours.json"
+    path.write_text(json.dumps(bench.figures_of(games)))
+    external = {"a": bench.External(100.0, 3.0)}
+    assert bench.table(bench.read_ours(path), "Other", external) == bench.table(
+        games, "Other", external
+    )
