@@ -64,6 +64,9 @@ CHUNK = 20_000
 faster than the size of a function)."""
 GUARD_DEPTH = 2
 """Nested tests of shared literals over the bodies of one level (`CGenerator._guarded`)."""
+ANY_NODES = 16
+"""A node or-ing at least this many nodes alone stops at the first that holds
+(`CGenerator._grouped`: whether a role has a legal move, in chess thousands)."""
 LEGAL_RUN = 2
 """Consecutive legal moves that need one literal, tested under it (`CGenerator._legal_runs`)."""
 ZERO_SPAN = 16
@@ -906,6 +909,7 @@ class CGenerator:
         for height in sorted(levels):
             bodies: list[tuple[int, tuple]] = []
             zeros: list[int] = []
+            anys: list[str] = []
             for component in levels[height]:
                 written = self._written(component, folded, preset, statements)
                 if written is None:
@@ -920,6 +924,14 @@ class CGenerator:
                     continue
                 singles = [body for body in value if len(body) == 1 and body[0][:1] == (BASE,)]
                 plain = [body for body in value if not (len(body) == 1 and body[0][:1] == (BASE,))]
+                nodes = [body[0][1] for body in plain if _positive_node(body)]
+                if len(nodes) >= ANY_NODES:  # "some legal move": or the nodes until one holds
+                    plain = [body for body in plain if not _positive_node(body)]
+                    names = [f"v[{index}]" for index in nodes]
+                    anys += [
+                        f"if (!v[{node}]) v[{node}] = " + " | ".join(names[i : i + BODIES]) + ";"
+                        for i in range(0, len(names), BODIES)
+                    ]
                 if not singles:
                     if node not in preset:
                         zeros.append(node)
@@ -930,7 +942,7 @@ class CGenerator:
                     statements.append([f"    v[{node}] {assign} {expression};"])
                 bodies += [(node, tuple(body)) for body in plain]
             statements += [[line] for line in _zero_runs(zeros)]
-            statements += [[f"    {line}"] for line in self._guarded(bodies, GUARD_DEPTH)]
+            statements += [[f"    {line}"] for line in anys + self._guarded(bodies, GUARD_DEPTH)]
         return statements
 
     def _guarded(self, bodies: list[tuple[int, tuple]], depth: int) -> list[str]:
@@ -1374,6 +1386,11 @@ def _needed(folded: dict[int, Folded], node: int, memo: dict[int, frozenset]) ->
             found |= _needed(folded, index, memo)
     memo[node] = frozenset(found)
     return memo[node]
+
+
+def _positive_node(body: Sequence[tuple[int, int, bool]]) -> bool:
+    """Whether `body` is one positive node literal."""
+    return len(body) == 1 and body[0][0] == NODE and body[0][2]
 
 
 def _positive_base(body: Sequence[tuple[int, int, bool]]) -> bool:
