@@ -21,7 +21,7 @@ from ggp.gdl.compiled.compile import compile_rules
 from ggp.gdl.compiled.compiled_game import CompiledGame, CompiledState
 from ggp.gdl.interpreter.game import GdlGame
 from ggp.gdl.load import with_reasoner
-from ggp.gdl.native import build
+from ggp.gdl.native import build, csource
 from ggp.gdl.native.attach import attach_in_background, attach_native
 from ggp.gdl.native.build import NativeUnavailable
 from ggp.gdl.native.csource import CGenerator, check_source
@@ -140,6 +140,43 @@ def test_goals_left_to_the_interpreter_on_native_code(monkeypatch) -> None:
         expected = interpreted.initial_state().random_playout(random.Random(seed))
         assert start.random_playout(random.Random(seed)) == expected
         assert start.random_playouts(random.Random(seed), 2)[0] == expected
+
+
+@needs_native
+def test_goals_the_budget_left_are_native_when_they_fit_the_native_build(monkeypatch) -> None:
+    """The native build grounds the rules again with their goals (`NATIVE_GOALS_WORK`):
+    whole playouts then run in native code, with the interpreter's goals."""
+    interpreted = GdlGame.from_text(COUNTING)
+    with monkeypatch.context() as patch:
+        patch.setattr(grounding, "GOAL_SHARE", 10**9)  # no work left for goals
+        rules = compile_rules(interpreted.strata, interpreted.role_terms)
+    assert rules.goals_left
+    compiled = CompiledGame.from_game(GdlGame.from_text(COUNTING), rules)
+    attach_native(compiled)
+    assert compiled.native_playouts is not None and not compiled.compiled.goals_left
+    start = compiled.initial_state()
+    for seed in range(5):
+        python = random.Random(random.Random(seed).getrandbits(32))
+        expected = [interpreted.initial_state().random_playout(python) for _ in range(2)]
+        assert start.random_playouts(random.Random(seed), 2) == expected
+        state = start
+        while not state.is_terminal():
+            state = state.next([moves[0] for moves in state.all_legal_moves()])
+        assert state.goals() == interpreted.state_from_facts(state.facts()).goals()
+
+
+@needs_native
+@pytest.mark.parametrize("name", ["tictactoe", "connect_four"])
+def test_goals_read_from_tables_give_the_same_play(monkeypatch, name: str) -> None:
+    """Goals of many literals are evaluated from tables (`csource.GOAL_TABLE_LITERALS`)."""
+    monkeypatch.setattr(csource, "GOAL_TABLE_LITERALS", 0)
+    text = (GDL_DIR / f"{name}.kif").read_text()
+    compiled = with_reasoner(GdlGame.from_text(text, name=name), "compiled")
+    assert (
+        "GT_LITERAL"
+        in CGenerator(compiled.compiled.network, compiled.compiled.goal_values).source()
+    )
+    assert_same_play(*native_game(text, name), playouts=5)
 
 
 @needs_native

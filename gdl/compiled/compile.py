@@ -150,6 +150,11 @@ class CompiledRules:
         )
 
 
+def goal_values(network: Network) -> list[list[int | None]]:
+    """Per role, the value of each of its goal entries (None: not a number 0..100)."""
+    return [[_goal_value(value) for _, value in entries] for entries in network.goals]
+
+
 def _goal_value(value: Term) -> int | None:
     if type(value) is str and value.isdigit() and 0 <= int(value) <= 100:
         return int(value)
@@ -200,7 +205,7 @@ def _compile_rules(strata: Strata, roles: Sequence[Term], work: Work) -> Compile
         functions,
         [to_kif(move) for _, move in network.inputs],
         [to_kif(term) for term in network.base],
-        [[_goal_value(value) for _, value in entries] for entries in network.goals],
+        goal_values(network),
         ground_seconds,
     )
     rules.compile_seconds = work.seconds() - ground_seconds

@@ -141,13 +141,24 @@ class CompiledGame(GdlGame):
         self._functions = compiled.functions
         self._base_index = {term: i for i, term in enumerate(compiled.network.base)}
 
-    def use_native(self, native: NativeCode, playout_batch: int = 1) -> None:
+    def use_native(
+        self,
+        native: NativeCode,
+        playout_batch: int = 1,
+        goal_values: list[list[int | None]] | None = None,
+    ) -> None:
         """Answer through `native` from now on: the same answers, faster.
 
         May be called from another thread while this game is played: each
         question is answered whole by one side or the other.
-        `playout_batch` becomes `Game.playout_batch`.
+        `playout_batch` becomes `Game.playout_batch`.  `goal_values`, when the
+        compiled rules left the goals to the interpreter, says that `native`
+        computes them after all, with these goal entries (`CompiledRules.goal_values`).
         """
+        if goal_values is not None and self.compiled.goals_left:
+            # the values first: a goals() that finds the native function finds them too
+            self.compiled.goal_values = goal_values
+            self.compiled.goals_left = ""
         functions = dict(self._functions)
         functions.update(step=native.step, goals=native.goals)
         self.compiled.use_native_next(native.next)

@@ -15,9 +15,12 @@ import random
 import threading
 import time
 
+from ggp.gdl.compiled.compile import goal_values
 from ggp.gdl.compiled.compiled_game import CompiledGame, PlayoutBroke
 from ggp.gdl.native.build import NativeUnavailable
 from ggp.gdl.native.rules import NativeRules
+from ggp.gdl.network.formulas import Network, build_network
+from ggp.gdl.network.grounding import Budget, GroundingError, ground
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +29,10 @@ TREE_SECONDS = 40e-6
 CPU seconds: about 32 us on the corpus Connect Four, from ``ggp bench --mcts``
 (iterations/s and bare playouts/s, scaled from wall-clock to CPU time)."""
 MAX_BATCH = 64
+NATIVE_GOALS_WORK = 3 * Budget().work
+"""Units of work for grounding the rules again, goals included, when the default
+budget left the goals to the interpreter (othello-comp2007: 5.2 million in all).
+Spent in the build's thread, while the generated Python serves."""
 MEASURE_SECONDS = 0.02
 
 
@@ -50,9 +57,36 @@ def playout_batch(game: CompiledGame, native: NativeRules) -> int:
 
 
 def attach_native(game: CompiledGame) -> None:
-    """Build the game's native code and attach it; `NativeUnavailable` says why not."""
-    native = NativeRules(game.compiled.network, game.compiled.goal_values)
-    game.use_native(native, playout_batch(game, native))
+    """Build the game's native code and attach it; `NativeUnavailable` says why not.
+
+    Where the compiled rules left the goals to the interpreter, the native code
+    is built from the rules grounded again with the goals (`network_with_goals`),
+    when that fits in `NATIVE_GOALS_WORK`: native playouts then compute their goals.
+    """
+    network, values = game.compiled.network, game.compiled.goal_values
+    with_goals = network_with_goals(game) if game.compiled.goals_left else None
+    if with_goals is not None:
+        network, values = with_goals, goal_values(with_goals)
+    native = NativeRules(network, values)
+    game.use_native(native, playout_batch(game, native), None if with_goals is None else values)
+
+
+def network_with_goals(game: CompiledGame) -> Network | None:
+    """The game's rules grounded with their goals within `NATIVE_GOALS_WORK`, with the
+    same state bits and inputs as its compiled network; None if they do not fit."""
+    try:
+        program = ground(game.strata, Budget(work=NATIVE_GOALS_WORK))
+        if program.goals_left:
+            raise GroundingError(program.goals_left)
+        network = build_network(program, game.role_terms)
+    except GroundingError as error:
+        log.info("%s: the goals stay with the interpreter: %s", game.name, error)
+        return None
+    compiled = game.compiled.network
+    if network.base != compiled.base or network.inputs != compiled.inputs:
+        log.info("%s: the goals stay with the interpreter (another grounding)", game.name)
+        return None
+    return network
 
 
 def attach_in_background(game: CompiledGame) -> threading.Thread:

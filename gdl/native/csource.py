@@ -64,6 +64,8 @@ CHUNK = 20_000
 faster than the size of a function)."""
 GUARD_DEPTH = 2
 """Nested tests of shared literals over the bodies of one level (`CGenerator._guarded`)."""
+GOAL_TABLE_LITERALS = 200_000
+"""Goals whose nodes read more literals than this are evaluated from tables, not code."""
 ANY_NODES = 16
 """A node or-ing at least this many nodes alone stops at the first that holds
 (`CGenerator._grouped`: whether a role has a legal move, in chess thousands)."""
@@ -85,6 +87,7 @@ _ALLOWED = frozenset(
     | {"ROW_A", "ROW_B", "PRESET", "INPUT_FN", "nop", "dispatch", "__builtin_ctzll"}
     | {"eval_step", "eval_goals", "eval_next", "eval_early", "eval_goal_entries", "legal_lists"}
     | {"next_state", "any_body", "eval_sinks", "eval_terminal"}
+    | {"GT_NODE", "GT_NODE_START", "GT_BODY_START", "GT_LITERAL", "GT_NODES"}
 )
 """Every word the generated part of the source may contain, besides `_GENERATED` ones."""
 _GENERATED = re.compile(r"(step|terminal|goals|next|early|in|sinks)_[0-9]+")
@@ -141,6 +144,24 @@ static int any_body(const u64 *S, const u64 *D, const unsigned char *v, int star
 }
 """
 """Bodies as rows: a literal is its index, kind (base, input, node) and sign in one int."""
+
+_NODE_TABLE = """
+/* The goals' nodes in order, each the or of its bodies (GT_NODE_START), each body the
+   and of its literals (GT_BODY_START), a literal coded as in _ROWS. */
+static void eval_goals(const u64 *S, unsigned char *v) {
+    int i, b, l, x;
+    for (i = 0; i < GT_NODES; i++) {
+        x = 0;
+        for (b = GT_NODE_START[i]; !x && b < GT_NODE_START[i + 1]; b++) {
+            x = 1;
+            for (l = GT_BODY_START[b]; x && l < GT_BODY_START[b + 1]; l++)
+                x = literal(S, 0, v, GT_LITERAL[l]);
+        }
+        v[GT_NODE[i]] = (unsigned char)x;
+    }
+}
+"""
+"""The goals evaluated from tables (`CGenerator._goals_evaluator`)."""
 
 _RUNTIME = (
     _mt_init_table()
@@ -776,7 +797,7 @@ class CGenerator:
         code += self._evaluator("terminal", state_only, step_folded, terminal)
         code += self._legal_lists(step_folded)
         goals_folded = fold(network, cone(network, goal_nodes))
-        code += self._evaluator("goals", state_only, goals_folded, goal_nodes)
+        code += self._goals_evaluator(goals_folded, goal_nodes)
         code += self._goal_tables(goals_folded)
         next_folded = fold(network, cone(network, next_nodes))
         early = self._early(next_folded)
@@ -862,6 +883,41 @@ class CGenerator:
                 assign = "|=" if i or node in preset else "="
                 statements.append([f"    v[{node}] {assign} {expression};"])
         return self._chunked(name, parameters, statements)
+
+    def _goals_evaluator(self, folded: dict[int, Folded], targets: list[int]) -> list[str]:
+        """``eval_goals``: as code (`_evaluator`), or, past `GOAL_TABLE_LITERALS` literals
+        without a cyclic component, from tables read by a loop (`_NODE_TABLE`).
+
+        The goals are asked once a playout, so a loop over tables costs little
+        there, where code takes the C compiler minutes (othello-comp2007 counts the
+        discs through 62,000 nodes: 5 MB of C).
+        """
+        network = self.network
+        parameters = "const u64 *S, unsigned char *v"
+        nodes = []
+        for component in cone(network, targets):
+            if network.cyclic[component]:
+                return self._evaluator("goals", parameters, folded, targets)
+            (node,) = network.components[component]
+            if type(folded[node]) is not bool:
+                nodes.append(node)
+        literals = sum(len(body) for node in nodes for body in folded[node])
+        if literals < GOAL_TABLE_LITERALS:
+            return self._evaluator("goals", parameters, folded, targets)
+        node_start, body_start, codes = [0], [0], []
+        for node in nodes:
+            for body in folded[node]:
+                codes += [index << 3 | kind << 1 | (not positive) for kind, index, positive in body]
+                body_start.append(len(codes))
+            node_start.append(len(body_start) - 1)
+        return [
+            _array("GT_NODE", nodes),
+            _array("GT_NODE_START", node_start),
+            _array("GT_BODY_START", body_start),
+            _array("GT_LITERAL", codes),
+            f"#define GT_NODES {len(nodes)}",
+            _NODE_TABLE,
+        ]
 
     def _grouped(
         self,
@@ -1008,7 +1064,8 @@ class CGenerator:
         both edges are 81 tests and a few short scans.
         """
         singles = [body for body in bodies if _positive_base(body)]
-        bodies = [body for body in bodies if not _positive_base(body)]
+        names = [f"v[{body[0][1]}]" for body in bodies if _positive_node(body)]
+        bodies = [body for body in bodies if not (_positive_base(body) or _positive_node(body))]
         # bodies of one positive base literal: one mask test a word (knightThrough: a
         # role's pieces anywhere, 64 cells)
         masks = self.expressions.disjunction(singles) if singles else ["0"]
@@ -1016,6 +1073,12 @@ class CGenerator:
             [f"    v[{node}] {'|=' if preset or i else '='} {expression};"]
             for i, expression in enumerate(masks)
             if not (preset and expression == "0")
+        ]
+        # bodies of one positive node literal: or-ed until one holds ("a role has a legal
+        # move": thousands of nodes in chess)
+        statements += [
+            [f"    if (!v[{node}]) v[{node}] = " + " | ".join(names[i : i + BODIES]) + ";"]
+            for i in range(0, len(names), BODIES)
         ]
         counts = Counter(literal for body in bodies for literal in body)
         groups: dict[tuple[int, int, bool], list[tuple]] = {}
@@ -1451,6 +1514,7 @@ def check_source(source: str) -> None:
     # Fixed text (trusted): the rows, the runtime, RAVE's and the heuristic's functions.
     generated = source.replace(_ROWS, "").replace(_RUNTIME, "")
     generated = generated.replace(RAVE_RUNTIME, "").replace(HEURISTIC_RUNTIME, "")
+    generated = generated.replace(_NODE_TABLE, "")
     for word in _WORDS.findall(generated):
         if word not in _ALLOWED and not _GENERATED.fullmatch(word):
             raise ValueError(f"generated C names {word[:40]!r}, which it must not")
