@@ -84,3 +84,8 @@ async def test_moves_are_answered_while_the_worker_does_not_answer(monkeypatch) 
         await session.close(grace=0)
     assert choice.move.startswith("(mark ") and choice.fallback is not None
     assert worker is not None and all(w.process.returncode is not None for w in worker.workers)
+
+
+def test_the_worker_is_told_whether_to_race_configurations() -> None:
+    assert Session("m", "xplayer", 1.0)._load_command()["races"] is True
+    assert Session("m", "xplayer", 1.0, races=False)._load_command()["races"] is False

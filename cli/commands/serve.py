@@ -110,6 +110,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "machine's cores divided by --max-matches, at least 1)",
     )
     parser.add_argument(
+        "--races",
+        choices=("yes", "no"),
+        default="yes",
+        help="choose the search's configuration for each game by quick self-play races on "
+        "it, in the start clock and while pondering (docs/per-game-search.md) (yes)",
+    )
+    parser.add_argument(
         "--max-tables",
         type=int,
         default=DEFAULT_MAX_TABLES,
@@ -176,6 +183,7 @@ def run(args: argparse.Namespace) -> int:
             iterations=args.iterations,
             max_nodes=args.max_nodes or None,
             workers=default_workers(args.max_matches) if args.workers is None else args.workers,
+            races=args.races == "yes",
             idle_clocks=args.idle_clocks,
             max_tables=args.max_tables,
             limits=Limits(args.copy_memory * MIB, args.worker_memory * MIB or None),
@@ -210,11 +218,13 @@ def announce(config: PlayerConfig, addresses: list, warning: str | None = None) 
     for address in addresses:
         log.info("%s listening on http://%s:%d", config.name, *address[:2])
     log.info(
-        "margin %.2f s, at most %d match(es) at once, %d search worker(s) each, %s nodes a tree%s",
+        "margin %.2f s, at most %d match(es) at once, %d search worker(s) each, %s nodes a tree"
+        "%s%s",
         config.margin,
         config.max_matches,
         config.workers,
         f"at most {config.max_nodes:,}" if config.max_nodes else "any number of",
+        "" if config.races else ", no races",
         f", state tables in {config.table_dir}" if config.table_dir else "",
     )
     if warning is not None:

@@ -112,6 +112,9 @@ class PlayerConfig:
     workers (None: no limit)."""
     workers: int = 1
     """Search worker processes per match (`ggp.player.service.worker_pool`)."""
+    races: bool = True
+    """Whether the search's configuration is chosen by races on each game
+    (`ggp.player.search.races`)."""
     idle_clocks: float = DEFAULT_IDLE_CLOCKS
     """A match without a message for this many play clocks since the last reply is ended."""
     max_tables: int = DEFAULT_MAX_TABLES
@@ -320,6 +323,7 @@ class Player:
             iterations=self.config.iterations,
             max_nodes=self.config.max_nodes,
             workers=self.config.workers,
+            races=self.config.races,
             limits=self.config.limits,
             spawn_copy=self._take_copy,
         )

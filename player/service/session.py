@@ -174,6 +174,7 @@ class Session:
         iterations: int | None = None,
         max_nodes: int | None = None,
         workers: int = 1,
+        races: bool = True,
         limits: Limits | None = None,
         spawn_copy: Callable[[], Awaitable[GameClient]] | None = None,
     ) -> None:
@@ -184,6 +185,7 @@ class Session:
         self.iterations = iterations
         self.max_nodes = max_nodes
         self.workers = workers
+        self.races = races
         self.limits = limits or Limits()
         self._spawn = spawn_copy or (lambda: GameClient.spawn(self.limits.copy_memory))
         """Gives a game process (`Player` keeps one ready, so that a start does not wait)."""
@@ -297,7 +299,12 @@ class Session:
         return pool
 
     def _load_command(self) -> dict[str, object]:
-        command: dict[str, object] = {"cmd": "load", "rules": self._rules, "depth": TABLE_DEPTH}
+        command: dict[str, object] = {
+            "cmd": "load",
+            "rules": self._rules,
+            "depth": TABLE_DEPTH,
+            "races": self.races,
+        }
         if self.table_dir is not None:
             command["table_dir"] = str(self.table_dir)
         if self.max_nodes is not None:  # the match's memory, shared among its workers
