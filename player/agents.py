@@ -694,6 +694,8 @@ AGENTS: dict[str, Callable[..., Agent]] = {
     "mcts": lambda seed, **options: MCTSAgent(seed=seed, **options),
     "human": lambda seed: HumanAgent(),
     "ismcts": lambda seed, **options: InformationSetAgent(seed=seed, **options),
+    "nmcs": lambda seed, **options: _puzzle_agent("nmcs", seed, options),
+    "nrpa": lambda seed, **options: _puzzle_agent("nrpa", seed, options),
 }
 """Agent name -> factory(seed, **options)."""
 
@@ -711,7 +713,34 @@ ISMCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
 }
 """The options of an ``ismcts`` agent spec (GDL-II games)."""
 
-AGENT_OPTIONS = {"flatmc": FLATMC_OPTIONS, "mcts": MCTS_OPTIONS, "ismcts": ISMCTS_OPTIONS}
+NMCS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
+    "level": (_at_least(int, 1), "N"),
+    "time": (_at_least(float, 0, above=True), "SECONDS"),
+}
+"""The options of an ``nmcs`` agent spec (`ggp.player.puzzle_agents`)."""
+
+NRPA_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
+    **NMCS_OPTIONS,
+    "iterations": (_at_least(int, 1), "N"),
+}
+"""The options of an ``nrpa`` agent spec (`ggp.player.puzzle_agents`)."""
+
+
+def _puzzle_agent(name: str, seed: int | None, options: dict[str, Any]) -> Agent:
+    """An ``nmcs`` or ``nrpa`` agent (imported here: that module builds on this one)."""
+    from ggp.player.puzzle_agents import NMCSAgent, NRPAAgent
+
+    kind = NMCSAgent if name == "nmcs" else NRPAAgent
+    return kind(seed=seed, **options)
+
+
+AGENT_OPTIONS = {
+    "flatmc": FLATMC_OPTIONS,
+    "mcts": MCTS_OPTIONS,
+    "nmcs": NMCS_OPTIONS,
+    "nrpa": NRPA_OPTIONS,
+    "ismcts": ISMCTS_OPTIONS,
+}
 """The options each agent accepts in its spec: name -> (converter, what to write)."""
 
 

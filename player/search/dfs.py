@@ -1,0 +1,130 @@
+"""Depth-first search of a puzzle with a transposition table, by iterative deepening.
+
+Finds the line to the best terminal goal where the states reachable are few
+enough: each iteration searches to a depth one more than the last (the first
+solutions found are the shortest, and a deep game does not hide a shallow
+answer), and a table keyed by the states' keys (a compiled state's bits where
+there are, else `State.key`) remembers what was searched below each state: a
+subtree searched to its end (*complete*) is never searched again, and one cut
+at the depth limit is searched again only with more depth left.  The search
+ends when a line reaches the best goal or the root is complete: then the best
+line found is optimal.  Past `max_entries` table entries it gives up (the state
+space is too large for it) and leaves the puzzle to the sampling searches.
+
+As the other puzzle searches (`ggp.player.search.nmcs`), it is a generator: it
+yields every `YIELD_EVERY` states (None, or a better line from its root state).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from ggp.games.base import State
+from ggp.player.search.lines import ROLE, TOP_GOAL, Line
+
+YIELD_EVERY = 64
+"""States expanded between two yields."""
+
+MAX_ENTRIES = 1_000_000
+"""Table entries at most (about 200 bytes each with their keys) before the search gives up."""
+
+
+def state_key(state: State) -> object:
+    """The key of `state` in a table: its bits for a compiled state (cheap), else its key."""
+    bits = getattr(state, "bits", None)
+    return bits if isinstance(bits, int) else state.key()
+
+
+@dataclass
+class Outcome:
+    """What a finished depth-first search established."""
+
+    complete: bool = False
+    """Whether every line was searched: the best line is then optimal."""
+    gave_up: bool = False
+    """Whether the table grew past its limit first."""
+    depth: int = 0
+    """The depth limit of the last iteration begun."""
+    entries: int = 0
+
+
+@dataclass
+class _Search:
+    order: Callable[[State, tuple[str, ...]], list[str]] | None
+    max_entries: int
+    table: dict[object, tuple[int, bool, int]] = field(default_factory=dict)
+    """Per state searched: the best goal found below it, whether that search was
+    complete, and the depth left when it was searched."""
+    path: list[str] = field(default_factory=list)
+    best: int = -1
+    counter: int = 0
+
+
+class GaveUp(Exception):
+    """The table is full."""
+
+
+def iterative_deepening(
+    state: State,
+    outcome: Outcome | None = None,
+    order: Callable[[State, tuple[str, ...]], list[str]] | None = None,
+    max_entries: int = MAX_ENTRIES,
+    first_depth: int = 1,
+) -> Iterator[Line | None]:
+    """Search `state` as the module says; `outcome`, if given, is filled in at the end.
+
+    `order` may put the legal moves of a state in the order to try them.
+    """
+    outcome = outcome if outcome is not None else Outcome()
+    search = _Search(order, max_entries)
+    depth = first_depth
+    try:
+        while True:
+            outcome.depth = depth
+            value, complete = yield from _dfs(search, state, depth)
+            if complete or search.best >= TOP_GOAL:
+                outcome.complete = complete
+                return
+            depth += 1
+    except GaveUp:
+        outcome.gave_up = True
+    finally:
+        outcome.entries = len(search.table)
+
+
+def _dfs(search: _Search, state: State, depth: int) -> Iterator[Line | None]:
+    """The best goal found below `state` within `depth` moves, and whether the
+    search below was complete (a generator: its return value)."""
+    if state.is_terminal():
+        goal = state.goals()[ROLE]
+        if goal > search.best:
+            search.best = goal
+            yield Line(goal, tuple(search.path))
+        return goal, True
+    if depth == 0:
+        return -1, False
+    key = state_key(state)
+    entry = search.table.get(key)
+    if entry is not None and (entry[1] or entry[2] >= depth):
+        return entry[0], entry[1]
+    search.counter += 1
+    if search.counter % YIELD_EVERY == 0:
+        yield None
+    moves = state.legal_moves(ROLE)
+    if search.order is not None:
+        moves = search.order(state, moves)
+    value, complete = -1, True
+    for move in moves:
+        search.path.append(move)
+        below, done = yield from _dfs(search, state.next_listed([move]), depth - 1)
+        search.path.pop()
+        value = max(value, below)
+        complete = complete and done
+        if search.best >= TOP_GOAL:
+            complete = False  # not all searched, but nothing left to look for
+            break
+    if len(search.table) >= search.max_entries and key not in search.table:
+        raise GaveUp
+    search.table[key] = (value, complete, depth)
+    return value, complete

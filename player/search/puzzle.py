@@ -1,0 +1,141 @@
+"""The puzzle search: a portfolio of searches for a game of one role, sharing time,
+and the best line any of them found.
+
+A puzzle needs one line that reaches 100, found once and then kept (MCTS would
+average a playout that reached 100 away among the others).  Three searches take
+turns of `SLICE` seconds from the current state: depth-first search with a
+transposition table (`ggp.player.search.dfs`, exact where the states are few; it
+drops out when its table is full), Nested Monte Carlo Search of rising levels
+(`ggp.player.search.nmcs`) and NRPA (`ggp.player.search.nrpa`).  Every line they
+find is offered to `BestLine`, which keeps the best.  Once it reaches 100, or
+the depth-first search has searched every line (the best line is then optimal),
+nothing is searched any more: its moves are played as they are.
+
+When a move is played (`advance`), the best line goes on from the new state if
+the move was its first (it still reaches its goal there) and the searches start
+again from the new state, where the lines are shorter.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from ggp.games.base import State
+from ggp.player.search import dfs, nmcs, nrpa
+from ggp.player.search.lines import ROLE, BestLine, Line
+
+SLICE = 0.05
+"""Seconds one search runs before the next takes its turn."""
+
+NRPA_LEVEL = 3
+"""The level of the portfolio's NRPA (restarted when a run ends)."""
+
+
+@dataclass
+class _Turn:
+    name: str
+    search: Iterator[Line | None]
+    seconds: float = 0.0
+    """CPU time this search has had (for the log)."""
+
+
+class PuzzleSearch:
+    """The searches of one puzzle and the best line they found (see the module)."""
+
+    def __init__(
+        self,
+        state: State,
+        rng: random.Random | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.state = state
+        self.rng = rng or random.Random()
+        self.clock = clock
+        self.best = BestLine()
+        self.settled = False
+        """Whether the depth-first search proved the best line optimal."""
+        self.found_by: str | None = None
+        """The search that found the best line."""
+        self.first_top: float | None = None
+        """When (by `clock`) a line reaching 100 was first held."""
+        self._dfs_outcome = dfs.Outcome()
+        self._turns: list[_Turn] = []
+        self._start()
+
+    @property
+    def done(self) -> bool:
+        """Whether searching more cannot improve the best line."""
+        return self.best.solved or self.settled or self.state.is_terminal()
+
+    def _start(self) -> None:
+        self._dfs_outcome = dfs.Outcome()
+        state, rng = self.state, self.rng
+        self._turns = [
+            _Turn("dfs", dfs.iterative_deepening(state, self._dfs_outcome)),
+            _Turn("nmcs", nmcs.iterated(state, rng)),
+            _Turn("nrpa", nrpa.restarted(state, NRPA_LEVEL, rng)),
+        ]
+
+    def search(self, deadline: float) -> int:
+        """Search until `deadline` (by `clock`) or until `done`; the steps taken."""
+        steps = 0
+        while not self.done and self._turns and self.clock() < deadline:
+            for turn in list(self._turns):
+                steps += self._run(turn, min(deadline, self.clock() + SLICE))
+                if self.done or self.clock() >= deadline:
+                    break
+        return steps
+
+    def _run(self, turn: _Turn, until: float) -> int:
+        steps = 0
+        began = time.process_time()
+        try:
+            while self.clock() < until:
+                line = next(turn.search)
+                steps += 1
+                if line is not None:
+                    self._offer(line, turn.name)
+                    if self.done:
+                        break
+        except StopIteration:
+            self._turns.remove(turn)
+            if turn.name == "dfs" and self._dfs_outcome.complete:
+                self.settled = True
+        turn.seconds += time.process_time() - began
+        return steps
+
+    def _offer(self, line: Line, name: str) -> None:
+        if self.best.offer(line):
+            self.found_by = name
+            if self.best.solved and self.first_top is None:
+                self.first_top = self.clock()
+
+    def move(self) -> str:
+        """The move to play now: the best line's next move, else (no line found yet)
+        a random legal one."""
+        return self.best.next_move() or self.rng.choice(self.state.legal_moves(ROLE))
+
+    def advance(self, move: str, state: State) -> None:
+        """`move` was played, leading to `state`: keep what of the best line is left,
+        and search from `state` from now on (unless nothing is left to search for)."""
+        kept = self.best.line is not None and self.best.next_move() == move
+        self.best.played(move)
+        self.state = state
+        if not kept:
+            self.settled = False
+        if self.done:
+            self._turns = []
+        else:
+            self._start()
+
+    def describe(self) -> str:
+        """The best goal known and where it came from, for logs."""
+        goal = self.best.goal
+        if goal is None:
+            return "best goal known: none yet"
+        how = "proven optimal" if self.settled else f"found by {self.found_by}"
+        left = len(self.best.line.moves) if self.best.line is not None else 0
+        return f"best goal known {goal} ({how}, {left} moves left)"
