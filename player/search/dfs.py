@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from ggp.games.base import State
 from ggp.player.search.lines import ROLE, TOP_GOAL, Line
 
-YIELD_EVERY = 64
+YIELD_EVERY = 16
 """States expanded between two yields."""
 
 MAX_ENTRIES = 1_000_000
@@ -52,6 +52,7 @@ class Outcome:
 @dataclass
 class _Search:
     order: Callable[[State, tuple[str, ...]], list[str]] | None
+    bound: Callable[[State], int] | None
     max_entries: int
     table: dict[object, tuple[int, bool, int]] = field(default_factory=dict)
     """Per state searched: the best goal found below it, whether that search was
@@ -71,13 +72,18 @@ def iterative_deepening(
     order: Callable[[State, tuple[str, ...]], list[str]] | None = None,
     max_entries: int = MAX_ENTRIES,
     first_depth: int = 1,
+    bound: Callable[[State], int] | None = None,
 ) -> Iterator[Line | None]:
     """Search `state` as the module says; `outcome`, if given, is filled in at the end.
 
-    `order` may put the legal moves of a state in the order to try them.
+    `order` may put the legal moves of a state in the order to try them;
+    `first_depth` is the depth limit of the first iteration (the length of every
+    line, where all have one, makes it a plain depth-first search); `bound`, the
+    most a line through a state can reach, cuts off the states where it is no
+    better than the best line found.
     """
     outcome = outcome if outcome is not None else Outcome()
-    search = _Search(order, max_entries)
+    search = _Search(order, bound, max_entries)
     depth = first_depth
     try:
         while True:
@@ -104,6 +110,8 @@ def _dfs(search: _Search, state: State, depth: int) -> Iterator[Line | None]:
         return goal, True
     if depth == 0:
         return -1, False
+    if search.bound is not None and search.bound(state) <= search.best:
+        return -1, True  # nothing better below
     key = state_key(state)
     entry = search.table.get(key)
     if entry is not None and (entry[1] or entry[2] >= depth):

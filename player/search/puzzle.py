@@ -2,15 +2,28 @@
 and the best line any of them found.
 
 A puzzle needs one line that reaches 100, found once and then kept (MCTS would
-average a playout that reached 100 away among the others).  Three searches take
-turns of `SLICE` seconds from the current state: depth-first search with a
-transposition table (`ggp.player.search.dfs`, exact where the states are few; it
-drops out when its table is full), Nested Monte Carlo Search of rising levels
-(`ggp.player.search.nmcs`) and NRPA (`ggp.player.search.nrpa`).  Every line they
-find is offered to `BestLine`, which keeps the best.  Once it reaches 100, or
-the depth-first search has searched every line (the best line is then optimal),
-nothing is searched any more: its moves are played as they are.
+average a playout that reached 100 away among the others).  The searches take
+turns of `SLICE` seconds from the current state:
 
+- depth-first search with a transposition table (`ggp.player.search.dfs`): exact
+  where the states are few, by iterative deepening, or in one plain iteration
+  where every random line had the same length; it drops out when its table is
+  full;
+- Nested Monte Carlo Search of rising levels (`ggp.player.search.nmcs`);
+- NRPA (`ggp.player.search.nrpa`);
+- a depth-first search that fills the most constrained variable first
+  (`ggp.player.search.constrained`, for puzzles that are filled in; it ends at
+  once on others);
+- where partial satisfaction of the goal rules tracks the goal on this puzzle
+  (`ggp.player.search.guidance.profile`), a greedy best-first search guided by it
+  (`ggp.player.search.best_first`); the depth-first search then tries the
+  best-scored moves first.  Where the goal, defined before the end, never rises
+  along a line, it cuts the depth-first search off where it cannot beat the best
+  line found, and orders its moves.
+
+Every line found is offered to `BestLine`, which keeps the best.  Once it
+reaches 100, or the depth-first search has searched every line (the best line is
+then optimal), nothing is searched any more: its moves are played as they are.
 When a move is played (`advance`), the best line goes on from the new state if
 the move was its first (it still reaches its goal there) and the searches start
 again from the new state, where the lines are shorter.
@@ -25,6 +38,9 @@ from dataclasses import dataclass
 
 from ggp.games.base import State
 from ggp.player.search import dfs, nmcs, nrpa
+from ggp.player.search.best_first import best_first
+from ggp.player.search.constrained import fewest_choices
+from ggp.player.search.guidance import Profile
 from ggp.player.search.lines import ROLE, BestLine, Line
 
 SLICE = 0.05
@@ -42,6 +58,10 @@ class _Turn:
     """CPU time this search has had (for the log)."""
 
 
+def _goal(state: State) -> int:
+    return state.goals()[ROLE]
+
+
 class PuzzleSearch:
     """The searches of one puzzle and the best line they found (see the module)."""
 
@@ -50,8 +70,13 @@ class PuzzleSearch:
         state: State,
         rng: random.Random | None = None,
         clock: Callable[[], float] = time.monotonic,
+        profile: Profile | None = None,
     ) -> None:
         self.state = state
+        self.profile = profile or Profile()
+        """What random lines said about this puzzle (`ggp.player.search.guidance.profile`)."""
+        self.played = 0
+        """Moves played since the state the profile was taken in."""
         self.rng = rng or random.Random()
         self.clock = clock
         self.best = BestLine()
@@ -73,11 +98,31 @@ class PuzzleSearch:
     def _start(self) -> None:
         self._dfs_outcome = dfs.Outcome()
         state, rng = self.state, self.rng
+        guidance, bounded = self.profile.guidance, self.profile.bounded
+        order = self._best_scored if guidance is not None or bounded else None
+        bound = _goal if bounded else None
+        depth = 1
+        if self.profile.length is not None:  # every line as long: one plain iteration
+            depth = max(1, self.profile.length - self.played)
         self._turns = [
-            _Turn("dfs", dfs.iterative_deepening(state, self._dfs_outcome)),
+            _Turn(
+                "dfs",
+                dfs.iterative_deepening(
+                    state, self._dfs_outcome, order, first_depth=depth, bound=bound
+                ),
+            ),
             _Turn("nmcs", nmcs.iterated(state, rng)),
             _Turn("nrpa", nrpa.restarted(state, NRPA_LEVEL, rng)),
+            _Turn("fewest-choices", fewest_choices(state)),
         ]
+        if guidance is not None:
+            self._turns.append(_Turn("best-first", best_first(state, guidance)))
+
+    def _best_scored(self, state: State, moves: tuple[str, ...]) -> list[str]:
+        """`moves` best first: by the guidance's score of the states they lead to, else
+        by the goal there (where it is a bound)."""
+        score = self.profile.guidance or _goal
+        return sorted(moves, key=lambda move: -score(state.next_listed([move])))
 
     def search(self, deadline: float) -> int:
         """Search until `deadline` (by `clock`) or until `done`; the steps taken."""
@@ -124,6 +169,7 @@ class PuzzleSearch:
         kept = self.best.line is not None and self.best.next_move() == move
         self.best.played(move)
         self.state = state
+        self.played += 1
         if not kept:
             self.settled = False
         if self.done:
