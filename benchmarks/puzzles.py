@@ -81,8 +81,9 @@ def wait_until_up(url: str, process: subprocess.Popen, seconds: float = 60) -> N
 
 
 def first_hundred(log_text: str, match_id: str) -> float | None:
-    """Seconds from the match's start message to the first log line saying the best
-    goal known is 100 (None: never said; lines carry ``HH:MM:SS,mmm`` stamps)."""
+    """Seconds from the match's start message to the reply whose log line first says
+    the best goal known is 100 (None: never said).  Log lines carry ``HH:MM:SS,mmm``
+    stamps of when a reply was sent, and the start's line how long it took."""
     began = None
     for line in log_text.splitlines():
         if match_id not in line:
@@ -92,8 +93,9 @@ def first_hundred(log_text: str, match_id: str) -> float | None:
             continue
         hours, minutes, seconds, millis = (int(part) for part in stamp.groups())
         at = hours * 3600 + minutes * 60 + seconds + millis / 1000
+        took = re.search(r": start \S+: ready in ([\d.]+) s", line)
         if began is None:
-            began = at
+            began = at - (float(took.group(1)) if took else 0.0)
         found = BEST_LINE.search(line)
         if found and int(found.group(1)) == 100:
             return round((at - began) % 86400, 1)

@@ -123,9 +123,11 @@ def run(args: argparse.Namespace) -> int:
     study.write_outputs(matches, summary)  # first: the printing may stop (ggp study | head)
     written = [args.out / name for name in ("matches.csv", "summary.csv", "results.json")]
     if plotting_available():
+        specs = study.points[0].specs
+        against = f"against {specs[1]}" if len(specs) > 1 else "alone (a puzzle)"
         title = (
-            f"{', '.join(args.games)}: {plan.agent} with {parameter} varied against "
-            f"{study.points[0].specs[1]}, {plan.matches} matches a point"
+            f"{', '.join(args.games)}: {plan.agent} with {parameter} varied {against}, "
+            f"{plan.matches} matches a point"
         )
         written += plot_study(summary, parameter, title, args.out / PLOT_STEM)
     print(format_summary(summary, parameter))

@@ -5,8 +5,8 @@ order they were reached), each once (a table of the keys of the states reached),
 and every terminal state reached is offered as a line.  Where the guidance points
 the way (lights to switch off, tiles to put in place) it reaches the goal after
 far fewer states than a blind search.  Past `MAX_STATES` states reached it gives
-up.  A generator, as the other puzzle searches: it yields every `YIELD_EVERY`
-expansions (None, or a line from its root state).
+up.  A generator, as the other puzzle searches: it yields after every
+expansion (None, or a line from its root state).
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from ggp.player.search.guidance import Guidance
 from ggp.player.search.lines import ROLE, TOP_GOAL, Line
 
 MAX_STATES = 500_000
-YIELD_EVERY = 16
 
 _Path = tuple[str, "_Path"] | None
 """The moves to a state, last first, as a linked list (shared among siblings)."""
@@ -43,7 +42,6 @@ def best_first(
     seen = {state_key(state)}
     frontier: list[tuple[float, int, State, _Path]] = [(0.0, next(order), state, None)]
     best = -1
-    expanded = 0
     while frontier and len(seen) < max_states:
         _, _, current, path = heapq.heappop(frontier)
         for move in current.legal_moves(ROLE):
@@ -62,6 +60,4 @@ def best_first(
                         return
                 continue
             heapq.heappush(frontier, (-guidance(child), next(order), child, reached))
-        expanded += 1
-        if expanded % YIELD_EVERY == 0:
-            yield None
+        yield None

@@ -17,7 +17,7 @@ puzzle (peg solitaire: a peg that can no longer be jumped is no dead end), the
 search finds nothing and ends at once; it is one search of a portfolio
 (`ggp.player.search.puzzle`) and never claims a line optimal.  A table of the
 states searched (their keys) keeps it from searching one twice.  A generator,
-as the other puzzle searches: it yields every `YIELD_EVERY` states.
+as the other puzzle searches: it yields after every state it expands.
 """
 
 from __future__ import annotations
@@ -27,8 +27,6 @@ from collections.abc import Iterator
 from ggp.games.base import State
 from ggp.player.search.dfs import MAX_ENTRIES
 from ggp.player.search.lines import ROLE, TOP_GOAL, Line
-
-YIELD_EVERY = 16
 
 
 def _variables(state: State) -> int:
@@ -57,10 +55,9 @@ def fewest_choices(state: State, max_states: int = MAX_ENTRIES) -> Iterator[Line
     seen: set[int] = set()
     path: list[str] = []
     best = -1
-    counter = 0
 
     def search(current: State) -> Iterator[Line | None]:
-        nonlocal best, counter
+        nonlocal best
         if current.is_terminal():
             goal = current.goals()[ROLE]
             if goal > best:
@@ -71,9 +68,7 @@ def fewest_choices(state: State, max_states: int = MAX_ENTRIES) -> Iterator[Line
         if bits in seen or len(seen) >= max_states:
             return
         seen.add(bits)
-        counter += 1
-        if counter % YIELD_EVERY == 0:
-            yield None
+        yield None
         choices: dict[int, list[tuple[str, State]]] = {}
         for move in current.legal_moves(ROLE):
             child = current.next_listed([move])

@@ -12,7 +12,8 @@ line found is optimal.  Past `max_entries` table entries it gives up (the state
 space is too large for it) and leaves the puzzle to the sampling searches.
 
 As the other puzzle searches (`ggp.player.search.nmcs`), it is a generator: it
-yields every `YIELD_EVERY` states (None, or a better line from its root state).
+yields after every state it expands (None, or a better line from its root state):
+expanding one costs a next state per move, and its score too where it orders them.
 """
 
 from __future__ import annotations
@@ -22,9 +23,6 @@ from dataclasses import dataclass, field
 
 from ggp.games.base import State
 from ggp.player.search.lines import ROLE, TOP_GOAL, Line
-
-YIELD_EVERY = 16
-"""States expanded between two yields."""
 
 MAX_ENTRIES = 1_000_000
 """Table entries at most (about 200 bytes each with their keys) before the search gives up."""
@@ -59,7 +57,6 @@ class _Search:
     complete, and the depth left when it was searched."""
     path: list[str] = field(default_factory=list)
     best: int = -1
-    counter: int = 0
 
 
 class GaveUp(Exception):
@@ -116,9 +113,7 @@ def _dfs(search: _Search, state: State, depth: int) -> Iterator[Line | None]:
     entry = search.table.get(key)
     if entry is not None and (entry[1] or entry[2] >= depth):
         return entry[0], entry[1]
-    search.counter += 1
-    if search.counter % YIELD_EVERY == 0:
-        yield None
+    yield None
     moves = state.legal_moves(ROLE)
     if search.order is not None:
         moves = search.order(state, moves)

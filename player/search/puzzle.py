@@ -71,15 +71,18 @@ class PuzzleSearch:
         rng: random.Random | None = None,
         clock: Callable[[], float] = time.monotonic,
         profile: Profile | None = None,
+        played: int = 0,
+        best: BestLine | None = None,
     ) -> None:
         self.state = state
         self.profile = profile or Profile()
         """What random lines said about this puzzle (`ggp.player.search.guidance.profile`)."""
-        self.played = 0
-        """Moves played since the state the profile was taken in."""
+        self.played = played
+        """Moves played since the state the profile was taken in (the initial state)."""
         self.rng = rng or random.Random()
         self.clock = clock
-        self.best = BestLine()
+        self.best = best or BestLine()
+        """The best line from `state` (given: one found before, on other rules of the game)."""
         self.settled = False
         """Whether the depth-first search proved the best line optimal."""
         self.found_by: str | None = None
@@ -88,6 +91,8 @@ class PuzzleSearch:
         """When (by `clock`) a line reaching 100 was first held."""
         self._dfs_outcome = dfs.Outcome()
         self._turns: list[_Turn] = []
+        self._next = 0
+        """The index in `_turns` of the search whose turn is next."""
         self._start()
 
     @property
@@ -125,13 +130,14 @@ class PuzzleSearch:
         return sorted(moves, key=lambda move: -score(state.next_listed([move])))
 
     def search(self, deadline: float) -> int:
-        """Search until `deadline` (by `clock`) or until `done`; the steps taken."""
+        """Search until `deadline` (by `clock`) or until `done`; the steps taken.
+        The searches take their turns where the last call left off."""
         steps = 0
         while not self.done and self._turns and self.clock() < deadline:
-            for turn in list(self._turns):
-                steps += self._run(turn, min(deadline, self.clock() + SLICE))
-                if self.done or self.clock() >= deadline:
-                    break
+            self._next %= len(self._turns)
+            turn = self._turns[self._next]
+            self._next += 1
+            steps += self._run(turn, min(deadline, self.clock() + SLICE))
         return steps
 
     def _run(self, turn: _Turn, until: float) -> int:
@@ -146,7 +152,10 @@ class PuzzleSearch:
                     if self.done:
                         break
         except StopIteration:
+            index = self._turns.index(turn)
             self._turns.remove(turn)
+            if index < self._next:
+                self._next -= 1
             if turn.name == "dfs" and self._dfs_outcome.complete:
                 self.settled = True
         turn.seconds += time.process_time() - began

@@ -338,7 +338,8 @@ class Player:
             return READY, f"but the server cannot follow the game: {session.lost}"
         if choice is None or choice.fallback is not None:
             return READY, f"as {message.role}, 0 simulations"
-        return READY, f"as {message.role}, {choice.sims} simulations{_searched_by(choice)}"
+        line = f", {choice.line}" if choice.line else ""
+        return READY, f"as {message.role}, {choice.sims} simulations{_searched_by(choice)}{line}"
 
     async def _play(self, session: Session, message: Play, arrival: float) -> tuple[str, str]:
         deadline = reply_deadline(arrival, session.play_clock, self.config.margin)
@@ -350,7 +351,8 @@ class Player:
                 log.warning("match %s: joint move %s refused: %s", session.match_id, shown, error)
                 return error_reply(str(error)), "refused"
         if choice.forced:
-            return choice.move, "the only legal move"
+            line = f", {session.line}" if session.line else ""
+            return choice.move, f"the only legal move{line}"
         if choice.move == NIL:
             return NIL, f"cannot play: {choice.fallback}"
         if choice.fallback is not None:
@@ -362,9 +364,10 @@ class Player:
             else ""
         )
         proven = "" if choice.proven is None else f", proven goal {choice.proven}"
+        line = f"{choice.line}, " if choice.line else ""  # first: the log line is cut
         return (
             choice.move,
-            f"{choice.sims} simulations{pondered}, {choice.nodes} nodes{proven}"
+            f"{line}{choice.sims} simulations{pondered}, {choice.nodes} nodes{proven}"
             f"{_searched_by(choice)}{unchecked}",
         )
 

@@ -143,6 +143,8 @@ class Choice:
     """The search's configuration (`ggp.player.search.races.SearchConfig.describe`)."""
     proven: int | None = None
     """Our goal, proven by the search's solver at this move (None: not proven)."""
+    line: str = ""
+    """In a puzzle, what the search says of its best line (``best goal known ...``)."""
 
 
 @dataclass(frozen=True)
@@ -220,6 +222,8 @@ class Session:
         self.replied: str | None = None
         """In a GDL-II match, the move we last replied (the older GameController form of
         ``play`` does not tell it back)."""
+        self.line = ""
+        """In a puzzle, what the search said of its best line at its last answer."""
 
     # ------------------------------------------------------------ start
 
@@ -603,6 +607,7 @@ class Session:
                 f"the search worker was at move {answer['steps']}, not {len(self._history)}; "
                 "stopped it"
             )
+        self.line = answer.get("line", self.line)
         if legal is not None and answer["move"] not in legal:
             return self._fallback(f"the search chose {answer['move']}, not legal")
         return Choice(
@@ -615,6 +620,7 @@ class Session:
             reasoner=answer.get("reasoner", ""),
             config=answer.get("config", ""),
             proven=answer.get("proven"),
+            line=answer.get("line", ""),
         )
 
     def _fallback(self, why: str) -> Choice:

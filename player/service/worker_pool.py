@@ -10,7 +10,9 @@ mean).  A worker whose own choice is not its most visited move has seen more
 than visits say (a move that wins at once, a proof): its choice is played;
 so is the choice of a worker whose exact solver settled the position.
 The solver's bounds are merged too, so a move one worker proved lost is not
-played on the others' visits while a move that may not lose is left.
+played on the others' visits while a move that may not lose is left.  In a
+puzzle (a game of one role) the workers answer with the best line each found:
+the move of the line that reaches the highest goal is played.
 A worker that answers well after the others is left out (`STRAGGLER_GRACE`),
 and a pool whose first answers came late asks the next searches to end that
 much earlier (`LATENESS_KEPT`): on a loaded machine a worker may not be given
@@ -165,6 +167,8 @@ class WorkerPool:
             return answers[0]  # the session sees it out of step and acts
         if len(in_step) == 1:
             return in_step[0]
+        if any("line_goal" in answer for answer in in_step):
+            return best_line_answer(in_step)
         return {
             "move": combined_move(in_step),
             "sims": sum(answer["sims"] for answer in in_step),
@@ -182,6 +186,19 @@ class WorkerPool:
     async def close(self, grace: float = 5.0) -> None:
         """Ask every worker to quit; kill those that have not within `grace` seconds."""
         await asyncio.gather(*(worker.close(grace) for worker in self.workers))
+
+
+def best_line_answer(answers: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Of the puzzle searches' answers, the one whose best line reaches the highest
+    goal (the first of those), with the work of all: each worker keeps its own
+    line, and a line is followed only by the worker that found it."""
+    best = max(answers, key=lambda answer: answer.get("line_goal") or -1)
+    return {
+        **best,
+        "sims": sum(answer["sims"] for answer in answers),
+        "pondered": sum(answer.get("pondered", 0) for answer in answers),
+        "cpu": sum(answer.get("cpu", 0.0) for answer in answers),
+    }
 
 
 def summed_statistics(answers: Sequence[dict[str, Any]]) -> list[list[Any]]:
