@@ -51,6 +51,7 @@ class Outcome:
 class _Search:
     order: Callable[[State, tuple[str, ...]], list[str]] | None
     bound: Callable[[State], int] | None
+    floor: Callable[[], int] | None
     max_entries: int
     table: dict[object, tuple[int, bool, int]] = field(default_factory=dict)
     """Per state searched: the best goal found below it, whether that search was
@@ -70,6 +71,7 @@ def iterative_deepening(
     max_entries: int = MAX_ENTRIES,
     first_depth: int = 1,
     bound: Callable[[State], int] | None = None,
+    floor: Callable[[], int] | None = None,
 ) -> Iterator[Line | None]:
     """Search `state` as the module says; `outcome`, if given, is filled in at the end.
 
@@ -77,10 +79,10 @@ def iterative_deepening(
     `first_depth` is the depth limit of the first iteration (the length of every
     line, where all have one, makes it a plain depth-first search); `bound`, the
     most a line through a state can reach, cuts off the states where it is no
-    better than the best line found.
+    better than the best line found (by this search, or as `floor` says, by any).
     """
     outcome = outcome if outcome is not None else Outcome()
-    search = _Search(order, bound, max_entries)
+    search = _Search(order, bound, floor, max_entries)
     depth = first_depth
     try:
         while True:
@@ -96,6 +98,11 @@ def iterative_deepening(
         outcome.entries = len(search.table)
 
 
+def _best(search: _Search) -> int:
+    """The goal a line must beat to be worth searching for."""
+    return search.best if search.floor is None else max(search.best, search.floor())
+
+
 def _dfs(search: _Search, state: State, depth: int) -> Iterator[Line | None]:
     """The best goal found below `state` within `depth` moves, and whether the
     search below was complete (a generator: its return value)."""
@@ -107,7 +114,7 @@ def _dfs(search: _Search, state: State, depth: int) -> Iterator[Line | None]:
         return goal, True
     if depth == 0:
         return -1, False
-    if search.bound is not None and search.bound(state) <= search.best:
+    if search.bound is not None and search.bound(state) <= _best(search):
         return -1, True  # nothing better below
     key = state_key(state)
     entry = search.table.get(key)

@@ -113,7 +113,12 @@ class PuzzleSearch:
             _Turn(
                 "dfs",
                 dfs.iterative_deepening(
-                    state, self._dfs_outcome, order, first_depth=depth, bound=bound
+                    state,
+                    self._dfs_outcome,
+                    order,
+                    first_depth=depth,
+                    bound=bound,
+                    floor=self._floor,
                 ),
             ),
             _Turn("nmcs", nmcs.iterated(state, rng)),
@@ -122,6 +127,11 @@ class PuzzleSearch:
         ]
         if guidance is not None:
             self._turns.append(_Turn("best-first", best_first(state, guidance)))
+
+    def _floor(self) -> int:
+        """The goal of the best line held (-1: none)."""
+        goal = self.best.goal
+        return -1 if goal is None else goal
 
     def _best_scored(self, state: State, moves: tuple[str, ...]) -> list[str]:
         """`moves` best first: by the guidance's score of the states they lead to, else
