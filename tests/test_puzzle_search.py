@@ -13,6 +13,7 @@ from ggp.gdl.load import game_from_text
 from ggp.player.agents import make_agent
 from ggp.player.puzzle_agents import NMCSAgent, NRPAAgent
 from ggp.player.search import dfs, nmcs, nrpa
+from ggp.player.search.guidance import profile
 from ggp.player.search.lines import BestLine, Line, line_goal
 from ggp.player.search.puzzle import PuzzleSearch
 from ggp.server.match import play_match
@@ -225,3 +226,23 @@ def test_the_puzzle_agents_solve_a_tiny_puzzle_in_a_match(spec: str) -> None:
     game = game_from_text(GRADED, "graded")
     record = play_match(game, [make_agent(spec, seed=2)])
     assert record.goals == (100,)
+
+
+QUITTING = NEEDLE.replace(
+    "(<= terminal (true (step 4)))",
+    """(<= terminal (true (step 4)))
+    (<= terminal (true quit))
+    (<= (legal solver quit) (not terminal))
+    (<= (next quit) (does solver quit))""",
+)
+"""`NEEDLE` with a move that ends the game at once, at 0 (as futoshiki's ``quit``):
+the goal, 0 in every state until the end, never falls, so it is no bound."""
+
+
+def test_a_goal_that_never_falls_is_no_cut_off_and_proves_nothing() -> None:
+    game = game_from_text(QUITTING, "quitting")
+    profiled = profile(game, random.Random(1))
+    assert not profiled.bounded and profiled.length is None
+    search = PuzzleSearch(game.initial_state(), random.Random(1), _Clock(1e-6), profiled)
+    search.search(deadline=100.0)
+    assert search.best.goal == 100 and search.move() == "(pick 0 c)"

@@ -44,6 +44,8 @@ class Outcome:
     """Whether the table grew past its limit first."""
     depth: int = 0
     """The depth limit of the last iteration begun."""
+    cut: bool = False
+    """Whether the bound cut a state off: *complete* then trusts the bound."""
     entries: int = 0
 
 
@@ -58,6 +60,7 @@ class _Search:
     complete, and the depth left when it was searched."""
     path: list[str] = field(default_factory=list)
     best: int = -1
+    cut: bool = False
 
 
 class GaveUp(Exception):
@@ -96,6 +99,7 @@ def iterative_deepening(
         outcome.gave_up = True
     finally:
         outcome.entries = len(search.table)
+        outcome.cut = search.cut
 
 
 def _best(search: _Search) -> int:
@@ -115,6 +119,7 @@ def _dfs(search: _Search, state: State, depth: int) -> Iterator[Line | None]:
     if depth == 0:
         return -1, False
     if search.bound is not None and search.bound(state) <= _best(search):
+        search.cut = True
         return -1, True  # nothing better below
     key = state_key(state)
     entry = search.table.get(key)

@@ -129,8 +129,9 @@ class Profile:
     guidance: Guidance | None = None
     """Partial goal satisfaction, where it tracks the goal."""
     bounded: bool = False
-    """Whether the goal is defined in every state and never rises along a line: the
-    goal of a state is then an upper bound of every line through it (a cut-off)."""
+    """Whether the goal is defined in every state, falls along some lines and never
+    rises along one: the goal of a state is then taken as an upper bound of every
+    line through it (a cut-off; random lines suggest it, they do not prove it)."""
     length: int | None = None
     """The length of every line, where all have one (filling a grid: one move a cell)."""
 
@@ -148,6 +149,7 @@ def profile(game: Game, rng: random.Random, lines: int = SAMPLE_LINES) -> Profil
     goals: list[int] = []
     lengths: set[int] = set()
     bounded = True
+    fell = False
     for _ in range(lines):
         state = game.initial_state()
         steps = 0
@@ -159,6 +161,7 @@ def profile(game: Game, rng: random.Random, lines: int = SAMPLE_LINES) -> Profil
             if bounded:
                 after = state.goals()[ROLE] if state.is_terminal() else _goal_or_none(state)
                 bounded = before is not None and after is not None and after <= before
+                fell = fell or (bounded and after < before)
         if guidance is not None:
             scores.append(guidance(state))
         goals.append(state.goals()[ROLE])
@@ -166,7 +169,8 @@ def profile(game: Game, rng: random.Random, lines: int = SAMPLE_LINES) -> Profil
     varied = len(set(goals)) > 1
     if guidance is not None and varied and correlation(scores, goals) < MIN_CORRELATION:
         guidance = None
-    return Profile(guidance, bounded, lengths.pop() if len(lengths) == 1 else None)
+    length = lengths.pop() if len(lengths) == 1 else None
+    return Profile(guidance, bounded and fell, length)
 
 
 def _goal_or_none(state: State) -> int | None:
