@@ -559,6 +559,20 @@ def test_the_warning_without_a_compiler_shown_in_check_md(tmp_path: Path) -> Non
     assert done.stderr.strip() == expected
 
 
+@example(
+    "ggp match steps.kif nmcs:level=3",
+    "ggp study steps.kif --agent nrpa:iterations=50 --vary level=1,2 --against random "
+    "--games 10 --out nrpa-levels",
+)
+def _(command: str, output: list[str], tmp_path: Path) -> None:
+    (tmp_path / "steps.kif").write_text(page_file("docs/puzzles.md", "steps.kif"))
+    if command.startswith("ggp match"):
+        assert "Result after 3 moves: solver 100" in shell(command, tmp_path).stdout
+        return
+    shell(replaced(command, ("--games 10", "--games 2")), tmp_path)  # two matches a level
+    assert (tmp_path / "nrpa-levels" / "summary.csv").is_file()
+
+
 @example("ggp arena")
 def _(command: str, output: list[str], tmp_path: Path) -> None:
     # On a free port rather than 8080; its page is fetched, then Ctrl-C stops it.

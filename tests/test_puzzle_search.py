@@ -113,9 +113,9 @@ def test_depth_first_search_gives_up_when_its_table_is_full(needle) -> None:
     assert outcome.gave_up and not outcome.complete
 
 
-def test_nested_monte_carlo_search_of_level_depth_minus_one_is_exhaustive(needle) -> None:
+def test_nested_monte_carlo_search_of_the_puzzles_depth_is_exhaustive(needle) -> None:
     for seed in range(3):
-        line = _last_line(nmcs.nested(needle.initial_state(), 3, random.Random(seed)))
+        line = _last_line(nmcs.nested(needle.initial_state(), 4, random.Random(seed)))
         assert line.goal == 100 and line_goal(needle.initial_state(), line.moves) == 100
 
 
@@ -221,7 +221,7 @@ def test_the_puzzle_agents_play_games_of_one_role_only() -> None:
         make_agent("nmcs").start(load_game("tictactoe"), 0)
 
 
-@pytest.mark.parametrize("spec", ["nmcs:level=3", "nrpa:level=2,iterations=30"])
+@pytest.mark.parametrize("spec", ["nmcs:level=4", "nrpa:level=2,iterations=30"])
 def test_the_puzzle_agents_solve_a_tiny_puzzle_in_a_match(spec: str) -> None:
     game = game_from_text(GRADED, "graded")
     record = play_match(game, [make_agent(spec, seed=2)])

@@ -1,10 +1,11 @@
 """Depth-first search of a puzzle with a transposition table, by iterative deepening.
 
 Finds the line to the best terminal goal where the states reachable are few
-enough: each iteration searches to a depth one more than the last (the first
-solutions found are the shortest, and a deep game does not hide a shallow
-answer), and a table keyed by the states' keys (a compiled state's bits where
-there are, else `State.key`) remembers what was searched below each state: a
+enough: each iteration searches deeper than the last (by one at first, then by
+half the depth, so that a deep answer, a knight's tour, is not reached only after
+every shallower depth; a deep game does not hide a shallow answer), and a
+table keyed by the states' keys (a compiled state's bits where there are, else
+`State.key`) remembers what was searched below each state: a
 subtree searched to its end (*complete*) is never searched again, and one cut
 at the depth limit is searched again only with more depth left.  The search
 ends when a line reaches the best goal or the root is complete: then the best
@@ -94,7 +95,7 @@ def iterative_deepening(
             if complete or search.best >= TOP_GOAL:
                 outcome.complete = complete
                 return
-            depth += 1
+            depth += max(1, depth // 2)
     except GaveUp:
         outcome.gave_up = True
     finally:
