@@ -119,7 +119,8 @@ LONG_RACE = (
     "(<= terminal (true (at 300)))\n(goal runner 100)\n"
     + "\n".join(f"(succ {n} {n + 1})" for n in range(300))
 )
-"""A one-role game whose every playout takes 300 moves on the interpreter."""
+"""A one-role game whose every playout takes 300 moves on the interpreter (searched
+by MCTS, not the puzzle search, where these tests say so)."""
 
 
 class LookCounter:
@@ -144,6 +145,7 @@ def test_a_playout_on_the_interpreter_stops_at_the_search_deadline(monkeypatch) 
     """One playout longer than the whole search: it ends at the deadline, valued as
     nothing known, and the search answers (a first simulation no longer decides
     whether a reply is in time)."""
+    monkeypatch.setattr(search_worker, "SEARCH_PUZZLES", False)  # MCTS's playouts
     worker = SearchWorker(HeldBuilder())
     worker.handle({"cmd": "load", "rules": LONG_RACE, "traps": False})
     clock = LookCounter()
@@ -157,7 +159,8 @@ def test_a_playout_on_the_interpreter_stops_at_the_search_deadline(monkeypatch) 
     assert row[2] == search_worker.STOPPED
 
 
-def test_pondering_on_the_interpreter_stops_when_a_command_is_waiting() -> None:
+def test_pondering_on_the_interpreter_stops_when_a_command_is_waiting(monkeypatch) -> None:
+    monkeypatch.setattr(search_worker, "SEARCH_PUZZLES", False)  # MCTS's playouts
     worker = SearchWorker(HeldBuilder())
     worker.handle({"cmd": "load", "rules": LONG_RACE, "traps": False, "ponder": 60})
     looks = []

@@ -73,12 +73,16 @@ class PuzzleSearch:
         profile: Profile | None = None,
         played: int = 0,
         best: BestLine | None = None,
+        playouts: bool = True,
     ) -> None:
         self.state = state
         self.profile = profile or Profile()
         """What random lines said about this puzzle (`ggp.player.search.guidance.profile`)."""
         self.played = played
         """Moves played since the state the profile was taken in (the initial state)."""
+        self.playouts = playouts
+        """Whether the searches that play whole lines at once (NMCS, NRPA) run: not on
+        rules so slow (the interpreter) that one line could outlast a play clock."""
         self.rng = rng or random.Random()
         self.clock = clock
         self.best = best or BestLine()
@@ -127,6 +131,8 @@ class PuzzleSearch:
         ]
         if guidance is not None:
             self._turns.append(_Turn("best-first", best_first(state, guidance)))
+        if not self.playouts:
+            self._turns = [turn for turn in self._turns if turn.name not in ("nmcs", "nrpa")]
 
     def _floor(self) -> int:
         """The goal of the best line held (-1: none)."""

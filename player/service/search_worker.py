@@ -410,13 +410,16 @@ class SearchWorker:
         """With `SEARCH_PUZZLES`, in a game of one role, the puzzle search at `state`,
         `depth` moves into the match, keeping the best line found on other rules:
         profiled by random lines on compiled rules (on the interpreter they cost too
-        much, and the guidance reads the compiled rules)."""
+        much, and the guidance reads the compiled rules), where alone NMCS and NRPA
+        run (a line on the interpreter can outlast a play clock)."""
         if not SEARCH_PUZZLES or len(state.game.roles) != 1:
             return None
         best = self.puzzle.best if self.puzzle is not None else BestLine()
         compiled = isinstance(state.game, CompiledGame)
         profiled = profile(state.game, self.rng) if compiled else None
-        return PuzzleSearch(state, self.rng, profile=profiled, played=depth, best=best)
+        return PuzzleSearch(
+            state, self.rng, profile=profiled, played=depth, best=best, playouts=compiled
+        )
 
     def take_faster_rules(self) -> None:
         """Once the faster rules are built, search on them: a new tree at the state
