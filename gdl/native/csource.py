@@ -63,6 +63,8 @@ CHUNK = 20_000
 """Characters of statements per generated C function (the compiler's time grows
 faster than the size of a function)."""
 GUARD_DEPTH = 2
+DISPATCH_GUARDS = 5
+"""Nested tests of shared literals in the functions run per move (`CGenerator._dispatch`)."""
 """Nested tests of shared literals over the bodies of one level (`CGenerator._guarded`)."""
 GOAL_TABLE_LITERALS = 200_000
 """Goals whose nodes read more literals than this are evaluated from tables, not code."""
@@ -1001,16 +1003,23 @@ class CGenerator:
             statements += [[f"    {line}"] for line in anys + self._guarded(bodies, GUARD_DEPTH)]
         return statements
 
-    def _guarded(self, bodies: list[tuple[int, tuple]], depth: int) -> list[str]:
+    def _guarded(
+        self, bodies: list[tuple[int, tuple]], depth: int, moves: bool = False
+    ) -> list[str]:
         """Statements or-ing each body into its node, bodies that share a literal under
-        one test of it: the most common positive literal (not a move) among them, and
-        within each group, `depth` - 1 more times, the most common of the rest."""
+        one test of it: the most common positive literal (a move only with `moves`)
+        among them, and within each group, `depth` - 1 more times, the most common of
+        the rest."""
         conjunction = self.expressions.conjunction
-        counts = Counter(lit for _, body in bodies for lit in body if lit[2] and lit[0] != INPUT)
+
+        def guards(body: tuple) -> list:
+            return [lit for lit in body if lit[2] and (moves or lit[0] != INPUT)]
+
+        counts = Counter(lit for _, body in bodies for lit in guards(body))
         plain: list[str] = []
         groups: dict[tuple, list[tuple[int, tuple]]] = {}
         for node, body in bodies:
-            candidates = [lit for lit in body if lit[2] and lit[0] != INPUT]
+            candidates = guards(body)
             guard = max(candidates, key=lambda lit: (counts[lit], lit)) if candidates else None
             if depth <= 0 or guard is None or counts[guard] < 2:
                 plain.append(f"v[{node}] |= {conjunction(body)};")
@@ -1019,7 +1028,9 @@ class CGenerator:
         lines = plain
         for guard, members in sorted(groups.items()):
             inner = [f"v[{node}] = 1;" for node, rest in members if not rest]
-            inner += self._guarded([(node, rest) for node, rest in members if rest], depth - 1)
+            inner += self._guarded(
+                [(node, rest) for node, rest in members if rest], depth - 1, moves
+            )
             test = conjunction([guard])
             block: list[str] = []
             size = 0
@@ -1161,7 +1172,7 @@ class CGenerator:
         `folded` are the others.
         """
         network = self.network
-        per_input: dict[int, list[str]] = {}
+        per_input: dict[int, list[tuple[int, tuple]]] = {}
         rows: dict[int, list[tuple[int, int, int]]] = {}
         preset: set[int] = set()
         for node, value in folded.items():
@@ -1178,17 +1189,17 @@ class CGenerator:
                 if rest and len(rest) <= 2 and all(k == BASE and p for k, _, p in rest):
                     rows.setdefault(first, []).append((node, rest[0][1], rest[-1][1]))
                     continue
-                statement = (
-                    f"    v[{node}] |= {self.expressions.conjunction(rest)};"
-                    if rest
-                    else f"    v[{node}] = 1;"
-                )
-                per_input.setdefault(first, []).append(statement)
+                per_input.setdefault(first, []).append((node, tuple(rest)))
             folded[node] = kept
         lines = []
         for index in sorted(per_input):
             lines.append(f"static void in_{index}(const u64 *S, const u64 *D, unsigned char *v) {{")
-            lines += per_input[index]
+            bodies = per_input[index]
+            lines += [f"    v[{node}] = 1;" for node, rest in bodies if not rest]
+            # under shared literals, moves too (chineseCheckers6: a cell stays when the
+            # five other roles' noops are played, 188 cells under the same five tests)
+            found = [(node, rest) for node, rest in bodies if rest]
+            lines += [f"    {line}" for line in self._guarded(found, DISPATCH_GUARDS, moves=True)]
             lines.append("    (void)S; (void)D; (void)v;")
             lines.append("}")
         lines.append(
