@@ -52,6 +52,7 @@ def test_a_contradiction_is_a_clear_error() -> None:
 def test_the_search_switches_at_monty_halls_last_step() -> None:
     search = InformationSetSearch(monty_belief(seed=2), rng=random.Random(3))
     search.run(iterations=600)
+    assert 1 < search.nodes <= 601  # a node for each new information set reached
     values = search.values()
     assert search.best_move() == "switch"
     assert values["switch"][1] > values["noop"][1]

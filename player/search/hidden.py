@@ -170,6 +170,8 @@ class InformationSetSearch:
         self.chance = game.random_role
         self.root = _Node(len(game.roles))
         self.iterations = 0
+        self.nodes = 1
+        """The information sets in the tree, the root included."""
 
     def run(self, iterations: int | None = None, deadline: float | None = None) -> None:
         """Search `iterations` times, or until `deadline` (monotonic seconds), or both."""
@@ -209,6 +211,7 @@ class InformationSetSearch:
             child = node.children.get(observation)
             if child is None:
                 node.children[observation] = _Node(len(joint))
+                self.nodes += 1
                 if not state.is_terminal():
                     goals, _ = state.random_playout(self.rng)
                 break

@@ -29,7 +29,7 @@ on stdout echoing the command's ``id``:
   [...], "terminal": false}``, our legal moves now;
   ``{"cmd": "choose", "until": T, "iterations": N or null, "cpu": S}``: search
   (information-set MCTS) until the time T (seconds since the epoch) or N iterations;
-  answers ``{"move": M, "sims": N}``;
+  answers ``{"move": M, "sims": N, "nodes": N}``;
 - ``{"cmd": "quit"}``: exit.
 
 Rules that are not valid GDL, an unknown role, a joint move that cannot be
@@ -113,7 +113,7 @@ class GameCopy:
         belief = self._belief()
         search = InformationSetSearch(belief, rng=random.Random())
         search.run(iterations, time.monotonic() + until - time.time())
-        return {"move": search.best_move(), "sims": search.iterations}
+        return {"move": search.best_move(), "sims": search.iterations, "nodes": search.nodes}
 
     def _belief(self) -> Belief:
         if self.belief is None:

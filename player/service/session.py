@@ -535,7 +535,9 @@ class Session:
             return self._fallback("the search failed")
         if answer["move"] not in legal:
             return self._fallback(f"the search chose {answer['move']}, not legal")
-        return Choice(answer["move"], answer["sims"], reasoner="information-set search")
+        return Choice(
+            answer["move"], answer["sims"], answer["nodes"], reasoner="information-set search"
+        )
 
     async def _search_while_building(self, deadline: float) -> Choice | None:
         """While the copy still builds the game (a start clock too short for a machine
