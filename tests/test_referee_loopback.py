@@ -13,7 +13,7 @@ from ggp.server.match import make_players, referee_match
 from ggp.server.match_log import read_log, replay
 from ggp.server.rules import game_from_rules, referee_game
 
-CLOCKS = Clocks(start=5, play=3)
+CLOCKS = Clocks(start=30, play=15)
 """Clocks long enough for a loaded machine: the start clock covers the player's search
 process starting up; the players search 200 simulations a move, well within the play
 clock, and answer as soon as they have."""
@@ -67,9 +67,9 @@ def test_ggp_match_against_our_player_at_an_address(tmp_path, capsys) -> None:
                 url,
                 "random",
                 "--startclock",
-                "5",
+                "30",
                 "--playclock",
-                "3",
+                "15",
                 "--seed",
                 "2",
                 "--log-dir",
