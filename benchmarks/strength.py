@@ -59,8 +59,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from ggp.player.agents import Clocks  # noqa: E402
+from ggp.server.results import outcome  # noqa: E402
 from ggp.server.stats import wilson_interval  # noqa: E402
-from ggp.server.tournament import outcome, run_tournament  # noqa: E402
+from ggp.server.tournament import run_tournament  # noqa: E402
 from referee_serve import free_port, stop_player, wait_until_up  # noqa: E402
 
 CORPUS_GAMES = ROOT.parent / "shared" / "gdl-corpus" / "games"

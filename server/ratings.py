@@ -22,7 +22,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ggp.server.tournament import MatchResult, outcome
+from ggp.server.results import MatchResult, outcome
 
 PRIOR_DRAWS = 1.0
 """Virtual drawn games between every two players."""

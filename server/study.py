@@ -36,13 +36,12 @@ from ggp.player.agents import Clocks
 from ggp.server.match import RANDOM_ROLE, derive_seed, make_players, new_match_id, seat_specs
 from ggp.server.match_log import write_json_atomically
 from ggp.server.remote import is_player_url
+from ggp.server.results import MatchResult, outcome
 from ggp.server.runner import run_locally
 from ggp.server.stats import wilson_interval
 from ggp.server.tournament import (
-    MatchResult,
     TournamentSetup,
     cached_game,
-    outcome,
     play_match_of,
     portable_game_spec,
     standings,

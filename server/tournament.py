@@ -20,7 +20,7 @@ import json
 import math
 import statistics
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,6 +38,7 @@ from ggp.server.match import (
 )
 from ggp.server.record import ERROR_CODES, error_counts
 from ggp.server.remote import is_player_url
+from ggp.server.results import MatchResult, outcome
 from ggp.server.rules import RefereeGame, referee_game
 from ggp.server.runner import ignore_result, run_locally
 from ggp.server.stats import wilson_interval
@@ -45,26 +46,6 @@ from ggp.server.stats import wilson_interval
 if TYPE_CHECKING:
     from ggp.server.ratings import Rating
     from ggp.server.ray_runner import RayCluster
-
-
-@dataclass(frozen=True)
-class MatchResult:
-    """One finished match: which agent sat in which role, and the goals."""
-
-    index: int
-    seed: int
-    seats: tuple[int, ...]
-    """The agent number (position in the tournament's list) of each role."""
-    agents: tuple[str, ...]
-    """The agent spec of each role, in role order."""
-    goals: tuple[int, ...]
-    steps: int
-    errors: tuple[tuple[int, ...], ...] = ()
-    """Per role, how many errors of each kind in `ERROR_CODES` (TO, CE, IL)."""
-    match_id: str = field(default="", compare=False)
-    refused: str = ""
-    """Why the match has no result (a player answered ``busy``, or it reached the step
-    limit); then it has no goals and counts in no standing."""
 
 
 @dataclass(frozen=True)
@@ -242,19 +223,6 @@ def run_tournament(
         return cluster.run(play_match_of, tasks, notify)
     processes = not any(is_player_url(spec) for spec in specs)
     return run_locally(play_match_of, tasks, jobs=jobs, processes=processes, on_result=notify)
-
-
-def outcome(goals: Sequence[int], role: int) -> int:
-    """1 for a win (more than every other role), 0 for a draw, -1 for a loss.
-
-    In a one-role game, 100 is a win, 0 a loss and anything between a draw.
-    """
-    others = [goal for index, goal in enumerate(goals) if index != role]
-    best_other = max(others) if others else 50
-    mine = goals[role]
-    if others or mine in (0, 100):
-        return (mine > best_other) - (mine < best_other)
-    return 0
 
 
 Played = tuple[MatchResult, int]

@@ -8,7 +8,8 @@ import math
 import pytest
 from ggp.cli import main
 from ggp.server.ratings import ELO, fit, ratings
-from ggp.server.tournament import MatchResult, run_tournament, seating
+from ggp.server.results import MatchResult
+from ggp.server.tournament import run_tournament, seating
 
 
 @pytest.fixture(autouse=True)

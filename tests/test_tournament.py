@@ -8,10 +8,9 @@ import json
 import pytest
 from ggp.cli import main
 from ggp.games.base import GameError
+from ggp.server.results import MatchResult, outcome
 from ggp.server.tournament import (
-    MatchResult,
     format_standings,
-    outcome,
     run_tournament,
     seating,
     standings,
