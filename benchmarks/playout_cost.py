@@ -32,8 +32,9 @@ RANDOM = "random"
 def playout_rule(
     variant: str, game: Game
 ) -> Callable[[State, random.Random, int], list[PlayoutResult]]:
-    """The playouts a variant's search runs from a leaf (`ggp.player.search.mcts.RandomPlayout`);
-    with ``finish=N``, the finishing moves are learnt first, as the agent learns them."""
+    """The playouts a variant's search runs from a leaf
+    (`ggp.player.search.evaluation.RandomPlayout`); with ``finish=N``, the finishing
+    moves are learnt first, as the agent learns them."""
     if variant == RANDOM:
         return lambda state, rng, count: state.random_playouts(rng, count)
     agent = make_agent(f"mcts:{variant}", seed=0)

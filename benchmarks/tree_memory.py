@@ -31,7 +31,8 @@ import sys
 import time
 from pathlib import Path
 
-from ggp.player.search.mcts import MCTS, _subtree
+from ggp.player.search.mcts import MCTS
+from ggp.player.search.tree import subtree
 from ggp.player.service.game_factory import game_from_text
 from ggp.player.service.search_worker import SearchWorker
 
@@ -107,7 +108,7 @@ def at_limit(rules: str, max_nodes: int, sims: int) -> None:
     for done in range(4):
         growth = rss_bytes() - base  # before walking the tree, which takes memory too
         held = expanded = 0
-        for node in _subtree(search.root):
+        for node in subtree(search.root):
             held += 1
             expanded += node.moves is not None
         print(

@@ -7,7 +7,7 @@ import random
 
 from ggp.games.base import State
 from ggp.player.agents import Agent
-from ggp.player.search.mcts import Node, _subtree
+from ggp.player.search.tree import Node, subtree
 
 
 @functools.cache
@@ -31,7 +31,7 @@ def checked_bounds(root: Node) -> int:
     """Asserts `bounds_hold` at every node under `root` that has bounds; returns
     how many nodes were checked."""
     checked = 0
-    for node in _subtree(root):
+    for node in subtree(root):
         if node.lower is not None:
             assert bounds_hold(node), node.state.render()
             checked += 1

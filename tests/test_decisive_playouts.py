@@ -17,7 +17,8 @@ from ggp.games.registry import GDL_DIR
 from ggp.gdl.interpreter.game import GdlGame
 from ggp.gdl.native import build
 from ggp.player.agents import make_agent
-from ggp.player.search.mcts import MCTS, RandomPlayout
+from ggp.player.search.evaluation import RandomPlayout
+from ggp.player.search.mcts import MCTS
 from ggp.player.service.search_worker import (
     SEARCH_DECISIVE,
     SearchWorker,

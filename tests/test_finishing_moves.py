@@ -14,7 +14,7 @@ from ggp.games.base import Finishers, GameError
 from ggp.games.registry import GDL_DIR
 from ggp.gdl.native import build
 from ggp.player.agents import make_agent
-from ggp.player.search.mcts import RandomPlayout
+from ggp.player.search.evaluation import RandomPlayout
 from test_decisive_playouts import THREAT, grab_text
 from test_gdl_native import native_game, needs_native
 from test_greedy_playouts import TWO_IN_A_ROW, play, tictactoe

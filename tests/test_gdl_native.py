@@ -27,7 +27,8 @@ from ggp.gdl.native.build import NativeUnavailable
 from ggp.gdl.native.csource import CGenerator, check_source
 from ggp.gdl.network import grounding
 from ggp.gdl.network.grounding import Budget
-from ggp.player.search.mcts import MCTS, RandomPlayout
+from ggp.player.search.evaluation import RandomPlayout
+from ggp.player.search.mcts import MCTS
 from test_gdl_budgets import COUNTING
 from test_gdl_compiled import HOSTILE
 from test_gdl_game import RACE

@@ -14,7 +14,8 @@ from ggp.games.registry import GDL_DIR
 from ggp.gdl.interpreter.game import GdlGame
 from ggp.gdl.native import build
 from ggp.player.agents import make_agent
-from ggp.player.search.mcts import MCTS, RandomPlayout
+from ggp.player.search.evaluation import RandomPlayout
+from ggp.player.search.mcts import MCTS
 from test_gdl_native import native_game, needs_native
 
 TWO_IN_A_ROW = ["(mark 1 1)", "(mark 2 1)", "(mark 1 2)", "(mark 2 2)"]

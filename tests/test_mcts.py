@@ -12,7 +12,8 @@ import ggp.player.search.mcts as mcts_module
 import pytest
 from ggp.games.base import GameError
 from ggp.games.registry import load_game
-from ggp.player.search.mcts import MCTS, RandomPlayout
+from ggp.player.search.evaluation import RandomPlayout
+from ggp.player.search.mcts import MCTS
 from pick_game import PickGame
 
 TICTACTOE = load_game("tictactoe")

@@ -9,7 +9,8 @@ import pytest
 from ggp.games.base import Game, GameError, Goals, State
 from ggp.player.agents import make_agent
 from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
-from ggp.player.search.mcts import MCTS, Node
+from ggp.player.search.mcts import MCTS
+from ggp.player.search.tree import Node
 from perfect_play import checked_bounds
 from pick_game import PickGame
 from test_heuristic import COINS, TOKENS, compiled

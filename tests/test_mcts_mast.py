@@ -7,8 +7,9 @@ import random
 import pytest
 from ggp.games.base import GameError
 from ggp.player.agents import make_agent
+from ggp.player.search.evaluation import RandomPlayout
 from ggp.player.search.mast import MastPlayout, MoveAverages
-from ggp.player.search.mcts import MCTS, RandomPlayout
+from ggp.player.search.mcts import MCTS
 from test_mcts import TICTACTOE, position
 
 

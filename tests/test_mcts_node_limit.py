@@ -6,7 +6,8 @@ import random
 
 import pytest
 from ggp.games.base import GameError
-from ggp.player.search.mcts import MCTS, Node
+from ggp.player.search.mcts import MCTS
+from ggp.player.search.tree import Node
 from ggp.server.tournament import run_tournament
 from test_mcts import TICTACTOE, CountingPlayout, position
 

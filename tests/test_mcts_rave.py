@@ -10,7 +10,8 @@ from ggp.games.base import GameError, State
 from ggp.games.registry import GDL_DIR
 from ggp.gdl.native import build
 from ggp.player.agents import make_agent
-from ggp.player.search.mcts import MCTS, _subtree
+from ggp.player.search.mcts import MCTS
+from ggp.player.search.tree import subtree
 from perfect_play import bounds_hold
 from test_gdl_native import native_game, needs_native
 from test_mcts import TICTACTOE, position
@@ -127,7 +128,7 @@ def test_the_root_table_counts_every_simulation_since_its_second_visit() -> None
 
 def test_tables_are_made_at_the_reference_visit_and_kept_when_the_tree_moves_on() -> None:
     search = rave_search(TICTACTOE.initial_state(), 400, 2, rave_ref=20)
-    for node in _subtree(search.root):
+    for node in subtree(search.root):
         assert (node.amaf is not None) == (node.moves is not None and node.visits > 20)
     joint = [search.best_move(0), "noop"]
     after = search.root.state.next(joint)
@@ -153,7 +154,7 @@ def test_with_rave_the_block_is_found_in_fewer_iterations() -> None:
 
 def test_with_the_solver_every_bound_holds_and_a_proven_win_is_played() -> None:
     search = rave_search(TICTACTOE.initial_state(), 3000, 4, solver=True, rave_ref=5)
-    assert all(bounds_hold(node) for node in _subtree(search.root) if node.lower is not None)
+    assert all(bounds_hold(node) for node in subtree(search.root) if node.lower is not None)
     win = rave_search(position("xx. oo. ...", "xplayer"), 30, 5, solver=True, rave_ref=0)
     assert win.best_move(0) == "(mark 1 3)"
 

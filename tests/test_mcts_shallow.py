@@ -7,8 +7,9 @@ import random
 import pytest
 from ggp.games.base import GameError
 from ggp.player.agents import make_agent
-from ggp.player.search.mcts import MCTS, Node
+from ggp.player.search.mcts import MCTS
 from ggp.player.search.shallow import strict_winner, winner, wins
+from ggp.player.search.tree import Node
 from perfect_play import bounds_hold, value
 from pick_game import PickGame
 from test_mcts import TICTACTOE, position

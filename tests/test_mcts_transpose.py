@@ -7,8 +7,9 @@ import random
 import pytest
 from ggp.gdl.interpreter.game import GdlGame
 from ggp.player.agents import make_agent
-from ggp.player.search.mcts import MCTS, Node, _subtree
+from ggp.player.search.mcts import MCTS
 from ggp.player.search.state_table import StateTable
+from ggp.player.search.tree import Node, subtree
 from test_mcts import TICTACTOE
 
 MERGE = """
@@ -172,7 +173,7 @@ def test_a_new_edge_to_a_proven_shared_node_brings_its_proof_at_once() -> None:
 def test_the_count_and_the_node_limit_count_a_shared_node_once() -> None:
     search = tictactoe(3000, transpose=True, solver=False, max_nodes=300)
     assert search.node_count == len(nodes(search)) == 300
-    assert len(list(_subtree(search.root))) == 300
+    assert len(list(subtree(search.root))) == 300
 
 
 def test_advance_keeps_only_what_the_new_root_reaches() -> None:

@@ -11,7 +11,8 @@ import pytest
 from ggp.games.base import GameError
 from ggp.gdl.load import game_from_text
 from ggp.player.agents import make_agent
-from ggp.player.search.mcts import MCTS, RandomPlayout
+from ggp.player.search.evaluation import RandomPlayout
+from ggp.player.search.mcts import MCTS
 from ggp.player.service import search_worker
 from ggp.player.service.search_worker import SearchWorker
 from test_gdl_native import native_game, needs_native

@@ -15,7 +15,7 @@ import pytest
 from gdl_texts import PENNIES, TICTACTOE
 from ggp.games.base import State
 from ggp.gdl.load import game_from_text
-from ggp.player.search.mcts import Node
+from ggp.player.search.tree import Node
 from ggp.player.service import search_worker
 from ggp.player.service.search_worker import (
     NEVER,

@@ -16,7 +16,8 @@ from ggp.gdl.compiled.compiled_game import CompiledGame
 from ggp.gdl.interpreter.game import GdlGame
 from ggp.gdl.load import REASONERS, describe_reasoner
 from ggp.native_notice import native_warning
-from ggp.player.search.mcts import DEFAULT_C, MCTS, RandomPlayout
+from ggp.player.search.evaluation import RandomPlayout
+from ggp.player.search.mcts import DEFAULT_C, MCTS
 from ggp.progress import status
 from tqdm import tqdm
 

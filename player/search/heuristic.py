@@ -14,7 +14,7 @@ in Connect Four and Hex, where no count of pieces says who wins.  The fit is
 then rescaled (`SHARPNESS`) and squashed into 0..1.  Nothing here knows any
 game: only the facts' relation names, argument positions and constants.
 
-`CutoffPlayout` is an MCTS evaluator (as `ggp.player.search.mcts.RandomPlayout`): random
+`CutoffPlayout` is an MCTS evaluator (as `ggp.player.search.evaluation.RandomPlayout`): random
 playouts stopped after `plies` moves, a playout cut off valued by the
 heuristic, one that ends in time by its goals / 100.  On native code both
 the sampling and the cut-off playouts run in C
@@ -524,7 +524,7 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
 class CutoffPlayout:
     """Evaluates a state by random playouts cut off after `plies` moves (see the module).
 
-    As `ggp.player.search.mcts.RandomPlayout`: the mean of `Game.playout_batch` playouts.
+    As `ggp.player.search.evaluation.RandomPlayout`: the mean of `Game.playout_batch` playouts.
     `playouts` counts them all.
     """
 

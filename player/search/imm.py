@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Protocol
 from ggp.games.base import GameError, State
 
 if TYPE_CHECKING:
-    from ggp.player.search.mcts import Node
+    from ggp.player.search.tree import Node
 
 IMM = 0.0
 """The weight alpha of the backed-up values by default: 0, off, unless it wins at equal

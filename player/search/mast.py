@@ -23,9 +23,10 @@ from typing import TYPE_CHECKING
 
 from ggp.games import move_averages
 from ggp.games.base import State
+from ggp.player.search.evaluation import mean_rewards
 
 if TYPE_CHECKING:
-    from ggp.player.search.mcts import Node, Rewards
+    from ggp.player.search.tree import Node, Rewards
 
 DEFAULT_EPSILON = 0.4
 """The chance of a uniformly random move in a MAST playout."""
@@ -46,7 +47,7 @@ class MastPlayout:
     """Evaluates a state by epsilon-greedy MAST playouts to the end.
 
     One playout, or the mean of `Game.playout_batch` of them where the game
-    asks for more, as `ggp.player.search.mcts.RandomPlayout` does; `playouts` counts
+    asks for more, as `ggp.player.search.evaluation.RandomPlayout` does; `playouts` counts
     them all.  With `steps`, only the first `steps` joint moves follow MAST
     and the rest are uniformly random.
     """
@@ -63,7 +64,6 @@ class MastPlayout:
     def evaluate(self, state: State, rng: random.Random) -> Rewards:
         count = state.game.playout_batch
         self.playouts += count
-        results = state.mast_playouts(rng, count, self.averages, self.epsilon, self.steps)
-        scale = 0.01 / count
-        columns = zip(*(goals for goals, _ in results), strict=True)
-        return [sum(column) * scale for column in columns]
+        return mean_rewards(
+            state.mast_playouts(rng, count, self.averages, self.epsilon, self.steps)
+        )

@@ -6,9 +6,13 @@ these choices leads to the child.  In turn-taking games the roles not on move
 have the single move ``noop``, so this is ordinary UCT.  Rewards are the goal
 values divided by 100, one per role: a draw is worth half a win.
 
-`MCTS` is the search (select, expand, evaluate, back up); `RandomPlayout` is
-the leaf evaluation.  The search only uses the `ggp.games.base` interface, so it
-plays GDL games unchanged.
+`MCTS` is the search (select, expand, evaluate, back up) over the nodes of
+`tree`; the leaf evaluation is another object (`evaluation.RandomPlayout`,
+`mast.MastPlayout`), and the enhancements are parts it composes: the solver's
+proofs (`solver`), the shallow proof search (`shallow`), RAVE (`rave`), implicit
+minimax and the heuristic prior (`imm`).  None of those imports this module.
+The search only uses the `ggp.games.base` interface, so it plays GDL games
+unchanged.
 """
 
 from __future__ import annotations
@@ -21,18 +25,18 @@ from dataclasses import dataclass
 from math import log, sqrt
 from typing import TYPE_CHECKING
 
-from ggp.games.base import Finishers, GameDefinitionError, GameError, PlayoutResult, State
+from ggp.games.base import Finishers, GameDefinitionError, GameError, State
+from ggp.player.search.evaluation import RandomPlayout
 from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
 from ggp.player.search.mast import MastPlayout, MoveAverages
 from ggp.player.search.rave import BIAS, REF, Rave
 from ggp.player.search.shallow import proven_moves
 from ggp.player.search.solver import allowed_moves, joints_to_prove, move_bounds, prove
+from ggp.player.search.tree import Node, Rewards, subtree
 
 if TYPE_CHECKING:
     from ggp.player.search.state_table import StateTable
 
-Rewards = Sequence[float]
-"""One reward in [0, 1] per role (goal / 100)."""
 
 FINAL_CHOICES = ("visits", "mean")
 
@@ -89,183 +93,6 @@ class MoveStats:
     upper: float = 1.0
     """What the solver proved of the role's reward after this move, whatever
     the other roles do (`ggp.player.search.solver`); 0 and 1 when nothing is proven."""
-
-
-class RandomPlayout:
-    """Evaluates a state by uniformly random playouts to the end.
-
-    One playout, or the mean of `Game.playout_batch` of them where the game
-    asks for more (its playouts cost little beside the tree's bookkeeping),
-    run in one call (`State.random_playouts`).  `playouts` counts them all.
-    With `greedy`, the playouts take a winning move where they see one in
-    their first `greedy` moves (`State.greedy_playouts`); with `decisive`,
-    in their first `decisive` moves they also avoid a move after which
-    another role can win at once (`State.decisive_playouts`).  With
-    `finishers`, both look for a win among those moves alone
-    (`State.finishing_moves`).
-    """
-
-    playouts = 0
-    greedy = 0
-    decisive = 0
-    finishers: Finishers | None = None
-
-    def __init__(
-        self, greedy: int = 0, decisive: int = 0, finishers: Finishers | None = None
-    ) -> None:
-        if greedy and decisive:
-            raise GameError("decisive playouts take winning moves themselves: not with greedy")
-        self.greedy = greedy
-        self.decisive = decisive
-        self.finishers = finishers
-
-    def evaluate_part(self, state: State, rng: random.Random, part: frozenset[str]) -> Rewards:
-        """The mean of `Game.playout_batch` random playouts of the part of `part`,
-        the other parts frozen (`State.part_playouts`; neither greedy nor decisive)."""
-        count = state.game.playout_batch
-        self.playouts += count
-        return _mean_rewards(state.part_playouts(rng, count, part))
-
-    def evaluate(self, state: State, rng: random.Random) -> Rewards:
-        count = state.game.playout_batch
-        self.playouts += count
-        if self.decisive:
-            results = state.decisive_playouts(rng, count, self.decisive, self.finishers)
-        elif self.greedy:
-            results = state.greedy_playouts(rng, count, self.greedy, self.finishers)
-        elif count == 1:
-            goals, _ = state.random_playout(rng)
-            return [goal * 0.01 for goal in goals]
-        else:
-            results = state.random_playouts(rng, count)
-        return _mean_rewards(results)
-
-
-def _mean_rewards(results: Sequence[PlayoutResult]) -> Rewards:
-    """Each role's mean goal over playouts, scaled to 0..1."""
-    scale = 0.01 / len(results)
-    columns = zip(*(goals for goals, _ in results), strict=True)
-    return [sum(column) * scale for column in columns]
-
-
-class Node:
-    """A state in the tree and, once expanded, its statistics per role per move.
-
-    `visits` counts the iterations that went through the node (the one that
-    created it included); `counts[r][i]` and `sums[r][i]` are the visits and
-    summed rewards of role r after its move i (moves in random order, see
-    `expand`); `untried[r]` holds the moves of role r not chosen yet.
-    `choosers` are the roles with more than one move.  `decisive` is the
-    move that ends the game with the full goal for the only chooser, once
-    one is found.  `children` maps a joint move, as a tuple of move indices,
-    to the node it leads to.
-
-    The solver's proofs (`ggp.player.search.solver`): `lower` and `upper` bound each
-    role's reward (None: nothing known, 0 and 1), `allowed[r]` lists the
-    moves role r may still choose (None: all), and `proven` is the exact
-    rewards once the bounds meet, at terminal nodes from the start.
-    `probed` says whether the shallow proof search has looked at the node.
-    With RAVE (`rave.py`), `amaf` is the node's AMAF table once it has
-    one and `slots` its moves' table positions per role, once needed.
-    With implicit minimax (`ggp.player.search.imm`), `imm` is the node's backed-up
-    heuristic value per role and `imm_moves` its one chooser's value of each
-    move (-1: none yet), once a child has reported one.
-    """
-
-    __slots__ = (
-        "state",
-        "depth",
-        "rewards",
-        "visits",
-        "moves",
-        "counts",
-        "sums",
-        "untried",
-        "choosers",
-        "joints",
-        "decisive",
-        "children",
-        "lower",
-        "upper",
-        "allowed",
-        "proven",
-        "probed",
-        "amaf",
-        "slots",
-        "imm",
-        "imm_moves",
-        "frozen",
-        "stale",
-    )
-
-    def __init__(self, state: State, depth: int) -> None:
-        self.state = state
-        self.depth = depth
-        self.rewards: Rewards | None = (
-            [goal * 0.01 for goal in state.goals()] if state.is_terminal() else None
-        )
-        self.visits = 0
-        self.moves: tuple[tuple[str, ...], ...] | None = None
-        self.counts: list[list[int]] = []
-        self.sums: list[list[float]] = []
-        self.untried: list[list[int]] = []
-        self.choosers: tuple[int, ...] = ()
-        self.joints: list[tuple[int, ...]] = []
-        self.children: dict[tuple[int, ...], Node] = {}
-        self.decisive: int | None = None
-        rewards = self.rewards
-        self.lower: tuple[float, ...] | None = None if rewards is None else tuple(rewards)
-        self.upper = self.lower
-        self.allowed: list[list[int] | None] | None = None
-        self.proven = rewards
-        self.probed = False
-        self.amaf: array | None = None
-        self.slots: tuple[tuple[int, ...], ...] | None = None
-        self.imm: Rewards | None = None
-        self.imm_moves: list[float] | None = None
-        self.frozen: dict[int, str] | None = None
-        self.stale = False
-        """Whether the state was rebased (`MCTS.advance_part`) and the moves kept
-        at expansion are to be checked against it (`MCTS._refresh`)."""
-
-    def expand(self, rng: random.Random, part: frozenset[str] | None = None) -> None:
-        """Learn the legal moves (done once, the second time the node is visited).
-
-        Each role's moves are kept in a random order, so that untried moves
-        are tried in random order and ties between equal values are broken
-        at random, not in favour of the moves the game happens to list first.
-        With `part` (`MCTS`'s), a role none of whose moves is in it keeps one
-        of them, at random, and `frozen` maps it to another (`_next_state`).
-        """
-        shuffled = []
-        for legal in self.state.all_legal_moves():
-            moves = list(legal)
-            rng.shuffle(moves)
-            if part is not None and len(moves) > 1 and part.isdisjoint(moves):
-                if self.frozen is None:
-                    self.frozen = {}
-                self.frozen[len(shuffled)] = moves[1]
-                moves = moves[:1]
-            shuffled.append(tuple(moves))
-        self.moves = tuple(shuffled)
-        self.counts = [[0] * len(moves) for moves in self.moves]
-        self.sums = [[0.0] * len(moves) for moves in self.moves]
-        self.untried = [list(range(len(moves) - 1, -1, -1)) for moves in self.moves]
-        self.choosers = tuple(role for role, moves in enumerate(self.moves) if len(moves) > 1)
-        if len(self.choosers) == 1:
-            role = self.choosers[0]
-            blank = [0] * len(self.moves)
-            self.joints = [
-                (*blank[:role], i, *blank[role + 1 :]) for i in range(len(self.moves[role]))
-            ]
-
-    def walk(self, max_depth: int) -> Iterator[Node]:
-        """This node and its expanded descendants down to `max_depth`."""
-        if self.moves is None or self.depth > max_depth:
-            return
-        yield self
-        for child in self.children.values():
-            yield from child.walk(max_depth)
 
 
 class MCTS:
@@ -673,7 +500,7 @@ class MCTS:
     def node_count(self) -> int:
         """The nodes the tree holds, root included."""
         if not self._exact:
-            self._nodes = sum(1 for _ in _subtree(self.root))
+            self._nodes = sum(1 for _ in subtree(self.root))
             self._exact = True
         return self._nodes
 
@@ -754,7 +581,7 @@ class MCTS:
                 self.positions = {}
             child = self._new_node(state, root.depth + 1)
         elif self.positions is not None:
-            self.positions = {(node.depth, node.state.key()): node for node in _subtree(child)}
+            self.positions = {(node.depth, node.state.key()): node for node in subtree(child)}
             self._nodes, self._exact = len(self.positions), True
         else:
             self._nodes -= 1  # the old root goes: the rest is a bound until counted
@@ -791,14 +618,14 @@ class MCTS:
         if child is None or child.proven is not None:
             return False
         base = child.state
-        for node in _subtree(child):
+        for node in subtree(child):
             node.state = node.state.rebased(base, state)
             node.stale = True
         self._refresh(child)
         if child.proven is not None:
             return False
         if self.positions is not None:
-            self.positions = {(node.depth, node.state.key()): node for node in _subtree(child)}
+            self.positions = {(node.depth, node.state.key()): node for node in subtree(child)}
         self.root = child
         self._nodes -= 1  # the old root goes: the rest is a bound until counted
         self._exact = False
@@ -884,17 +711,3 @@ def _note_decisive(node: Node, joint: tuple[int, ...], rewards: Rewards) -> None
         role = node.choosers[0]
         if rewards[role] == 1.0:  # the full goal: no move can be better
             node.decisive = joint[role]
-
-
-def _subtree(root: Node) -> Iterator[Node]:
-    """Every node under `root`, root included, once each (iteratively: trees can
-    be deep; a node shared by transpositions is reached by several paths)."""
-    stack = [root]
-    seen = {id(root)}
-    while stack:
-        node = stack.pop()
-        yield node
-        for child in node.children.values():
-            if id(child) not in seen:
-                seen.add(id(child))
-                stack.append(child)

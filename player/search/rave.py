@@ -38,7 +38,7 @@ from ggp.games import amaf
 from ggp.games.base import Game, GameError, State
 
 if TYPE_CHECKING:
-    from ggp.player.search.mcts import Node, Rewards
+    from ggp.player.search.tree import Node, Rewards
 
 Path = Sequence[tuple["Node", tuple[int, ...]]]
 """A simulation's path: each node and the joint move (move indices) chosen there."""

@@ -42,7 +42,7 @@ from math import prod
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ggp.player.search.mcts import Node
+    from ggp.player.search.tree import Node
 
 Joint = tuple[int, ...]
 

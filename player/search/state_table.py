@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ggp.games.base import Game, GameError
-from ggp.player.search.mcts import Node
+from ggp.player.search.tree import Node
 
 FORMAT = "ggp-state-table/1"
 

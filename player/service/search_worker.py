@@ -92,17 +92,19 @@ from typing import Any, TextIO
 
 from ggp.games.base import Game, GameError, State
 from ggp.gdl.compiled.compiled_game import CompiledGame
+from ggp.player.search.evaluation import RandomPlayout
 from ggp.player.search.factored import PartTrees, independent_choices
 from ggp.player.search.guidance import profile
 from ggp.player.search.heuristic import Heuristic, Learning
 from ggp.player.search.imm import ImplicitMinimax
 from ggp.player.search.lines import BestLine
-from ggp.player.search.mcts import MCTS, RandomPlayout, Rewards
+from ggp.player.search.mcts import MCTS
 from ggp.player.search.puzzle import PuzzleSearch
 from ggp.player.search.races import Race, SearchConfig
 from ggp.player.search.races import move_seconds as race_move_seconds
 from ggp.player.search.state_table import StateTable, table_path
 from ggp.player.search.traps import SOLVE_SHARE, TRAP_SHARE, Plan, Traps
+from ggp.player.search.tree import Rewards
 from ggp.player.service.game_factory import game_from_text
 from ggp.player.service.lifeline import watch_parent
 from ggp.player.service.staged_rules import Builder, StagedRules, replay
