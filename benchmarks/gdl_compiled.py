@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 from ggp.games.base import Game
+from ggp.games.playouts import RANDOM
 from ggp.gdl.compiled.codegen import Generator, compile_source
 from ggp.gdl.compiled.compile import compile_rules
 from ggp.gdl.compiled.compiled_game import CompiledGame
@@ -66,7 +67,7 @@ def per_cpu_second(game: Game, seconds: float, runs: int) -> tuple[float, float]
         playouts = steps = 0
         start = time.process_time()
         while (elapsed := time.process_time() - start) < seconds / runs:
-            steps += state.random_playout(rng)[1]
+            steps += state.playouts(rng, 1, RANDOM)[0][1]
             playouts += 1
         results.append((playouts / elapsed, steps / elapsed))
     return statistics.median(r[0] for r in results), statistics.median(r[1] for r in results)
@@ -89,7 +90,7 @@ def compare(name: str, seconds: float, runs: int) -> str:
     warm = time.process_time()
     rng = random.Random(2)
     while time.process_time() - warm < seconds / runs:
-        compiled.initial_state().random_playout(rng)
+        compiled.initial_state().playouts(rng, 1, RANDOM)[0]
     warmup = time.process_time() - warm
     fast = per_cpu_second(compiled, seconds, runs)
     return (

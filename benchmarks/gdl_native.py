@@ -8,8 +8,8 @@ Python (warmed up: a joint move's function is written on first use) and
 native code (`ggp.gdl.native`), all in this process, one after the other:
 states/s and playouts/s per CPU-second of this process (`time.process_time`,
 as the machine may be shared), the median of the runs.  Native playouts are
-measured one a call (`State.random_playout`, what a search does with one
-playout per leaf) and `BATCH` a call (`State.random_playouts`).  Ready times:
+measured one a call (`playouts.Random`, what a search does with one
+playout per leaf) and `BATCH` a call (`playouts.Random`).  Ready times:
 grounding and generated Python (`compile_rules`, with the work budget raised
 to `--budget-work`, ten times the default, so that large games are measured at
 all), and

@@ -21,6 +21,7 @@ import random
 import time
 from collections.abc import Callable
 
+from ggp.games import playouts
 from ggp.games.base import Game, PlayoutResult, State
 from ggp.player.agents import make_agent
 from mcts_enhancements import native_game
@@ -36,16 +37,16 @@ def playout_rule(
     (`ggp.player.search.evaluation.RandomPlayout`); with ``finish=N``, the finishing
     moves are learnt first, as the agent learns them."""
     if variant == RANDOM:
-        return lambda state, rng, count: state.random_playouts(rng, count)
+        return lambda state, rng, count: state.playouts(rng, count, playouts.RANDOM)
     agent = make_agent(f"mcts:{variant}", seed=0)
     agent.start(game, 0)
     finishers = agent.finishers
     if agent.decisive:
-        plies = agent.decisive
-        return lambda state, rng, count: state.decisive_playouts(rng, count, plies, finishers)
+        policy = playouts.Decisive(agent.decisive, finishers)
+        return lambda state, rng, count: state.playouts(rng, count, policy)
     if agent.greedy:
-        plies = agent.greedy
-        return lambda state, rng, count: state.greedy_playouts(rng, count, plies, finishers)
+        policy = playouts.Greedy(agent.greedy, finishers)
+        return lambda state, rng, count: state.playouts(rng, count, policy)
     raise SystemExit(f"{variant}: neither greedy=N nor decisive=N, the same as random playouts")
 
 

@@ -22,8 +22,8 @@ With ``--values`` (``MOVE=VALUE,...``: the exact values of the moves, from a
 solver of the game) it also tells whether the chosen move keeps the best value.
 With ``--playouts N`` it first prints what the leaf evaluation alone says of
 each move: the mover's mean reward over N random playouts from the state the
-move leads to, over N greedy ones (`State.greedy_playouts`, every move) and over N
-decisive ones (`State.decisive_playouts`, every move).
+move leads to, over N greedy ones (`playouts.Greedy`, every move) and over N
+decisive ones (`playouts.Decisive`, every move).
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ggp.games.base import Game, State  # noqa: E402
+from ggp.games.playouts import RANDOM, Decisive, Greedy
 from ggp.player.search.mcts import MCTS  # noqa: E402
 from ggp.player.service.worker_pool import combined_move, summed_statistics  # noqa: E402
 from mcts_enhancements import native_game, search_options  # noqa: E402
@@ -134,9 +135,9 @@ def flat_values(
                 continue
             for k, results in enumerate(
                 (
-                    child.random_playouts(rng, share),
-                    child.greedy_playouts(rng, share, GREEDY_EVERY_MOVE),
-                    child.decisive_playouts(rng, share, GREEDY_EVERY_MOVE),
+                    child.playouts(rng, share, RANDOM),
+                    child.playouts(rng, share, Greedy(GREEDY_EVERY_MOVE)),
+                    child.playouts(rng, share, Decisive(GREEDY_EVERY_MOVE)),
                 )
             ):
                 totals[k] += sum(goals[role] for goals, _ in results) / (100 * share)

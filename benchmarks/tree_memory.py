@@ -31,6 +31,7 @@ import sys
 import time
 from pathlib import Path
 
+from ggp.games.playouts import RANDOM
 from ggp.player.search.mcts import MCTS
 from ggp.player.search.tree import subtree
 from ggp.player.service.game_factory import game_from_text
@@ -101,7 +102,7 @@ def bookkeeping_ratio(rules: str, iterations: int, rounds: int) -> float:
 def at_limit(rules: str, max_nodes: int, sims: int) -> None:
     """Print the bytes per node of a tree kept at `max_nodes` for `sims` simulations."""
     state = game_from_text(rules, "the game").initial_state()
-    state.random_playout(random.Random(1))  # the game's own memory, before the tree's
+    state.playouts(random.Random(1), 1, RANDOM)[0]  # the game's own memory, before the tree's
     base = rss_bytes()
     search = MCTS(state, rng=random.Random(1), max_nodes=max_nodes)
     search.search(iterations=max_nodes)

@@ -20,8 +20,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ggp.games.base import Game, GameError, Goals, PlayoutResult, State, check_joint
+from ggp.games.base import Game, GameError, Goals, PlayoutResult, check_joint
 from ggp.games.board_facts import read_board_facts
+from ggp.games.playouts import FastRandomState
 
 ROLES = ("white", "black")
 NOOP = ("noop",)
@@ -100,7 +101,7 @@ class Breakthrough(Game):
         return BreakthroughState(self, (white, black), mover)
 
 
-class BreakthroughState(State):
+class BreakthroughState(FastRandomState):
     __slots__ = ("_game", "bits", "mover", "winner", "_legal")
 
     def __init__(self, game: Breakthrough, bits: tuple[int, int], mover: int) -> None:
@@ -162,7 +163,7 @@ class BreakthroughState(State):
                     facts.append(f"(cellholds {x} {y} {ROLES[role]})")
         return tuple(sorted(facts))
 
-    def random_playout(
+    def fast_random_playout(
         self, rng: random.Random, joints: list[tuple[str, str]] | None = None
     ) -> PlayoutResult:
         """A uniformly random playout on a square list.

@@ -22,8 +22,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ggp.games.base import Game, GameError, Goals, PlayoutResult, State, check_joint
+from ggp.games.base import Game, GameError, Goals, PlayoutResult, check_joint
 from ggp.games.board_facts import read_board_facts
+from ggp.games.playouts import FastRandomState
 
 ROLES = ("red", "black")
 NOOP = ("noop",)
@@ -126,7 +127,7 @@ def _index(text: str, size: int) -> int | None:
     return None
 
 
-class ConnectFourState(State):
+class ConnectFourState(FastRandomState):
     __slots__ = ("_game", "bits", "heights", "mover", "winner", "_legal")
 
     def __init__(
@@ -193,7 +194,7 @@ class ConnectFourState(State):
                 facts.append(f"(cell {column + 1} {row + 1} {role})")
         return tuple(sorted(facts))
 
-    def random_playout(
+    def fast_random_playout(
         self, rng: random.Random, joints: list[tuple[str, str]] | None = None
     ) -> PlayoutResult:
         """A uniformly random playout on the bitboards.

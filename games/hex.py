@@ -24,8 +24,9 @@ import random
 import string
 from collections.abc import Sequence
 
-from ggp.games.base import Game, GameError, Goals, PlayoutResult, State, check_joint
+from ggp.games.base import Game, GameError, Goals, PlayoutResult, check_joint
 from ggp.games.board_facts import read_board_facts
+from ggp.games.playouts import FastRandomState
 
 ROLES = ("red", "blue")
 DEFAULT_SIZE = 7
@@ -116,7 +117,7 @@ class Hex(Game):
         return HexState(self, (stones[0], stones[1]), mover, winner)
 
 
-class HexState(State):
+class HexState(FastRandomState):
     """Stone bitboards per role, the role on move, and the winner (or None)."""
 
     __slots__ = ("_game", "stones", "mover", "winner", "_legal")
@@ -184,7 +185,7 @@ class HexState(State):
         facts.append(f"(control {ROLES[self.mover]})")
         return tuple(sorted(facts))
 
-    def random_playout(self, rng: random.Random) -> PlayoutResult:
+    def fast_random_playout(self, rng: random.Random) -> PlayoutResult:
         """Random stones with a union-find of groups that knows which sides each touches."""
         if self.winner is not None:
             return self.goals(), 0

@@ -1,7 +1,7 @@
 """Move averages: per role and move, how often it was played and the reward it got.
 
 MAST (`ggp.player.search.mast`) learns them from every simulation and its playouts
-prefer the move with the best average (`State.mast_playouts`).  They are
+prefer the move with the best average (`playouts.Mast`).  They are
 kept as two flat arrays, a count and a summed reward per slot, with a slot
 per (role, move text): a game whose playouts run in native code numbers the
 slots as its own move indexes (`renumber`), so that its playouts read and

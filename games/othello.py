@@ -25,8 +25,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ggp.games.base import Game, Goals, PlayoutResult, State, check_joint
+from ggp.games.base import Game, Goals, PlayoutResult, check_joint
 from ggp.games.board_facts import read_board_facts
+from ggp.games.playouts import FastRandomState
 
 ROLES = ("black", "red")
 NOOP = ("noop",)
@@ -125,7 +126,7 @@ def _bit(x: int, y: int) -> int:
     return (x - 1) * SIZE + (y - 1)
 
 
-class OthelloState(State):
+class OthelloState(FastRandomState):
     __slots__ = ("_game", "bits", "mover", "_moves", "_terminal", "_legal")
 
     def __init__(self, game: Othello, bits: tuple[int, int], mover: int) -> None:
@@ -189,7 +190,7 @@ class OthelloState(State):
                     facts.append(f"(cell {x} {y} {ROLES[role]})")
         return tuple(sorted(facts))
 
-    def random_playout(
+    def fast_random_playout(
         self, rng: random.Random, joints: list[tuple[str, str]] | None = None
     ) -> PlayoutResult:
         """A uniformly random playout on the bitboards.

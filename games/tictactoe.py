@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ggp.games.base import Game, GameError, Goals, PlayoutResult, State, check_joint
+from ggp.games.base import Game, GameError, Goals, PlayoutResult, check_joint
+from ggp.games.playouts import FastRandomState
 
 ROLES = ("xplayer", "oplayer")
 MARKS = ("x", "o")
@@ -64,7 +65,7 @@ class TicTacToe(Game):
         return TicTacToeState(self, tuple(board), mover)
 
 
-class TicTacToeState(State):
+class TicTacToeState(FastRandomState):
     __slots__ = ("_game", "board", "mover")
 
     def __init__(self, game: TicTacToe, board: tuple[str, ...], mover: int) -> None:
@@ -106,7 +107,7 @@ class TicTacToeState(State):
         cells = [f"(cell {i // 3 + 1} {i % 3 + 1} {c})" for i, c in enumerate(self.board)]
         return tuple(sorted(cells + [f"(control {ROLES[self.mover]})"]))
 
-    def random_playout(self, rng: random.Random) -> PlayoutResult:
+    def fast_random_playout(self, rng: random.Random) -> PlayoutResult:
         board = list(self.board)
         mover = self.mover
         empty = [i for i, c in enumerate(board) if c == "b"]

@@ -25,7 +25,8 @@ import itertools
 import random
 from collections.abc import Sequence
 
-from ggp.games.base import Game, GameError, Goals, PlayoutResult, State, check_joint
+from ggp.games.base import Game, GameError, Goals, PlayoutResult, check_joint
+from ggp.games.playouts import FastRandomState
 from ggp.games.tictactoe import LINES
 
 ROLES = ("xplayer", "oplayer")
@@ -118,7 +119,7 @@ class UltimateTicTacToe(Game):
         return UltimateState(self, cells, status, target, mover, line_owner(status))
 
 
-class UltimateState(State):
+class UltimateState(FastRandomState):
     """The 81 cells (``x``, ``o``, ``b``), the nine small-board statuses, the
     target position (-1 before the first move), the role on move, the winner."""
 
@@ -211,7 +212,7 @@ class UltimateState(State):
             facts.append(f"(target {self.target // 3 + 1} {self.target % 3 + 1})")
         return tuple(facts)
 
-    def random_playout(self, rng: random.Random) -> PlayoutResult:
+    def fast_random_playout(self, rng: random.Random) -> PlayoutResult:
         """Random marks on lists of empty positions and 9-bit masks of marks."""
         if self.is_terminal():
             return self.goals(), 0

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from ggp.games.base import Finishers, Game, GameError, State, canonical_move
+from ggp.games.playouts import FINISHING_MOVES, random_playout
 from ggp.games.registry import parse_spec
 from ggp.player.search.factored import FACTOR, KEEP_PARTS, PartTrees, independent_choices
 from ggp.player.search.heuristic import CUTOFF, HEURISTIC, MATERIAL, CutoffPlayout, Heuristic, learn
@@ -243,7 +244,7 @@ class FlatMonteCarloAgent(Agent):
                 if after.is_terminal():
                     goals = after.goals()
                 else:
-                    goals, _ = after.random_playout(self.rng)
+                    goals, _ = random_playout(after, self.rng)
                 totals[i] += goals[self.role]
                 counts[i] += 1
         means = [
@@ -268,9 +269,9 @@ class MCTSAgent(Agent):
     of a playout only); `greedy` makes the random playouts take a winning move
     where they see one in their first `greedy` moves, and `decisive` also avoid
     a move after which another role can win at once in their first `decisive`
-    moves (`State.decisive_playouts`); with `finish` above 0, both look for
+    moves (`playouts.Decisive`); with `finish` above 0, both look for
     wins only among the moves that ended `finish` random playouts from the
-    initial state, learnt at the start of each match (`State.finishing_moves`:
+    initial state, learnt at the start of each match (`playouts.FinishingMoves`:
     on Breakthrough, the steps onto the last row); `shallow` (with `solver`)
     searches a node reached `shallow_visits` times `shallow` plies deep for
     forced wins and losses (`ggp.player.search.shallow`); `partial_proofs` (with `solver`)
@@ -281,7 +282,7 @@ class MCTSAgent(Agent):
     and with `keep_parts` by the tree of that part kept from the moves before
     (`ggp.player.search.factored.PartTrees`), and with `part_playouts` that part is
     searched as a game of its own: its playouts play it alone, the others
-    frozen (`State.part_playouts`), and with `solver` its proofs are proofs of
+    frozen (`playouts.Part`), and with `solver` its proofs are proofs of
     it; `transpose` shares the
     node of a state reached by several orders of moves (`MCTS`); `rave`
     chooses moves by GRAVE with `rave_ref` and `rave_bias` (`ggp.player.search.rave`).  With
@@ -297,7 +298,7 @@ class MCTSAgent(Agent):
     no heuristic, the search is plain.  `material` above 0 adds to a learnt
     heuristic its material term with that weight (`ggp.player.search.heuristic.material_term`).
     With `learn_decisive`, the heuristic is learnt from decisive playouts
-    (`State.decisive_playouts`) instead of random ones, on native code.
+    (`playouts.Decisive`) instead of random ones, on native code.
     With `traps`, a position the exact solver settles in a tenth of the move's
     time (`ggp.player.search.traps`; within 200,000 states when the move has no time)
     is played exactly, and among the moves that keep its value by the trap
@@ -422,7 +423,7 @@ class MCTSAgent(Agent):
             self.table = StateTable.load(table_path(self.table_dir, game), game, self.depth)
         if self.finish:
             seed = random.Random(self.rng.getrandbits(32))
-            self.finishers = game.initial_state().finishing_moves(seed, self.finish)
+            self.finishers = game.initial_state().playouts(seed, self.finish, FINISHING_MOVES)
         if self.heuristic or self.imm or self.prior:
             seed = random.Random(self.rng.getrandbits(32))
             self.learnt = learn(game, seed, material=self.material, decisive=self.learn_decisive)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from ggp.games.base import Game, State
+from ggp.games.playouts import RANDOM
 
 
 def check_random_playouts(game: Game, playouts: int, seed: int = 0, max_steps: int = 2000) -> None:
@@ -33,7 +34,7 @@ def check_random_playouts(game: Game, playouts: int, seed: int = 0, max_steps: i
         assert len(goals) == roles
         assert all(isinstance(g, int) and 0 <= g <= 100 for g in goals)
     for _ in range(max(1, playouts // 4)):
-        goals, steps = game.initial_state().random_playout(rng)
+        goals, steps = game.initial_state().playouts(rng, 1, RANDOM)[0]
         assert len(goals) == roles and all(0 <= g <= 100 for g in goals)
         assert steps >= 1
 

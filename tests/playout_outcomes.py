@@ -6,6 +6,7 @@ import itertools
 import random
 
 from ggp.games.base import Goals, State
+from ggp.games.playouts import RANDOM
 
 
 def reachable_outcomes(state: State, memo: dict[str, set[tuple[Goals, int]]] | None = None):
@@ -29,5 +30,5 @@ def check_fast_playouts(state: State, playouts: int, seed: int = 0) -> None:
     outcomes = reachable_outcomes(state)
     rng = random.Random(seed)
     for _ in range(playouts):
-        result = state.random_playout(rng)
+        result = state.playouts(rng, 1, RANDOM)[0]
         assert result in outcomes, f"{result} cannot be reached from {state.render()}"

@@ -13,6 +13,7 @@ import random
 
 import pytest
 from ggp.games.base import GameError
+from ggp.games.playouts import RANDOM, Decisive, Greedy
 from ggp.games.registry import GDL_DIR
 from ggp.gdl.interpreter.game import GdlGame
 from ggp.gdl.native import build
@@ -121,25 +122,25 @@ def library_cache(tmp_path_factory: pytest.TempPathFactory):
 
 def test_a_threatened_move_is_avoided_where_the_greedy_playouts_play_it() -> None:
     state = play(tictactoe().initial_state(), THREAT)
-    decisive = state.decisive_playouts(random.Random(1), 40, plies=1000)
+    decisive = state.playouts(random.Random(1), 40, Decisive(plies=1000))
     assert all(result != ((100, 0), 2) for result in decisive)
-    greedy = state.greedy_playouts(random.Random(1), 40, plies=1000)
+    greedy = state.playouts(random.Random(1), 40, Greedy(plies=1000))
     assert sum(result == ((100, 0), 2) for result in greedy) > 20
 
 
 def test_only_the_first_plies_avoid_threats() -> None:
     state = play(tictactoe().initial_state(), ["(mark 2 2)"])
-    assert state.decisive_playouts(random.Random(5), 30, plies=0) == state.random_playouts(
-        random.Random(5), 30
+    assert state.playouts(random.Random(5), 30, Decisive(plies=0)) == state.playouts(
+        random.Random(5), 30, RANDOM
     )
     blocked = play(tictactoe().initial_state(), THREAT)
-    once = blocked.decisive_playouts(random.Random(2), 40, plies=1)
+    once = blocked.playouts(random.Random(2), 40, Decisive(plies=1))
     assert all(result != ((100, 0), 2) for result in once)  # the block is at the first move
 
 
 def test_when_every_move_loses_any_is_played() -> None:
     state = play(tictactoe().initial_state(), FORK)
-    results = state.decisive_playouts(random.Random(3), 30, plies=1000)
+    results = state.playouts(random.Random(3), 30, Decisive(plies=1000))
     assert results == [((100, 0), 2)] * 30
 
 
@@ -147,33 +148,33 @@ def test_a_winning_move_comes_before_blocking() -> None:
     # oplayer, on move, can win with (mark 3 3) and must otherwise block (mark 1 3)
     moves = ["(mark 1 1)", "(mark 3 1)", "(mark 1 2)", "(mark 3 2)", "(mark 2 2)"]
     state = play(tictactoe().initial_state(), moves)
-    assert state.decisive_playouts(random.Random(4), 20, plies=1) == [((0, 100), 1)] * 20
+    assert state.playouts(random.Random(4), 20, Decisive(plies=1)) == [((0, 100), 1)] * 20
 
 
 def test_the_mover_avoids_a_move_the_sole_replier_wins_after() -> None:
     state = grab(simultaneous=False).initial_state()
-    assert state.decisive_playouts(random.Random(6), 30, plies=1) == [((50, 50), 2)] * 30
-    assert ((0, 100), 2) in state.random_playouts(random.Random(6), 30)
+    assert state.playouts(random.Random(6), 30, Decisive(plies=1)) == [((50, 50), 2)] * 30
+    assert ((0, 100), 2) in state.playouts(random.Random(6), 30, RANDOM)
     assert RandomPlayout(decisive=1).evaluate(state, random.Random(7)) == [0.5, 0.5]
 
 
 def test_a_move_is_avoided_where_a_role_among_several_choosers_wins_next() -> None:
     # right can win after a though both roles move in round 2
     state = grab(simultaneous=True).initial_state()
-    assert ((0, 100), 2) in state.random_playouts(random.Random(8), 30)
-    assert state.decisive_playouts(random.Random(8), 30, plies=1000) == [((50, 50), 2)] * 30
+    assert ((0, 100), 2) in state.playouts(random.Random(8), 30, RANDOM)
+    assert state.playouts(random.Random(8), 30, Decisive(plies=1000)) == [((50, 50), 2)] * 30
 
 
 def test_where_several_roles_choose_each_takes_its_win_or_avoids_a_loss() -> None:
     state = race().initial_state()
-    random_results = state.random_playouts(random.Random(10), 40)
+    random_results = state.playouts(random.Random(10), 40, RANDOM)
     assert ((100, 0), 2) in random_results and ((0, 100), 2) in random_results
-    assert state.decisive_playouts(random.Random(10), 40, plies=1000) == [((50, 50), 2)] * 40
+    assert state.playouts(random.Random(10), 40, Decisive(plies=1000)) == [((50, 50), 2)] * 40
     after_a = state.next(["a", "y"])  # right takes whatever left does
-    assert after_a.decisive_playouts(random.Random(11), 20, plies=1) == [((0, 100), 1)] * 20
+    assert after_a.playouts(random.Random(11), 20, Decisive(plies=1)) == [((0, 100), 1)] * 20
     # beyond plies, the simultaneous states are played at random again
-    assert state.decisive_playouts(random.Random(12), 30, plies=0) == state.random_playouts(
-        random.Random(12), 30
+    assert state.playouts(random.Random(12), 30, Decisive(plies=0)) == state.playouts(
+        random.Random(12), 30, RANDOM
     )
 
 
@@ -214,7 +215,7 @@ def test_native_decisive_playouts_are_the_generic_ones_for_their_seed(
     text: str, plies: int
 ) -> None:
     interpreted, native = native_game(text, "game")
-    assert_native_playouts_agree(interpreted, native, "decisive_playouts", plies, states=8)
+    assert_native_playouts_agree(interpreted, native, Decisive, plies, states=8)
 
 
 @needs_native
@@ -222,7 +223,7 @@ def test_native_decisive_breakthrough_playouts_are_the_generic_ones() -> None:
     """Native code looks for a win with the terminal's cone alone (not the legal
     moves); Breakthrough's terminal reads piece counts as well as the last rows."""
     interpreted, native = native_game((GDL_DIR / "breakthrough.kif").read_text(), "game")
-    assert_native_playouts_agree(interpreted, native, "decisive_playouts", 1000, states=1)
+    assert_native_playouts_agree(interpreted, native, Decisive, 1000, states=1)
 
 
 def test_serve_plays_decisive_playouts_on_native_code_in_games_with_few_moves() -> None:

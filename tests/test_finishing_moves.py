@@ -11,6 +11,7 @@ import random
 
 import pytest
 from ggp.games.base import Finishers, GameError
+from ggp.games.playouts import FINISHING_MOVES, RANDOM, Decisive, Greedy
 from ggp.games.registry import GDL_DIR
 from ggp.gdl.native import build
 from ggp.player.agents import make_agent
@@ -31,7 +32,7 @@ def library_cache(tmp_path_factory: pytest.TempPathFactory):
 
 
 def test_the_moves_that_ended_random_games_are_found_per_role() -> None:
-    finishers = tictactoe().initial_state().finishing_moves(random.Random(3), 200)
+    finishers = tictactoe().initial_state().playouts(random.Random(3), 200, FINISHING_MOVES)
     assert len(finishers) == 2
     assert all(move.startswith("(mark ") for moves in finishers for move in moves)
     assert len(finishers[0]) > 3 and len(finishers[1]) > 3
@@ -41,36 +42,36 @@ def test_the_moves_that_ended_random_games_are_found_per_role() -> None:
 def test_a_terminal_state_has_no_finishing_moves() -> None:
     over = play(tictactoe().initial_state(), [*TWO_IN_A_ROW, "(mark 1 3)"])
     assert over.is_terminal()
-    assert over.finishing_moves(random.Random(0), 5) == NONE
+    assert over.playouts(random.Random(0), 5, FINISHING_MOVES) == NONE
 
 
 def test_a_win_outside_the_finishers_is_not_looked_at() -> None:
     state = play(tictactoe().initial_state(), TWO_IN_A_ROW)
-    everything = state.greedy_playouts(random.Random(1), 20, 1)
+    everything = state.playouts(random.Random(1), 20, Greedy(1))
     assert all(result == ((100, 0), 1) for result in everything)
     elsewhere = (frozenset({"(mark 3 3)"}), frozenset())
-    blind = state.greedy_playouts(random.Random(1), 20, 1, elsewhere)
+    blind = state.playouts(random.Random(1), 20, Greedy(1, elsewhere))
     assert any(result != ((100, 0), 1) for result in blind)
     found = (frozenset({"(mark 1 3)"}), frozenset())
-    assert state.greedy_playouts(random.Random(1), 20, 1, found) == everything
+    assert state.playouts(random.Random(1), 20, Greedy(1, found)) == everything
 
 
-@pytest.mark.parametrize("rule", ["greedy_playouts", "decisive_playouts"])
-def test_without_finishers_the_playouts_are_random_ones(rule: str) -> None:
+@pytest.mark.parametrize("rule", [Greedy, Decisive])
+def test_without_finishers_the_playouts_are_random_ones(rule: type[Greedy | Decisive]) -> None:
     """Nothing to look at: neither a win nor a threat is seen, and the draws are
     those of random playouts."""
     state = play(tictactoe().initial_state(), THREAT)
-    restricted = getattr(state, rule)(random.Random(5), 12, 1000, NONE)
-    assert restricted == state.random_playouts(random.Random(5), 12)
+    restricted = state.playouts(random.Random(5), 12, rule(1000, NONE))
+    assert restricted == state.playouts(random.Random(5), 12, RANDOM)
 
 
 def test_threats_are_seen_through_the_opponents_finishers() -> None:
     state = play(tictactoe().initial_state(), THREAT)
     blocking = (frozenset({"(mark 1 3)"}), frozenset())  # xplayer's win
-    decisive = state.decisive_playouts(random.Random(1), 40, 1000, blocking)
+    decisive = state.playouts(random.Random(1), 40, Decisive(1000, blocking))
     assert all(result != ((100, 0), 2) for result in decisive)
     elsewhere = (frozenset({"(mark 3 3)"}), frozenset())
-    unseen = state.decisive_playouts(random.Random(1), 40, 1000, elsewhere)
+    unseen = state.playouts(random.Random(1), 40, Decisive(1000, elsewhere))
     assert any(result == ((100, 0), 2) for result in unseen)
 
 
@@ -88,13 +89,13 @@ def test_native_code_finds_the_generic_finishing_moves_and_plays_with_them(text:
     for _ in range(4):
         for seed in range(3):
             python = random.Random(random.Random(seed).getrandbits(32))
-            finishers = a.finishing_moves(python, 30)
-            assert b.finishing_moves(random.Random(seed), 30) == finishers
+            finishers = a.playouts(python, 30, FINISHING_MOVES)
+            assert b.playouts(random.Random(seed), 30, FINISHING_MOVES) == finishers
             half = _half(finishers)
-            for rule in ("greedy_playouts", "decisive_playouts"):
+            for rule in (Greedy, Decisive):
                 python = random.Random(random.Random(seed).getrandbits(32))
-                expected = getattr(a, rule)(python, 4, 1000, half)
-                assert getattr(b, rule)(random.Random(seed), 4, 1000, half) == expected
+                expected = a.playouts(python, 4, rule(1000, half))
+                assert b.playouts(random.Random(seed), 4, rule(1000, half)) == expected
         joint = [walk.choice(moves) for moves in a.all_legal_moves()]
         a, b = a.next(joint), b.next(joint)
         if a.is_terminal():
@@ -109,7 +110,7 @@ def _half(finishers: Finishers) -> Finishers:
 @needs_native
 def test_breakthrough_finishes_by_a_step_onto_the_last_row() -> None:
     _, native = native_game((GDL_DIR / "breakthrough.kif").read_text(), "breakthrough")
-    white, black = native.initial_state().finishing_moves(random.Random(0), 300)
+    white, black = native.initial_state().playouts(random.Random(0), 300, FINISHING_MOVES)
     assert white and black
     assert all(move.endswith(" 8)") for move in white)  # (move x 7 x' 8)
     assert all(move.endswith(" 1)") for move in black)
@@ -119,8 +120,8 @@ def test_the_agent_learns_the_finishing_moves_at_the_start_of_a_match() -> None:
     agent = make_agent("mcts:decisive=4,finish=50", seed=1)
     game = tictactoe()
     agent.start(game, 0)
-    assert agent.finishers == game.initial_state().finishing_moves(
-        random.Random(random.Random(1).getrandbits(32)), 50
+    assert agent.finishers == game.initial_state().playouts(
+        random.Random(random.Random(1).getrandbits(32)), 50, FINISHING_MOVES
     )
     assert make_agent("mcts:decisive=4").finishers is None
     with pytest.raises(GameError, match="finish"):

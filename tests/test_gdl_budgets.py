@@ -13,6 +13,7 @@ import random
 
 import pytest
 from gdl_texts import TICTACTOE
+from ggp.games.playouts import RANDOM
 from ggp.gdl.compiled.compile import compile_rules
 from ggp.gdl.compiled.compiled_game import CompiledGame
 from ggp.gdl.interpreter import joins, magic
@@ -118,8 +119,8 @@ def test_goals_too_expensive_to_ground_are_left_to_the_interpreter(monkeypatch) 
     assert rules.network.goals == [[]]
     compiled = CompiledGame.from_game(GdlGame.from_text(COUNTING), rules)
     for seed in range(5):
-        expected = interpreted.initial_state().random_playout(random.Random(seed))
-        assert compiled.initial_state().random_playout(random.Random(seed)) == expected
+        expected = interpreted.initial_state().playouts(random.Random(seed), 1, RANDOM)[0]
+        assert compiled.initial_state().playouts(random.Random(seed), 1, RANDOM)[0] == expected
 
 
 def test_goals_whose_code_does_not_fit_are_left_to_the_interpreter() -> None:
@@ -133,8 +134,8 @@ def test_goals_whose_code_does_not_fit_are_left_to_the_interpreter() -> None:
     assert "goals" not in rules.functions and rules.network.goals != [[]]
     compiled = CompiledGame.from_game(GdlGame.from_text(COUNTING), rules)
     for seed in range(5):
-        expected = interpreted.initial_state().random_playout(random.Random(seed))
-        assert compiled.initial_state().random_playout(random.Random(seed)) == expected
+        expected = interpreted.initial_state().playouts(random.Random(seed), 1, RANDOM)[0]
+        assert compiled.initial_state().playouts(random.Random(seed), 1, RANDOM)[0] == expected
 
 
 def test_a_general_next_function_that_does_not_fit_is_not_written_before_play() -> None:
@@ -152,8 +153,8 @@ def test_a_general_next_function_that_does_not_fit_is_not_written_before_play() 
     assert rules.general_left and "next" not in rules.functions
     compiled = CompiledGame.from_game(GdlGame.from_text(COUNTING), rules)
     for seed in range(5):
-        expected = interpreted.initial_state().random_playout(random.Random(seed))
-        assert compiled.initial_state().random_playout(random.Random(seed)) == expected
+        expected = interpreted.initial_state().playouts(random.Random(seed), 1, RANDOM)[0]
+        assert compiled.initial_state().playouts(random.Random(seed), 1, RANDOM)[0] == expected
     assert rules.next_functions  # joint moves got their own functions from their first use
 
 

@@ -6,6 +6,7 @@ import random
 
 import pytest
 from ggp.games.base import GameDefinitionError, IllegalMoveError
+from ggp.games.playouts import RANDOM
 from ggp.games.registry import GDL_DIR
 from ggp.gdl.compiled import codegen
 from ggp.gdl.compiled.codegen import compile_source
@@ -43,8 +44,8 @@ def assert_same_random_playouts(
             a, b = a.next(joint), b.next(joint)
             assert isinstance(listed, CompiledState) and listed.bits == b.bits
     for playout in range(3):
-        first = interpreted.initial_state().random_playout(random.Random(playout))
-        assert compiled.initial_state().random_playout(random.Random(playout)) == first
+        first = interpreted.initial_state().playouts(random.Random(playout), 1, RANDOM)[0]
+        assert compiled.initial_state().playouts(random.Random(playout), 1, RANDOM)[0] == first
 
 
 def test_grounding_finds_the_reachable_facts_and_moves() -> None:
@@ -111,7 +112,7 @@ def test_broken_rules_give_the_interpreters_errors() -> None:
     with pytest.raises(GameDefinitionError, match="role Right has no legal move"):
         compiled.initial_state().legal_moves(1)
     with pytest.raises(GameDefinitionError, match="role Right has no legal move"):
-        compiled.initial_state().random_playout(random.Random(1))
+        compiled.initial_state().playouts(random.Random(1), 1, RANDOM)[0]
 
 
 def test_a_state_with_unknown_facts_is_left_to_the_interpreter() -> None:

@@ -16,6 +16,7 @@ import sys
 
 import pytest
 from ggp.games.base import GameDefinitionError
+from ggp.games.playouts import RANDOM
 from ggp.games.registry import GDL_DIR
 from ggp.gdl.compiled.compile import compile_rules
 from ggp.gdl.compiled.compiled_game import CompiledGame, CompiledState
@@ -81,9 +82,9 @@ def assert_same_play(interpreted: GdlGame, native: CompiledGame, playouts: int) 
     for seed in range(3):
         seeded = random.Random(seed).getrandbits(32)
         python = random.Random(seeded)
-        expected = [interpreted.initial_state().random_playout(python) for _ in range(4)]
-        assert start.random_playouts(random.Random(seed), 4) == expected
-        assert start.random_playout(random.Random(seed)) == expected[0]
+        expected = [interpreted.initial_state().playouts(python, 1, RANDOM)[0] for _ in range(4)]
+        assert start.playouts(random.Random(seed), 4, RANDOM) == expected
+        assert start.playouts(random.Random(seed), 1, RANDOM)[0] == expected[0]
 
 
 @needs_native
@@ -138,9 +139,9 @@ def test_goals_left_to_the_interpreter_on_native_code(monkeypatch) -> None:
     assert compiled.native is not None and compiled.playout_batch == 1
     start = compiled.initial_state()
     for seed in range(5):
-        expected = interpreted.initial_state().random_playout(random.Random(seed))
-        assert start.random_playout(random.Random(seed)) == expected
-        assert start.random_playouts(random.Random(seed), 2)[0] == expected
+        expected = interpreted.initial_state().playouts(random.Random(seed), 1, RANDOM)[0]
+        assert start.playouts(random.Random(seed), 1, RANDOM)[0] == expected
+        assert start.playouts(random.Random(seed), 2, RANDOM)[0] == expected
 
 
 @needs_native
@@ -200,12 +201,12 @@ def test_broken_rules_give_the_interpreters_errors_on_native_code() -> None:
     with pytest.raises(GameDefinitionError, match="role Right has no legal move"):
         native.initial_state().legal_moves(1)
     with pytest.raises(GameDefinitionError, match="role Right has no legal move"):
-        native.initial_state().random_playout(random.Random(1))
+        native.initial_state().playouts(random.Random(1), 1, RANDOM)[0]
     no_goal = RACE.replace("(<= (goal ?p 100) (true (control ?p)) terminal)", "")
     _, native = native_game(no_goal)
     message = r"race: role \w+ has no goal value in the terminal state: \(control"
     with pytest.raises(GameDefinitionError, match=message):
-        native.initial_state().random_playouts(random.Random(1), 3)
+        native.initial_state().playouts(random.Random(1), 3, RANDOM)
 
 
 def test_the_c_source_holds_no_text_of_the_game() -> None:
@@ -231,7 +232,7 @@ def test_without_the_native_extra_the_generated_python_serves(monkeypatch, caplo
         game = with_reasoner(GdlGame.from_text(RACE, name="race"), "native")
     assert isinstance(game, CompiledGame) and game.native is None
     assert "no native code (cffi is not installed)" in caplog.text
-    assert game.initial_state().random_playouts(random.Random(1), 2)
+    assert game.initial_state().playouts(random.Random(1), 2, RANDOM)
 
 
 def test_a_failed_build_leaves_the_game_on_python(monkeypatch, caplog) -> None:
@@ -241,7 +242,7 @@ def test_a_failed_build_leaves_the_game_on_python(monkeypatch, caplog) -> None:
         attach_in_background(compiled).join()
     assert compiled.native is None
     assert "the generated Python serves" in caplog.text
-    goals, steps = compiled.initial_state().random_playout(random.Random(3))
+    goals, steps = compiled.initial_state().playouts(random.Random(3), 1, RANDOM)[0]
     assert steps > 0 and sorted(goals) == [0, 100]
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from ggp.games.base import Game, GameError, State, winning_joint
+from ggp.games.base import Game, GameError, State
+from ggp.games.playouts import RANDOM, Decisive, Greedy, winning_joint
 from ggp.games.registry import GDL_DIR
 from ggp.gdl.interpreter.game import GdlGame
 from ggp.gdl.native import build
@@ -45,10 +46,10 @@ def test_the_winning_move_is_found_and_taken_in_the_first_plies_only() -> None:
     state = play(tictactoe().initial_state(), TWO_IN_A_ROW)
     assert winning_joint(state) == ["(mark 1 3)", "noop"]
     assert winning_joint(tictactoe().initial_state()) is None
-    greedy = state.greedy_playouts(random.Random(1), 30, plies=1)
+    greedy = state.playouts(random.Random(1), 30, Greedy(plies=1))
     assert greedy == [((100, 0), 1)] * 30
-    plain = state.greedy_playouts(random.Random(1), 30, plies=0)
-    assert plain == state.random_playouts(random.Random(1), 30)
+    plain = state.playouts(random.Random(1), 30, Greedy(plies=0))
+    assert plain == state.playouts(random.Random(1), 30, RANDOM)
     assert any(goals != (100, 0) for goals, _ in plain)
 
 
@@ -72,21 +73,21 @@ def test_the_agent_switches_greedy_playouts_on() -> None:
 @pytest.mark.parametrize("plies", [1, 3, 1000])
 def test_native_greedy_playouts_are_the_generic_ones_for_their_seed(name: str, plies: int) -> None:
     interpreted, native = native_game((GDL_DIR / f"{name}.kif").read_text(), name)
-    assert_native_playouts_agree(interpreted, native, "greedy_playouts", plies, states=6)
+    assert_native_playouts_agree(interpreted, native, Greedy, plies, states=6)
 
 
 def assert_native_playouts_agree(
-    interpreted: Game, native: Game, playouts: str, plies: int, states: int
+    interpreted: Game, native: Game, policy: type[Greedy | Decisive], plies: int, states: int
 ) -> None:
-    """The native `playouts` (a `State` method taking rng, count, plies) give the
-    generic ones for their seed, in `states` states along a random line."""
+    """The native playouts of `policy` (with `plies`) give the generic ones for
+    their seed, in `states` states along a random line."""
     walk = random.Random(plies)
     a, b = interpreted.initial_state(), native.initial_state()
     for _ in range(states):
         for seed in range(3):
             python = random.Random(random.Random(seed).getrandbits(32))
-            expected = getattr(a, playouts)(python, 4, plies)
-            assert getattr(b, playouts)(random.Random(seed), 4, plies) == expected
+            expected = a.playouts(python, 4, policy(plies))
+            assert b.playouts(random.Random(seed), 4, policy(plies)) == expected
         joint = [walk.choice(moves) for moves in a.all_legal_moves()]
         a, b = a.next(joint), b.next(joint)
         if a.is_terminal():

@@ -10,6 +10,7 @@ import random
 
 import pytest
 from ggp.games.base import GameError
+from ggp.games.playouts import RANDOM, Decisive
 from ggp.games.registry import GDL_DIR
 from ggp.gdl.compiled.compiled_game import CompiledGame
 from ggp.gdl.interpreter.game import GdlGame
@@ -216,7 +217,7 @@ def test_native_cut_off_values_are_the_heuristic_or_the_goals() -> None:
     )
     # Never cut off: the mean goals of the plain native playouts for the seed.
     count = game.playout_batch
-    results = state.random_playouts(random.Random(4), count)
+    results = state.playouts(random.Random(4), count, RANDOM)
     mean = [sum(goals[r] for goals, _ in results) / count / 100 for r in range(2)]
     assert CutoffPlayout(learnt, 100).evaluate(state, random.Random(4)) == pytest.approx(mean)
 
@@ -253,7 +254,7 @@ def test_sampling_window_is_checked() -> None:
 
 @needs_native
 def test_decisive_sampling_plays_the_decisive_playouts_of_its_seeds() -> None:
-    """Each sampled playout is `State.decisive_playouts`' for the next seed drawn
+    """Each sampled playout is `playouts.Decisive`' for the next seed drawn
     from the sampler's generator; the states come from its last moves as before."""
     text = (GDL_DIR / "tictactoe.kif").read_text()
     game = compiled(text, "tictactoe", native=True)
@@ -263,8 +264,8 @@ def test_decisive_sampling_plays_the_decisive_playouts_of_its_seeds() -> None:
     seeds = random.Random(random.Random(3).getrandbits(32))
     expected = []
     for _ in range(count):
-        [(goals, steps)] = interpreted.decisive_playouts(
-            random.Random(seeds.getrandbits(32)), 1, 1000
+        [(goals, steps)] = interpreted.playouts(
+            random.Random(seeds.getrandbits(32)), 1, Decisive(1000)
         )
         expected.append((tuple(goals), steps))
     assert [tuple(goals) for goals in samples.goals] == [goals for goals, _ in expected]

@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from ggp.games.base import State
 from ggp.games.move_averages import MoveAverages
+from ggp.games.playouts import Mast
 from ggp.games.registry import GDL_DIR
 from ggp.gdl.native import build
 from ggp.player.search.mast import MastPlayout
@@ -62,8 +62,8 @@ def test_native_mast_playouts_are_the_generic_ones_and_learn_the_same(
     a, b = interpreted.initial_state(), native.initial_state()
     for _ in range(5):
         for seed in range(3):
-            expected = State.mast_playouts(a, random.Random(seed), 4, generic, epsilon, plies)
-            assert b.mast_playouts(random.Random(seed), 4, learnt, epsilon, plies) == expected
+            expected = Mast(generic, epsilon, plies).play(a, random.Random(seed), 4)
+            assert b.playouts(random.Random(seed), 4, Mast(learnt, epsilon, plies)) == expected
             assert tables(learnt, roles) == tables(generic, roles)
         joint = [walk.choice(moves) for moves in a.all_legal_moves()]
         a, b = a.next(joint), b.next(joint)

@@ -6,7 +6,8 @@ import random
 
 import pytest
 from ggp.games import amaf
-from ggp.games.base import GameError, State
+from ggp.games.base import GameError
+from ggp.games.playouts import Amaf
 from ggp.games.registry import GDL_DIR
 from ggp.gdl.native import build
 from ggp.player.agents import make_agent
@@ -70,7 +71,7 @@ def test_a_fixed_numbering_refuses_moves_it_lacks() -> None:
 def test_playouts_record_the_moves_of_the_roles_with_a_choice_once_each() -> None:
     slots = TICTACTOE.move_slots()
     table = slots.new_table()
-    results = TICTACTOE.initial_state().amaf_playouts(random.Random(1), 4, slots, [table], [])
+    results = TICTACTOE.initial_state().playouts(random.Random(1), 4, Amaf(slots, [table], []))
     assert "noop" not in slots.slots[0] and "noop" not in slots.slots[1]
     assert table[0] == 1.0
     marks = {role: sum(entry(table, s)[0] for s in slots.slots[role].values()) for role in (0, 1)}
@@ -97,8 +98,8 @@ def test_native_amaf_playouts_are_the_generic_ones_and_record_the_same(name: str
         tree += (2, slots.slot(chooser, moves[chooser][-1]), chooser)
         for count in (1, 3):
             made = [[slots.new_table(), None, slots.new_table()] for _ in range(2)]
-            expected = State.amaf_playouts(state, random.Random(count), count, slots, made[0], tree)
-            got = state.amaf_playouts(random.Random(count), count, slots, made[1], tree)
+            expected = Amaf(slots, made[0], tree).play(state, random.Random(count), count)
+            got = state.playouts(random.Random(count), count, Amaf(slots, made[1], tree))
             assert got == expected
             assert [list(t) for t in made[1] if t] == [list(t) for t in made[0] if t]
             assert made[1][0][0] == 1.0 and sum(made[1][0][1::2]) > 1.0

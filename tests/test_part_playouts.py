@@ -1,4 +1,4 @@
-"""Playouts of one part of the state, the other parts frozen (`State.part_playouts`,
+"""Playouts of one part of the state, the other parts frozen (`playouts.Part`,
 `mcts:part_playouts=yes`): the generic version, native code's, and the search's use."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from ggp.games.base import GameError
+from ggp.games.playouts import RANDOM, Part
 from ggp.gdl.load import game_from_text
 from ggp.player.agents import make_agent
 from ggp.player.search.evaluation import RandomPlayout
@@ -43,11 +44,11 @@ SPRINT_RED = frozenset({"(put red 1)", "(put red 2)", "(put red 3)"})
 def test_the_other_parts_stay_as_they_are(reasoner: str) -> None:
     state = game_from_text(RACE, reasoner=reasoner).initial_state()
     # Blue's steps are undone: red alone reaches the end, in two to four steps.
-    results = state.part_playouts(random.Random(0), 40, RED)
+    results = state.playouts(random.Random(0), 40, Part(RED))
     assert {goals for goals, _ in results} == {(100, 0)}
     assert {steps for _, steps in results} == {2, 3, 4}
     # Played whole, blue gets there first or at once in some of them.
-    whole = {goals for goals, _ in state.random_playouts(random.Random(0), 40)}
+    whole = {goals for goals, _ in state.playouts(random.Random(0), 40, RANDOM)}
     assert whole - {(100, 0)}
 
 
@@ -56,14 +57,14 @@ def test_a_part_out_of_moves_ends_the_playout_even() -> None:
     # to undo), and after its two marks blue has no move left: even, at step 2.
     state = game_from_text(DRY, reasoner="interpreter").initial_state()
     part = frozenset(state.legal_moves(1))
-    assert state.part_playouts(random.Random(1), 5, part) == [((50, 50), 2)] * 5
+    assert state.playouts(random.Random(1), 5, Part(part)) == [((50, 50), 2)] * 5
 
 
 def test_the_playouts_are_those_of_their_seed() -> None:
     state = game_from_text(MARKS, reasoner="interpreter").initial_state()
     part = frozenset(state.legal_moves(0))
-    first = state.part_playouts(random.Random(4), 6, part)
-    assert first == state.part_playouts(random.Random(4), 6, part)
+    first = state.playouts(random.Random(4), 6, Part(part))
+    assert first == state.playouts(random.Random(4), 6, Part(part))
 
 
 def _assert_native_agrees(interpreted, native, part: frozenset[str], states: int) -> None:
@@ -71,8 +72,8 @@ def _assert_native_agrees(interpreted, native, part: frozenset[str], states: int
     a, b = interpreted.initial_state(), native.initial_state()
     for _ in range(states):
         for seed in range(3):
-            expected = a.part_playouts(random.Random(seed), 5, part)
-            assert b.part_playouts(random.Random(seed), 5, part) == expected
+            expected = a.playouts(random.Random(seed), 5, Part(part))
+            assert b.playouts(random.Random(seed), 5, Part(part)) == expected
         joint = [walk.choice(moves) for moves in a.all_legal_moves()]
         a, b = a.next(joint), b.next(joint)
         if a.is_terminal():
@@ -101,8 +102,8 @@ def test_native_part_playouts_of_one_board_of_simultaneous_connect_four() -> Non
     # Each playout ends on board 1 (a line or a full board) and takes longer
     # than whole playouts, which end on either board.
     state = native.initial_state()
-    part = state.part_playouts(random.Random(2), 300, board)
-    whole = state.random_playouts(random.Random(2), 300)
+    part = state.playouts(random.Random(2), 300, Part(board))
+    whole = state.playouts(random.Random(2), 300, RANDOM)
     assert sum(s for _, s in part) > sum(s for _, s in whole)
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from ggp.games.base import Game, GameDefinitionError, State
+from ggp.games.playouts import RANDOM
 from ggp.games.registry import load_game
 from ggp.gdl.compiled.compiled_game import CompiledGame
 from ggp.gdl.interpreter.game import GdlGame
@@ -119,9 +120,9 @@ def measure(
     """Random playouts from `state` for `seconds` (at least one, however long it takes);
     `progress` is told the seconds gone as each playout ends."""
     playout = (
-        (lambda: State.random_playout(state, rng))
+        (lambda: RANDOM.play(state, rng, 1)[0])
         if generic
-        else (lambda: state.random_playout(rng))
+        else (lambda: state.playouts(rng, 1, RANDOM)[0])
     )
     ended = broken = steps = 0
     fault = ""
@@ -187,7 +188,7 @@ class GenericPlayout(RandomPlayout):
 
     def evaluate(self, state: State, rng: random.Random) -> list[float]:
         self.playouts += 1
-        goals, _ = State.random_playout(state, rng)
+        goals, _ = RANDOM.play(state, rng, 1)[0]
         return [goal * 0.01 for goal in goals]
 
 

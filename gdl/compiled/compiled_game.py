@@ -20,12 +20,23 @@ from ggp.games.base import (
     Finishers,
     GameError,
     Goals,
+    PlayoutPolicy,
     PlayoutResult,
+    Result,
     State,
     canonical_move,
     check_joint,
 )
 from ggp.games.move_averages import MoveAverages
+from ggp.games.playouts import (
+    Amaf,
+    Decisive,
+    FinishingMoves,
+    Greedy,
+    Mast,
+    Part,
+    Random,
+)
 from ggp.gdl.compiled.compile import CompiledRules, compile_rules
 from ggp.gdl.interpreter.game import GdlGame, GdlState
 from ggp.gdl.network.grounding import Budget
@@ -52,14 +63,14 @@ class NativeCode(Protocol):
         safe: bool = False,
         finish: int | None = None,
     ) -> list[PlayoutResult]:
-        """Random playouts (greedy for `greedy` moves, see `State.greedy_playouts`;
-        with `safe`, decisive and anti-decisive, see `State.decisive_playouts`;
+        """Random playouts (greedy for `greedy` moves, see `playouts.Greedy`;
+        with `safe`, decisive and anti-decisive, see `playouts.Decisive`;
         wins looked for among the input bits `finish` only, if given);
         `PlayoutBroke` if one reaches a state where the rules break."""
         ...
 
     def finishing_moves(self, bits: int, rng: random.Random, count: int) -> int:
-        """The input bits of `State.finishing_moves`."""
+        """The input bits of `playouts.FinishingMoves`."""
         ...
 
     def mast_playouts(
@@ -71,14 +82,14 @@ class NativeCode(Protocol):
         epsilon: float,
         plies: int | None = None,
     ) -> list[PlayoutResult]:
-        """MAST playouts (`State.mast_playouts`), `averages` numbered by input
+        """MAST playouts (`playouts.Mast`), `averages` numbered by input
         index; `PlayoutBroke` as for `playouts`."""
         ...
 
     def part_playouts(
         self, bits: int, rng: random.Random, count: int, part: int
     ) -> list[PlayoutResult]:
-        """Playouts of one part (`State.part_playouts`), `part` the input bits of
+        """Playouts of one part (`playouts.Part`), `part` the input bits of
         its moves; `PlayoutBroke` as for `playouts`."""
         ...
 
@@ -90,7 +101,7 @@ class NativeCode(Protocol):
         tables: Sequence[array | None],
         tree: Tree,
     ) -> list[PlayoutResult]:
-        """Random playouts recorded in AMAF tables (`State.amaf_playouts`), slots by
+        """Random playouts recorded in AMAF tables (`playouts.Amaf`), slots by
         input index; `PlayoutBroke` as for `playouts`."""
         ...
 
@@ -362,15 +373,45 @@ class CompiledState(State):
         ids = tuple(slots[role][move] for role, move in enumerate(joint))
         return CompiledState(game, game.compiled.next_function(ids)(self.bits))
 
-    def random_playout(self, rng: random.Random) -> PlayoutResult:
-        """As the interpreter's playout: the same moves for the same seed.
-
-        With native code attached, the moves are those of the Python playout
-        with ``random.Random(rng.getrandbits(32))`` (`ggp.gdl.native.rules`).
-        """
+    def playouts(self, rng: random.Random, count: int, policy: PlayoutPolicy[Result]) -> Result:
+        """With native code attached, each policy of `ggp.games.playouts` in one call of
+        it (`_native`): the moves of the policy's `play` with
+        ``random.Random(rng.getrandbits(32))`` (`ggp.gdl.native.rules`).  Without,
+        random playouts on the compiled functions (the interpreter's moves for the
+        same seed), and the other policies' `play`."""
         native = self._game.native_playouts
         if native is not None:
-            return self._native_playouts(native, rng, 1)[0]
+            return self._native(native, rng, count, policy)
+        if isinstance(policy, Random):
+            return [self._compiled_playout(rng) for _ in range(count)]  # type: ignore[return-value]
+        return policy.play(self, rng, count)
+
+    def _native(
+        self, native: NativeCode, rng: random.Random, count: int, policy: PlayoutPolicy[Result]
+    ) -> Any:
+        """`policy`'s playouts in one call of native code."""
+        game, bits, run = self._game, self.bits, self._broke_explained
+        if isinstance(policy, Random):
+            return run(native.playouts, bits, rng, count, 0, False, None)
+        if isinstance(policy, Greedy | Decisive):
+            finishers = policy.finishers
+            finish = None if finishers is None else game.finish_inputs(finishers)
+            safe = isinstance(policy, Decisive)
+            return run(native.playouts, bits, rng, count, policy.plies, safe, finish)
+        if isinstance(policy, Mast):
+            game.number_moves(policy.averages)  # numbered by input index from now on
+            averages, epsilon, plies = policy.averages, policy.epsilon, policy.plies
+            return run(native.mast_playouts, bits, rng, count, averages, epsilon, plies)
+        if isinstance(policy, Amaf):  # its slots must be the game's `move_slots`
+            return run(native.amaf_playouts, bits, rng, count, policy.tables, policy.tree)
+        if isinstance(policy, Part):
+            return run(native.part_playouts, bits, rng, count, game.part_inputs(policy.part))
+        if isinstance(policy, FinishingMoves):
+            return game.finishers_of(run(native.finishing_moves, bits, rng, count))
+        return policy.play(self, rng, count)  # a policy the native code does not have
+
+    def _compiled_playout(self, rng: random.Random) -> PlayoutResult:
+        """A random playout on the compiled functions: the interpreter's moves."""
         game = self._game
         step = game._functions["step"]
         compiled = game.compiled
@@ -391,98 +432,6 @@ class CompiledState(State):
             CompiledState(game, bits).all_legal_moves()
             raise
         return CompiledState(game, bits).goals(), steps
-
-    def random_playouts(self, rng: random.Random, count: int) -> list[PlayoutResult]:
-        """In one call of native code when attached (one 32-bit draw from `rng`)."""
-        native = self._game.native_playouts
-        if native is None:
-            return State.random_playouts(self, rng, count)
-        return self._native_playouts(native, rng, count)
-
-    def finishing_moves(self, rng: random.Random, count: int) -> Finishers:
-        """In one call of native code when attached: those of `State.finishing_moves`
-        with ``random.Random(rng.getrandbits(32))``."""
-        native = self._game.native_playouts
-        if native is None:
-            return State.finishing_moves(self, rng, count)
-        mask = self._broke_explained(native.finishing_moves, self.bits, rng, count)
-        return self._game.finishers_of(mask)
-
-    def greedy_playouts(
-        self, rng: random.Random, count: int, plies: int, finishers: Finishers | None = None
-    ) -> list[PlayoutResult]:
-        """In one call of native code when attached: those of `State.greedy_playouts`
-        with ``random.Random(rng.getrandbits(32))``."""
-        native = self._game.native_playouts
-        if native is None:
-            return State.greedy_playouts(self, rng, count, plies, finishers)
-        return self._native_playouts(native, rng, count, plies, False, finishers)
-
-    def decisive_playouts(
-        self, rng: random.Random, count: int, plies: int, finishers: Finishers | None = None
-    ) -> list[PlayoutResult]:
-        """In one call of native code when attached: those of `State.decisive_playouts`
-        with ``random.Random(rng.getrandbits(32))``."""
-        native = self._game.native_playouts
-        if native is None:
-            return State.decisive_playouts(self, rng, count, plies, finishers)
-        return self._native_playouts(native, rng, count, plies, True, finishers)
-
-    def mast_playouts(
-        self,
-        rng: random.Random,
-        count: int,
-        averages: MoveAverages,
-        epsilon: float,
-        plies: int | None = None,
-    ) -> list[PlayoutResult]:
-        """In one call of native code when attached: those of `State.mast_playouts`
-        with ``random.Random(rng.getrandbits(32))``, learnt into `averages` in place
-        (numbered by this game's input indexes from the first call on)."""
-        native = self._game.native_playouts
-        if native is None:
-            return State.mast_playouts(self, rng, count, averages, epsilon, plies)
-        self._game.number_moves(averages)
-        return self._broke_explained(
-            native.mast_playouts, self.bits, rng, count, averages, epsilon, plies
-        )
-
-    def amaf_playouts(
-        self,
-        rng: random.Random,
-        count: int,
-        slots: MoveSlots,
-        tables: Sequence[array | None],
-        tree: Tree,
-    ) -> list[PlayoutResult]:
-        """In one call of native code when attached: those of `State.amaf_playouts`
-        (`slots` must be the game's `move_slots`)."""
-        native = self._game.native_playouts
-        if native is None:
-            return State.amaf_playouts(self, rng, count, slots, tables, tree)
-        return self._broke_explained(native.amaf_playouts, self.bits, rng, count, tables, tree)
-
-    def part_playouts(
-        self, rng: random.Random, count: int, part: frozenset[str]
-    ) -> list[PlayoutResult]:
-        """In one call of native code when attached: those of `State.part_playouts`."""
-        native = self._game.native_playouts
-        if native is None:
-            return State.part_playouts(self, rng, count, part)
-        mask = self._game.part_inputs(part)
-        return self._broke_explained(native.part_playouts, self.bits, rng, count, mask)
-
-    def _native_playouts(
-        self,
-        native: NativeCode,
-        rng: random.Random,
-        count: int,
-        greedy: int = 0,
-        safe: bool = False,
-        finishers: Finishers | None = None,
-    ) -> list[PlayoutResult]:
-        finish = None if finishers is None else self._game.finish_inputs(finishers)
-        return self._broke_explained(native.playouts, self.bits, rng, count, greedy, safe, finish)
 
     def _broke_explained(self, playouts: Callable[..., Answer], *args: Any) -> Answer:
         """`playouts(*args)`, where the rules breaking is explained by the interpreter."""

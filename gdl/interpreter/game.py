@@ -20,10 +20,10 @@ from ggp.games.base import (
     GameError,
     Goals,
     PlayoutResult,
-    State,
     canonical_move,
     check_joint,
 )
+from ggp.games.playouts import FastRandomState
 from ggp.gdl.interpreter.facts import Layer
 from ggp.gdl.interpreter.magic import DEMAND_PREFIX, demand_reasoner
 from ggp.gdl.interpreter.reasoner import WorkLimitExceeded
@@ -145,7 +145,7 @@ class GdlGame(Game):
         return GdlState(self, frozenset(terms))
 
 
-class GdlState(State):
+class GdlState(FastRandomState):
     """One state of a `GdlGame`: the set of its true terms, and what follows."""
 
     __slots__ = ("_game", "terms", "_layers", "_legal", "_terminal", "_facts")
@@ -272,7 +272,7 @@ class GdlState(State):
                 seen[i].add(to_kif(percept))
         return tuple(tuple(sorted(texts)) for texts in seen)
 
-    def random_playout(self, rng: random.Random) -> PlayoutResult:
+    def fast_random_playout(self, rng: random.Random) -> PlayoutResult:
         """As the generic playout (same choices for the same seed), without move texts."""
         state = self
         steps = 0

@@ -16,15 +16,15 @@ compiled reasoner):
   the Python reasoners play with ``random.Random(seed)``; with ``greedy`` > 0,
   in the first ``greedy`` moves of each playout a role that alone has a choice
   takes a move that ends the game with goal 100 for it, where there is one
-  (`State.greedy_playouts`), and with ``safe`` also, when it has none, avoids
-  a move after which another role can win at once (`State.decisive_playouts`,
+  (`playouts.Greedy`), and with ``safe`` also, when it has none, avoids
+  a move after which another role can win at once (`playouts.Decisive`,
   which also says how several roles with a choice take theirs);
 - ``gdl_mast_playouts(S, count, seed, ...)``: `count` MAST playouts
-  (`State.mast_playouts`), the move averages arrays indexed by input index,
+  (`playouts.Mast`), the move averages arrays indexed by input index,
   read and updated in place;
 - ``gdl_part_playouts(S, count, seed, part, ...)``: `count` playouts of one
   part of the state, the roles without a move in the input mask ``part``
-  frozen (`State.part_playouts`);
+  frozen (`playouts.Part`);
 - ``gdl_amaf_playouts``: the random playouts recording their moves in RAVE's
   AMAF tables (`ggp.gdl.native.rave_source`).
 
@@ -342,7 +342,7 @@ static int threatened(const u64 *T, const u64 *D, int chooser, const u64 *finish
 }
 
 /* The position in moves of the chooser's move by the anti-decisive rule of
-   State.decisive_playouts: drawn among the moves not rejected yet, rejected when
+   playouts.Decisive: drawn among the moves not rejected yet, rejected when
    threatened; any move when all are.  memo (or 0) keeps, per move of the chooser,
    -1 (not looked at yet) or whether it is threatened, and memo_after its *after.
    *after gets the accepted move's (-2: not known); a is valid if it holds the next
@@ -390,7 +390,7 @@ static int safe_move(const u64 *T, const int *counts, const int *moves, int choo
     return first + choose(mt, counts[chooser]);
 }
 
-/* The joint move of State.decisive_playouts where several roles have a choice, into D:
+/* The joint move of playouts.Decisive where several roles have a choice, into D:
    each chooser's winning move, or else a move drawn by the anti-decisive rule against
    every other role (threatened); the roles with one move play it.  Clobbers v. */
 static void simultaneous_joint(const u64 *T, const int *counts, const int *moves, u32 *mt,
@@ -519,7 +519,7 @@ int gdl_finishing_moves(const char *S, int count, u32 seed, u64 *last, int *goal
     return playouts(S, count, seed, 0, 0, 0, goals, steps, fail, 0, 0, last);
 }
 
-/* Playouts of one part (State.part_playouts): a role with a choice none of whose
+/* Playouts of one part (playouts.Part): a role with a choice none of whose
    moves is in the input mask part plays its first move, undone against its second
    (State.reverted); the others draw theirs.  A role without moves ends the playout
    even, 50 each. */
@@ -588,7 +588,7 @@ static double mt_random(u32 *mt) {
     return ((double)a * 67108864.0 + (double)b) * (1.0 / 9007199254740992.0);
 }
 
-/* MAST playouts, as games.base.State.mast_playouts plays them: seen[i] and sums[i]
+/* MAST playouts, as ggp.games.playouts.Mast plays them: seen[i] and sums[i]
    are the count and summed reward of the move of input index i (an input is one
    role's move), read to choose and updated at the end of each playout. */
 int gdl_mast_playouts(const char *S, int count, u32 seed, int plies, double epsilon,

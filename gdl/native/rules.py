@@ -114,9 +114,9 @@ class NativeRules:
         """`count` random playouts from `bits`: per playout, the goals and the steps.
 
         With `greedy`, winning moves are taken in the first `greedy` moves of
-        each playout, as `ggp.games.base.State.greedy_playouts` takes them; with
+        each playout, as `ggp.games.playouts.Greedy` takes them; with
         `safe` as well, the moves after which another role can win at once are
-        avoided there, as `ggp.games.base.State.decisive_playouts` avoids them.
+        avoided there, as `ggp.games.playouts.Decisive` avoids them.
         With `finish` (input bits), only those moves are looked at for wins.
 
         Raises `PlayoutBroke` with the state where the rules break (a role
@@ -153,7 +153,7 @@ class NativeRules:
         epsilon: float,
         plies: int | None = None,
     ) -> list[PlayoutResult]:
-        """`count` MAST playouts from `bits` (`ggp.games.base.State.mast_playouts`).
+        """`count` MAST playouts from `bits` (`ggp.games.playouts.Mast`).
 
         `averages` must be numbered by input index (`MoveAverages.renumber`):
         the C code reads and updates its arrays in place.  `PlayoutBroke` as
@@ -180,7 +180,7 @@ class NativeRules:
     def part_playouts(
         self, bits: int, rng: random.Random, count: int, part: int
     ) -> list[PlayoutResult]:
-        """`count` playouts of one part from `bits` (`State.part_playouts`), `part`
+        """`count` playouts of one part from `bits` (`playouts.Part`), `part`
         the input bits of its moves.  `PlayoutBroke` as for `playouts`."""
         ffi = self.ffi
         results, goals, steps, fail = self._buffers(count)

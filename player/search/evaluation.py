@@ -1,7 +1,7 @@
 """Leaf evaluation: what a new leaf of the search is worth to each role.
 
 `RandomPlayout` plays the game out from the leaf (random, greedy or decisive
-playouts, `State`'s); `mast.MastPlayout` is the other evaluator.  The search
+playouts, `ggp.games.playouts`); `mast.MastPlayout` is the other evaluator.  The search
 (`mcts.MCTS`) takes either, or any object with the same `evaluate`.
 """
 
@@ -10,7 +10,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ggp.games.base import Finishers, GameError, PlayoutResult, State
+from ggp.games.base import Finishers, GameError, PlayoutPolicy, PlayoutResult, State
+from ggp.games.playouts import RANDOM, Decisive, Greedy, Part
 from ggp.player.search.tree import Rewards
 
 
@@ -19,19 +20,16 @@ class RandomPlayout:
 
     One playout, or the mean of `Game.playout_batch` of them where the game
     asks for more (its playouts cost little beside the tree's bookkeeping),
-    run in one call (`State.random_playouts`).  `playouts` counts them all.
-    With `greedy`, the playouts take a winning move where they see one in
-    their first `greedy` moves (`State.greedy_playouts`); with `decisive`,
-    in their first `decisive` moves they also avoid a move after which
-    another role can win at once (`State.decisive_playouts`).  With
-    `finishers`, both look for a win among those moves alone
-    (`State.finishing_moves`).
+    run in one call (`State.playouts`).  `playouts` counts them all.  With
+    `greedy`, the playouts take a winning move where they see one in their
+    first `greedy` moves (`ggp.games.playouts.Greedy`); with `decisive`, in
+    their first `decisive` moves they also avoid a move after which another
+    role can win at once (`ggp.games.playouts.Decisive`).  With `finishers`,
+    both look for a win among those moves alone
+    (`ggp.games.playouts.FinishingMoves`).
     """
 
     playouts = 0
-    greedy = 0
-    decisive = 0
-    finishers: Finishers | None = None
 
     def __init__(
         self, greedy: int = 0, decisive: int = 0, finishers: Finishers | None = None
@@ -41,27 +39,24 @@ class RandomPlayout:
         self.greedy = greedy
         self.decisive = decisive
         self.finishers = finishers
+        self.policy: PlayoutPolicy[list[PlayoutResult]] = RANDOM
+        """The playouts' policy."""
+        if decisive:
+            self.policy = Decisive(decisive, finishers)
+        elif greedy:
+            self.policy = Greedy(greedy, finishers)
 
     def evaluate_part(self, state: State, rng: random.Random, part: frozenset[str]) -> Rewards:
         """The mean of `Game.playout_batch` random playouts of the part of `part`,
-        the other parts frozen (`State.part_playouts`; neither greedy nor decisive)."""
+        the other parts frozen (`ggp.games.playouts.Part`; neither greedy nor decisive)."""
         count = state.game.playout_batch
         self.playouts += count
-        return mean_rewards(state.part_playouts(rng, count, part))
+        return mean_rewards(state.playouts(rng, count, Part(part)))
 
     def evaluate(self, state: State, rng: random.Random) -> Rewards:
         count = state.game.playout_batch
         self.playouts += count
-        if self.decisive:
-            results = state.decisive_playouts(rng, count, self.decisive, self.finishers)
-        elif self.greedy:
-            results = state.greedy_playouts(rng, count, self.greedy, self.finishers)
-        elif count == 1:
-            goals, _ = state.random_playout(rng)
-            return [goal * 0.01 for goal in goals]
-        else:
-            results = state.random_playouts(rng, count)
-        return mean_rewards(results)
+        return mean_rewards(state.playouts(rng, count, self.policy))
 
 
 def mean_rewards(results: Sequence[PlayoutResult]) -> Rewards:

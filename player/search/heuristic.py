@@ -245,7 +245,7 @@ def sample(
     `skip` + `every`, ... moves before its end, fewer than `skip` + `window` moves
     before it (`MAX_SAMPLES` in all at most); with the facts the bits are over.
     With `decisive`, on native code, the playouts are decisive ones
-    (`State.decisive_playouts`, every move); elsewhere they stay random."""
+    (`playouts.Decisive`, every move); elsewhere they stay random."""
     if skip < 1 or window < 1 or every < 1 or skip + window > 64:
         raise GameError(f"bad sampling window: skip {skip}, window {window}, every {every}")
     state = game.initial_state()

@@ -9,7 +9,7 @@ the best, so they get tried): the epsilon-greedy form, which Tak, Winands
 and Björnsson (2012) found stronger in GGP than sampling in proportion to
 exp(average / temperature), and which needs no exponentials.
 
-The playouts are the game's (`State.mast_playouts`): the generic ones step
+The playouts are the game's (`ggp.games.playouts.Mast`): the generic ones step
 through the game interface; a game with native code runs them in one call,
 its averages read and learnt in C, at close to the speed of its random
 playouts.
@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from ggp.games import move_averages
 from ggp.games.base import State
+from ggp.games.playouts import Mast
 from ggp.player.search.evaluation import mean_rewards
 
 if TYPE_CHECKING:
@@ -60,10 +61,9 @@ class MastPlayout:
         self.averages = averages
         self.epsilon = epsilon
         self.steps = steps
+        self.policy = Mast(averages, epsilon, steps)
 
     def evaluate(self, state: State, rng: random.Random) -> Rewards:
         count = state.game.playout_batch
         self.playouts += count
-        return mean_rewards(
-            state.mast_playouts(rng, count, self.averages, self.epsilon, self.steps)
-        )
+        return mean_rewards(state.playouts(rng, count, self.policy))

@@ -77,7 +77,7 @@ proofs (docs/mcts-enhancements.md)."""
 
 PART_PLAYOUTS = False
 """Whether a tree over a part plays its playouts on that part alone by default
-(`State.part_playouts`): only if it wins against random playouts of the whole
+(`playouts.Part`): only if it wins against random playouts of the whole
 state (docs/mcts-enhancements.md)."""
 
 
@@ -125,7 +125,7 @@ class MCTS:
     proven win is played and a proven loss avoided while a move that may not
     lose is left; a proven root ends the search.  With `mast` (Move-Average
     Sampling Technique, `ggp.player.search.mast`), playouts prefer the moves with the
-    best average reward so far, over the whole search (`State.mast_playouts`:
+    best average reward so far, over the whole search (`playouts.Mast`:
     in native code where the game has it); with `mast_steps`, for that many
     moves only, uniformly random moves playing the rest.
     With `greedy` (not with `mast`), random playouts take a winning move where
@@ -156,7 +156,7 @@ class MCTS:
     no-op": it plays one of them, drawn at random when its node is expanded,
     and what that choice changed is undone (`State.reverted`, against the state
     another of its moves leads to).  With `part_playouts` as well, so do the
-    playouts (`State.part_playouts`: random moves on the part, the other parts
+    playouts (`playouts.Part`: random moves on the part, the other parts
     as they are at the leaf) instead of random play of the whole state.
 
     With `shallow` (needs `solver`), a node of a turn-taking game reached

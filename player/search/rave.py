@@ -36,6 +36,8 @@ from typing import TYPE_CHECKING
 
 from ggp.games import amaf
 from ggp.games.base import Game, GameError, State
+from ggp.games.playouts import Amaf
+from ggp.player.search.evaluation import mean_rewards
 
 if TYPE_CHECKING:
     from ggp.player.search.tree import Node, Rewards
@@ -124,10 +126,8 @@ class Rave:
         (`Game.playout_batch` of them), recorded in the path's tables."""
         count = state.game.playout_batch
         tables = [node.amaf for node, _ in path]
-        results = state.amaf_playouts(rng, count, self.slots, tables, self._tree(path))
-        scale = 0.01 / count
-        columns = zip(*(goals for goals, _ in results), strict=True)
-        return [sum(column) * scale for column in columns]
+        policy = Amaf(self.slots, tables, self._tree(path))
+        return mean_rewards(state.playouts(rng, count, policy))
 
     def record(self, path: Path, rewards: Rewards) -> None:
         """Record a simulation valued without a playout (a terminal or proven leaf)."""

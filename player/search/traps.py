@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from math import sqrt
 
 from ggp.games.base import State
+from ggp.games.playouts import RANDOM
 from ggp.player.search.exact import ExactValues, Unsolved
 
 TRAPS = False
@@ -180,7 +181,7 @@ class _Reply:
         if state.is_terminal():
             results = [(state.goals(), 0)] * ROUND_PLAYOUTS
         else:
-            results = state.random_playouts(rng, ROUND_PLAYOUTS)
+            results = state.playouts(rng, ROUND_PLAYOUTS, RANDOM)
         for goals, _ in results:
             reward = goals[self.opponent] * 0.01
             self.total += reward

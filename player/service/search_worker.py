@@ -91,6 +91,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ggp.games.base import Game, GameError, State
+from ggp.games.playouts import RANDOM, Decisive
 from ggp.gdl.compiled.compiled_game import CompiledGame
 from ggp.player.search.evaluation import RandomPlayout
 from ggp.player.search.factored import PartTrees, independent_choices
@@ -166,7 +167,7 @@ SEARCH_MATERIAL = 0.5
 """The weight of the learnt heuristic's material term (`heuristic.material_term`)."""
 
 SEARCH_DECISIVE = 1000
-"""Playout moves with decisive and anti-decisive moves (`State.decisive_playouts`;
+"""Playout moves with decisive and anti-decisive moves (`playouts.Decisive`;
 1000: every move of these games' playouts) in the search of a game where
 `decisive_suits` says they pay.  Against this search without them (1 s a move,
 native code) they won Connect Four: 0.700 (0.55-0.82), 40 matches, for 0.34 of
@@ -209,12 +210,14 @@ class ServePlayout(RandomPlayout):
         super().__init__()
         self.plies = plies
         self.stop = stop
+        self.native_policy = Decisive(plies) if plies else RANDOM
 
     def evaluate(self, state: State, rng: random.Random) -> Rewards:
         if not isinstance(state.game, CompiledGame):
             return self._stoppable(state, rng)
         native = getattr(state.game, "native_playouts", None) is not None
         self.decisive = self.plies if native else 0
+        self.policy = self.native_policy if native else RANDOM
         return super().evaluate(state, rng)
 
     def _stoppable(self, state: State, rng: random.Random) -> Rewards:
@@ -249,7 +252,7 @@ trees, at equal time without pondering, simultaneous Connect Four: 0.750
 
 SEARCH_PART_PLAYOUTS = True
 """With `SEARCH_FACTOR`, search each part as a game of its own: the part trees'
-playouts play the part alone, the other parts frozen (`State.part_playouts`,
+playouts play the part alone, the other parts frozen (`playouts.Part`,
 `mcts:part_playouts=yes`), and the solver (`SEARCH_SOLVER`) proves in them.
 Against the search without (kept part trees), simultaneous Connect Four at 1 s
 a move: 0.750 (0.51-0.90, 16 matches; the playouts alone 0.609 over 32,
