@@ -30,6 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ggp.games.base import State
+from ggp.games.playouts import RANDOM
 from ggp.gdl.compiled.compile import compile_rules
 from ggp.gdl.compiled.compiled_game import CompiledGame
 from ggp.gdl.interpreter.game import GdlGame
@@ -72,7 +73,7 @@ def rate(playouts: Playouts, seconds: float, runs: int) -> tuple[float, float]:
 
 
 def one(state: State) -> Playouts:
-    return lambda rng: [state.random_playout(rng)]
+    return lambda rng: state.playouts(rng, 1, RANDOM)
 
 
 def cpu_with_children() -> float:
@@ -96,7 +97,7 @@ def compare(path: Path, seconds: float, runs: int, budget: Budget) -> str:
     warm = random.Random(2)
     end = time.process_time() + seconds
     while time.process_time() < end:
-        state.random_playout(warm)
+        state.playouts(warm, 1, RANDOM)
     python = rate(one(state), seconds, runs)
     with tempfile.TemporaryDirectory() as cache:
         previous = os.environ.get(build.CACHE_ENV)
@@ -114,7 +115,7 @@ def compare(path: Path, seconds: float, runs: int, budget: Budget) -> str:
             else:
                 os.environ[build.CACHE_ENV] = previous
     native = rate(one(state), seconds, runs)
-    batched = rate(lambda rng: state.random_playouts(rng, BATCH), seconds, runs)
+    batched = rate(lambda rng: state.playouts(rng, BATCH, RANDOM), seconds, runs)
     return (
         f"| {name} | {interpreted[0]:,.0f} | {python[0]:,.0f} | {native[0]:,.0f} "
         f"| {batched[0]:,.0f} | {native[0] / python[0]:,.1f}x | {batched[0] / python[0]:,.1f}x "

@@ -286,7 +286,7 @@ def _safe_move(
     rng: random.Random,
     finishers: Finishers | None,
 ) -> str:
-    """`role`'s move by the anti-decisive rule of `playouts.Decisive`."""
+    """`role`'s move by the anti-decisive rule of `Decisive`."""
     joint = [legal[0] for legal in moves]
     candidates = list(moves[role])
     while candidates:
@@ -300,7 +300,7 @@ def _safe_move(
 def _simultaneous_joint(
     state: State, moves: Sequence[Sequence[str]], rng: random.Random, finishers: Finishers | None
 ) -> list[str]:
-    """The joint move of `playouts.Decisive` where several roles have a choice."""
+    """The joint move of `Decisive` where several roles have a choice."""
     wins = [
         None if len(legal) == 1 else _winning(state, moves, role, finishers)
         for role, legal in enumerate(moves)
@@ -407,7 +407,7 @@ def _mast_playout(
 def _recorded_playout(
     state: State, rng: random.Random, slots: amaf.MoveSlots
 ) -> tuple[Goals, int, list[tuple[int, int]]]:
-    """A random playout (as `playouts.Random` plays it) and the distinct
+    """A random playout (as `Random` plays it) and the distinct
     (slot, role) moves of the roles that had a choice."""
     played: dict[int, int] = {}
     steps = 0
