@@ -375,40 +375,18 @@ class CompiledState(State):
 
     def playouts(self, rng: random.Random, count: int, policy: PlayoutPolicy[Result]) -> Result:
         """With native code attached, each policy of `ggp.games.playouts` in one call of
-        it (`_native`): the moves of the policy's `play` with
+        it (`NATIVE_PLAYOUTS`): the moves of the policy's `play` with
         ``random.Random(rng.getrandbits(32))`` (`ggp.gdl.native.rules`).  Without,
         random playouts on the compiled functions (the interpreter's moves for the
-        same seed), and the other policies' `play`."""
+        same seed).  Any other policy plays its own `play`."""
         native = self._game.native_playouts
         if native is not None:
-            return self._native(native, rng, count, policy)
-        if isinstance(policy, Random):
+            run = NATIVE_PLAYOUTS.get(type(policy))
+            if run is not None:
+                return self._broke_explained(run, native, self, rng, count, policy)
+        elif type(policy) is Random:
             return [self._compiled_playout(rng) for _ in range(count)]  # type: ignore[return-value]
         return policy.play(self, rng, count)
-
-    def _native(
-        self, native: NativeCode, rng: random.Random, count: int, policy: PlayoutPolicy[Result]
-    ) -> Any:
-        """`policy`'s playouts in one call of native code."""
-        game, bits, run = self._game, self.bits, self._broke_explained
-        if isinstance(policy, Random):
-            return run(native.playouts, bits, rng, count, 0, False, None)
-        if isinstance(policy, Greedy | Decisive):
-            finishers = policy.finishers
-            finish = None if finishers is None else game.finish_inputs(finishers)
-            safe = isinstance(policy, Decisive)
-            return run(native.playouts, bits, rng, count, policy.plies, safe, finish)
-        if isinstance(policy, Mast):
-            game.number_moves(policy.averages)  # numbered by input index from now on
-            averages, epsilon, plies = policy.averages, policy.epsilon, policy.plies
-            return run(native.mast_playouts, bits, rng, count, averages, epsilon, plies)
-        if isinstance(policy, Amaf):  # its slots must be the game's `move_slots`
-            return run(native.amaf_playouts, bits, rng, count, policy.tables, policy.tree)
-        if isinstance(policy, Part):
-            return run(native.part_playouts, bits, rng, count, game.part_inputs(policy.part))
-        if isinstance(policy, FinishingMoves):
-            return game.finishers_of(run(native.finishing_moves, bits, rng, count))
-        return policy.play(self, rng, count)  # a policy the native code does not have
 
     def _compiled_playout(self, rng: random.Random) -> PlayoutResult:
         """A random playout on the compiled functions: the interpreter's moves."""
@@ -472,3 +450,65 @@ class CompiledState(State):
 
     def key(self) -> str:
         return " ".join(self.facts())
+
+
+def _native_random(
+    native: NativeCode, state: CompiledState, rng: random.Random, count: int, policy: Random
+) -> list[PlayoutResult]:
+    return native.playouts(state.bits, rng, count)
+
+
+def _native_greedy(
+    native: NativeCode,
+    state: CompiledState,
+    rng: random.Random,
+    count: int,
+    policy: Greedy | Decisive,
+) -> list[PlayoutResult]:
+    finishers = policy.finishers
+    finish = None if finishers is None else state.game.finish_inputs(finishers)
+    safe = type(policy) is Decisive
+    return native.playouts(state.bits, rng, count, policy.plies, safe, finish)
+
+
+def _native_mast(
+    native: NativeCode, state: CompiledState, rng: random.Random, count: int, policy: Mast
+) -> list[PlayoutResult]:
+    averages = policy.averages
+    state.game.number_moves(averages)  # numbered by input index from the first call on
+    return native.mast_playouts(state.bits, rng, count, averages, policy.epsilon, policy.plies)
+
+
+def _native_amaf(
+    native: NativeCode, state: CompiledState, rng: random.Random, count: int, policy: Amaf
+) -> list[PlayoutResult]:
+    """`policy.slots` must be the game's `move_slots`."""
+    return native.amaf_playouts(state.bits, rng, count, policy.tables, policy.tree)
+
+
+def _native_part(
+    native: NativeCode, state: CompiledState, rng: random.Random, count: int, policy: Part
+) -> list[PlayoutResult]:
+    return native.part_playouts(state.bits, rng, count, state.game.part_inputs(policy.part))
+
+
+def _native_finishing_moves(
+    native: NativeCode,
+    state: CompiledState,
+    rng: random.Random,
+    count: int,
+    policy: FinishingMoves,
+) -> Finishers:
+    return state.game.finishers_of(native.finishing_moves(state.bits, rng, count))
+
+
+NATIVE_PLAYOUTS: dict[type, Callable[..., Any]] = {
+    Random: _native_random,
+    Greedy: _native_greedy,
+    Decisive: _native_greedy,
+    Mast: _native_mast,
+    Amaf: _native_amaf,
+    Part: _native_part,
+    FinishingMoves: _native_finishing_moves,
+}
+"""The native code's version of each policy of `ggp.games.playouts`, by its type."""

@@ -56,7 +56,10 @@ class RandomPlayout:
     def evaluate(self, state: State, rng: random.Random) -> Rewards:
         count = state.game.playout_batch
         self.playouts += count
-        return mean_rewards(state.playouts(rng, count, self.policy))
+        results = state.playouts(rng, count, self.policy)
+        if count == 1:
+            return [goal * 0.01 for goal in results[0][0]]
+        return mean_rewards(results)
 
 
 def mean_rewards(results: Sequence[PlayoutResult]) -> Rewards:

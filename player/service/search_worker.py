@@ -1,8 +1,8 @@
 """The search process of one match: MCTS driven by JSON lines on stdin.
 
 The HTTP player starts one or more of these per match (``python -m
-player.search_worker``, see `ggp.player.service.worker_pool`) so that search never blocks
-its event loop and a crash or a runaway search costs one match at most.  Each
+ggp.player.service.search_worker``, see `ggp.player.service.worker_pool`) so that search
+never blocks its event loop and a crash or a runaway search costs one match at most.  Each
 line on stdin is a command with an ``id``; each answer, one line on stdout,
 echoes that ``id``:
 
