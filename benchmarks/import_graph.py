@@ -99,10 +99,15 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def mermaid(graph: dict[str, set[str]], prefix: str) -> str:
     """The graph as a Mermaid flowchart, module names without `prefix`."""
+
+    def node(module: str) -> str:
+        name = module.removeprefix(prefix)
+        return f'{name.replace(".", "_")}["{name}"]'
+
     lines = ["flowchart LR"]
     for module in sorted(graph):
         for target in sorted(graph[module]):
-            lines.append(f"    {module.removeprefix(prefix)} --> {target.removeprefix(prefix)}")
+            lines.append(f"    {node(module)} --> {node(target)}")
     return "\n".join(lines)
 
 

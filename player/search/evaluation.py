@@ -30,6 +30,11 @@ class RandomPlayout:
     """
 
     playouts = 0
+    greedy = 0
+    decisive = 0
+    finishers: Finishers | None = None
+    policy: PlayoutPolicy[list[PlayoutResult]] = RANDOM
+    """The playouts' policy (from `greedy`, `decisive` and `finishers`)."""
 
     def __init__(
         self, greedy: int = 0, decisive: int = 0, finishers: Finishers | None = None
@@ -39,8 +44,6 @@ class RandomPlayout:
         self.greedy = greedy
         self.decisive = decisive
         self.finishers = finishers
-        self.policy: PlayoutPolicy[list[PlayoutResult]] = RANDOM
-        """The playouts' policy."""
         if decisive:
             self.policy = Decisive(decisive, finishers)
         elif greedy:
