@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ggp.games.base import Game, GameError, State
+from ggp.games.playouts import RANDOM
 
 Observation = tuple[str, tuple[str, ...]]
 """What a role learns from one joint move: its own move and its percepts (sorted)."""
@@ -213,7 +214,7 @@ class InformationSetSearch:
                 node.children[observation] = _Node(len(joint))
                 self.nodes += 1
                 if not state.is_terminal():
-                    goals, _ = state.random_playout(self.rng)
+                    goals, _ = state.playouts(self.rng, 1, RANDOM)[0]
                 break
             node = child
         if goals is None:

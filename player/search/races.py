@@ -36,6 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ggp.games.base import State
+from ggp.games.playouts import RANDOM
 from ggp.player.search.mcts import MCTS
 from ggp.server.stats import wilson_interval
 
@@ -64,7 +65,7 @@ MOVE_SECONDS = (0.005, 0.05)
 def move_seconds(state: State, rng: random.Random, playouts: int = 3) -> float:
     """CPU seconds a race move: `GAME_SECONDS` over the joint moves of a random
     playout from `state` (the mean of `playouts`), within `MOVE_SECONDS`."""
-    plies = sum(state.random_playout(rng)[1] for _ in range(playouts)) / playouts
+    plies = sum(state.playouts(rng, 1, RANDOM)[0][1] for _ in range(playouts)) / playouts
     low, high = MOVE_SECONDS
     return min(high, max(low, GAME_SECONDS / max(plies, 1.0)))
 
@@ -76,7 +77,7 @@ class SearchConfig:
     c: float
     """The exploration constant."""
     decisive: bool = False
-    """Decisive and anti-decisive playouts on native code (`State.decisive_playouts`)."""
+    """Decisive and anti-decisive playouts on native code (`playouts.Decisive`)."""
     mast: bool = False
     """MAST playouts (move averages) instead of random ones."""
     rave: bool = False
