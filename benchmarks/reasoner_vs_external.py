@@ -15,9 +15,9 @@ For each game (default: `GAMES`), this process measures the native reasoner
 as a player gets it: the rules read, grounded and compiled within the
 default work budget, and the C library built from an empty cache; "ready" is
 the CPU time of all that, the C compiler's included.  Then random playouts
-from the initial state, one a call (`State.random_playout`, what gdl-perf's
+from the initial state, one a call (`playouts.Random`, what gdl-perf's
 loop and a search with one playout a leaf do) and `BATCH` a call
-(`State.random_playouts`): states (joint moves played) per CPU-second of this
+(`playouts.Random`): states (joint moves played) per CPU-second of this
 process, the median of `--rounds` rounds, the rounds interleaved over the
 games so that the machine's load falls on all alike.  Prints per game both
 figures, the ratios to the other reasoner's states per CPU-second, the ready
@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ggp.games.base import GameError, State
+from ggp.games.playouts import RANDOM
 from ggp.gdl.compiled.compile import compile_rules
 from ggp.gdl.compiled.compiled_game import CompiledGame
 from ggp.gdl.interpreter.game import GdlGame
@@ -196,7 +197,7 @@ def measure(games: list[Ours], seconds: float, rounds: int) -> None:
 
 
 def _one_playout(state: State, rng: random.Random) -> list[tuple]:
-    return [state.random_playout(rng)]
+    return state.playouts(rng, 1, RANDOM)
 
 
 def geometric_mean(values: list[float]) -> float | None:

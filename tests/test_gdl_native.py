@@ -159,8 +159,8 @@ def test_goals_the_budget_left_are_native_when_they_fit_the_native_build(monkeyp
     start = compiled.initial_state()
     for seed in range(5):
         python = random.Random(random.Random(seed).getrandbits(32))
-        expected = [interpreted.initial_state().random_playout(python) for _ in range(2)]
-        assert start.random_playouts(random.Random(seed), 2) == expected
+        expected = [interpreted.initial_state().playouts(python, 1, RANDOM)[0] for _ in range(2)]
+        assert start.playouts(random.Random(seed), 2, RANDOM) == expected
         state = start
         while not state.is_terminal():
             state = state.next([moves[0] for moves in state.all_legal_moves()])
