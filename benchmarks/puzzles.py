@@ -49,7 +49,7 @@ DEVELOPMENT_SET = (
 """The development set, fixed before tuning (docs/puzzles.md)."""
 
 BEST_LINE = re.compile(r"best goal known (\d+)")
-"""How the player's log reports the best line it holds at a move (`ggp.player.session`)."""
+"""How the player's log reports the best line it holds at a move (`ggp.player.service.session`)."""
 
 
 def free_port() -> int:

@@ -15,12 +15,12 @@ import re
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, TextIO
 
 from ggp.games.base import Finishers, Game, GameError, State, canonical_move
 from ggp.games.playouts import FINISHING_MOVES, random_playout
 from ggp.games.registry import parse_spec
+from ggp.player.agent_base import Agent, Clocks, MatchQuit, Sight
 from ggp.player.search.factored import FACTOR, KEEP_PARTS, PartTrees, independent_choices
 from ggp.player.search.heuristic import CUTOFF, HEURISTIC, MATERIAL, CutoffPlayout, Heuristic, learn
 from ggp.player.search.hidden import DEFAULT_PARTICLES, Belief, InformationSetSearch
@@ -52,72 +52,12 @@ DEFAULT_TIME = 1.0
 """Seconds per move of an MCTS agent given no budget: about what a person will wait."""
 
 
-@dataclass(frozen=True)
-class Clocks:
-    """The clocks of a match in seconds, as a referee announces them (None: no limit)."""
-
-    start: float | None = None
-    play: float | None = None
-
-
 def _share(deadline: float | None, share: float) -> float | None:
     """The time `share` of the way from now to `deadline` (None: no deadline)."""
     if deadline is None:
         return None
     now = time.monotonic()
     return now + share * (deadline - now)
-
-
-@dataclass(frozen=True)
-class Sight:
-    """What a role of a GDL-II game (`Game.gdl_ii`) is told after a joint move: the
-    move it played (the referee's stand-in if its own was late or illegal) and its
-    percepts (`State.percepts`), sorted; never the others' moves nor the state."""
-
-    move: str
-    percepts: tuple[str, ...]
-
-
-class MatchQuit(Exception):
-    """A person asked to leave the match."""
-
-
-class Agent:
-    """Base class: a stateless agent needs only `choose_move`."""
-
-    spec = "agent"
-
-    def start(self, game: Game, role: int, clocks: Clocks | None = None) -> None:
-        """A match begins; this agent plays `game.roles[role]` under `clocks`."""
-        self.game = game
-        self.role = role
-        self.clocks = clocks or Clocks()
-
-    def choose_move(self, state: State, deadline: float | None) -> str:
-        """The move to play in `state`, before `deadline` (monotonic seconds)."""
-        raise NotImplementedError
-
-    def observe(self, joint: Sequence[str], state: State) -> None:
-        """The joint move `joint` was played and led to `state`."""
-
-    def stop(self, state: State) -> None:
-        """The match is over (or was stopped) in `state`."""
-
-    def ranking(self) -> list[MoveStats]:
-        """How a searching agent ranked its moves at its last decision, best first."""
-        return []
-
-    plays_unseen = False
-    """Whether the agent can play a GDL-II game, told only its own moves and percepts
-    (`perceive`, `choose_unseen`); the others would see the whole state."""
-
-    def perceive(self, sight: Sight) -> None:
-        """GDL-II: what this role was told of the joint move just played (for `observe`)."""
-
-    def choose_unseen(self, legal: Sequence[str], deadline: float | None) -> str:
-        """GDL-II: the move to play knowing only what was perceived; `legal` are this
-        role's legal moves, which a well-formed GDL-II game lets the role know."""
-        raise GameError(f"agent {self.spec} sees the whole state: it cannot play a GDL-II game")
 
 
 class RandomAgent(Agent):
@@ -728,7 +668,7 @@ NRPA_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
 
 
 def _puzzle_agent(name: str, seed: int | None, options: dict[str, Any]) -> Agent:
-    """An ``nmcs`` or ``nrpa`` agent (imported here: that module builds on this one)."""
+    """An ``nmcs`` or ``nrpa`` agent (imported here: only when asked for)."""
     from ggp.player.puzzle_agents import NMCSAgent, NRPAAgent
 
     kind = NMCSAgent if name == "nmcs" else NRPAAgent

@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterator, Sequence
 
 from ggp.games.base import Game, GameError, State
-from ggp.player.agents import Agent, Clocks
+from ggp.player.agent_base import Agent, Clocks
 from ggp.player.search import nmcs, nrpa
 from ggp.player.search.lines import ROLE, BestLine, Line
 
