@@ -187,7 +187,7 @@ def measure(games: list[Ours], seconds: float, rounds: int) -> None:
                 continue
             rng = random.Random(round_)
             one = functools.partial(_one_playout, state, rng)
-            batched = functools.partial(state.random_playouts, rng, BATCH)
+            batched = functools.partial(state.playouts, rng, BATCH, RANDOM)
             try:
                 ours.one.append(states_per_cpu_second(one, seconds))
                 ours.batched.append(states_per_cpu_second(batched, seconds))
