@@ -22,11 +22,12 @@ attack each other) and whether every line has the same length.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ggp.games.base import Game, GameError, State
 from ggp.gdl.network.formulas import BASE, INPUT, NODE, Body, cone, fold
+from ggp.player.search.heuristic import correlation
 from ggp.player.search.lines import ROLE
 
 MAX_LITERALS = 4000
@@ -178,15 +179,3 @@ def _goal_or_none(state: State) -> int | None:
         return state.goals()[ROLE]
     except GameError:
         return None
-
-
-def correlation(xs: Sequence[float], ys: Sequence[float]) -> float:
-    """Pearson's correlation of two samples (0 where one does not vary)."""
-    count = len(xs)
-    mean_x, mean_y = sum(xs) / count, sum(ys) / count
-    cov = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True))
-    var_x = sum((x - mean_x) ** 2 for x in xs)
-    var_y = sum((y - mean_y) ** 2 for y in ys)
-    if var_x == 0 or var_y == 0:
-        return 0.0
-    return cov / (var_x * var_y) ** 0.5

@@ -333,7 +333,7 @@ def learn(
     strength = []
     for name, mask in candidate_features(texts):
         counts = [(bits & mask).bit_count() for bits in samples.bits]
-        best = max(abs(_correlation(counts, y)) for y in targets)
+        best = max(abs(correlation(counts, y)) for y in targets)
         if best >= need:
             strength.append((best, name, mask, counts))
     if not strength:
@@ -347,7 +347,7 @@ def learn(
     for y in targets:
         weights = _fit([[column[i] for i in train] for column in columns], [y[i] for i in train])
         predicted = [_predict(weights, columns, i) for i in test]
-        held_out.append(_correlation(predicted, [y[i] for i in test]))
+        held_out.append(correlation(predicted, [y[i] for i in test]))
     if max(held_out) < max(MIN_CORRELATION, MIN_Z / sqrt(played // 2)):
         return None
     rows = []
@@ -427,7 +427,7 @@ def material_term(
                 counts[r][i] - sum(c[i] for c in others) / len(others)
                 for i in range(len(samples.bits))
             ]
-            total += _correlation(diff, y)
+            total += correlation(diff, y)
         if total > 0 and (best is None or total > best[0]):
             first = (masks[0] & -masks[0]).bit_length() - 1
             arity = len(split_fact(texts[first])) - 1
@@ -476,7 +476,8 @@ def _predict(weights: Sequence[float], columns: Sequence[Sequence[float]], i: in
     return weights[0] + sum(w * column[i] for w, column in zip(weights[1:], columns, strict=True))
 
 
-def _correlation(x: Sequence[float], y: Sequence[float]) -> float:
+def correlation(x: Sequence[float], y: Sequence[float]) -> float:
+    """Pearson's correlation of two samples (0 where one does not vary)."""
     n = len(x)
     mx, my = sum(x) / n, sum(y) / n
     sxy = sum((a - mx) * (b - my) for a, b in zip(x, y, strict=True))
