@@ -55,9 +55,10 @@ async def test_two_workers_load_advance_and_search_as_one() -> None:
     pool = await WorkerPool.spawn(2)
     try:
         assert len(pool.workers) == 2
-        assert (await pool.request({"cmd": "load", "rules": TICTACTOE, "traps": False}, 60))[
-            "roles"
-        ] == [
+        # settle: the rules are final before searching (a search that moves to faster
+        # rules part-way starts a new tree, and its statistics count fewer simulations)
+        load = {"cmd": "load", "rules": TICTACTOE, "traps": False, "settle": 120}
+        assert (await pool.request(load, 180))["roles"] == [
             "xplayer",
             "oplayer",
         ]
