@@ -11,6 +11,7 @@ import time
 import pytest
 from gdl_texts import BROKEN, PENNIES, TICTACTOE
 from ggp.player.service.http_player import CORS_HEADERS, PLAYER, PlayerConfig, create_app
+from ggp.player.service.session import Choice
 from ggp.player.service.worker_client import WorkerClient, WorkerTimeout
 from ggp.player.service.worker_pool import WorkerPool
 from ggp_client import GGP_BASE_HEADERS, play_match
@@ -268,6 +269,23 @@ async def test_the_log_has_a_line_per_reply_with_the_simulations(player, caplog)
     ]
     assert plays and all(", 30 simulations, " in line or "proven goal" in line for line in plays)
     assert lines[-1].startswith("stop ttt.10: done in ")
+
+
+async def test_the_log_says_what_the_tactics_proved(player, caplog) -> None:
+    client, send = await player()
+    assert await send(f"(start ttt.11 xplayer ({TICTACTOE}) 10 10)") == "ready"
+    session = client.app[PLAYER].sessions["ttt.11"]
+    proved = "(mark 1 3) wins within 3 plies (120 states, 3 plies, 0.01 s)"
+
+    async def play(moves, deadline, seen=None) -> Choice:
+        return Choice("(mark 1 3)", 0, 4, proven=100, tactics=proved)
+
+    session.play = play
+    with caplog.at_level(logging.INFO, logger="ggp.player.service.http_player"):
+        assert await send("(play ttt.11 nil)") == "(mark 1 3)"
+    (line,) = [r.getMessage() for r in caplog.records if r.getMessage().startswith("play ttt.11")]
+    assert f"proven goal 100, tactics: {proved}" in line or f"; tactics: {proved}" in line
+    await send("(abort ttt.11)")
 
 
 async def test_a_play_after_the_last_move_says_the_game_is_over(player) -> None:

@@ -17,6 +17,7 @@ from served import served
 @pytest.mark.asyncio
 async def test_ggp_serve_plays_a_match_over_loopback_and_stops_on_ctrl_c() -> None:
     options = ["--iterations", "30", "--max-nodes", "5", "--workers", "2", "--races", "no"]
+    options += ["--tactics", "no"]
     async with served(*options, name="e2e") as server:
         assert "e2e listening on" in server.log.decode()
         async with aiohttp.ClientSession() as http:
@@ -33,7 +34,7 @@ async def test_ggp_serve_plays_a_match_over_loopback_and_stops_on_ctrl_c() -> No
     assert server.process.returncode == 0, log
     plays = re.findall(r"INFO ggp\.player\.service\.http_player: play e2e\.1: ", log)
     assert len(plays) == len(history)
-    assert "2 search worker(s) each" in log and ", no races" in log
+    assert "2 search worker(s) each" in log and ", no races, no tactics" in log
     assert "60 simulations" in log and "stop e2e.1: done" in log and "stopping" in log
     # Both workers searched 30 simulations, and the node limit, shared, reached
     # each of them (2 nodes): without it, 30 simulations hold ~30 nodes.

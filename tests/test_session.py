@@ -17,6 +17,7 @@ from ggp.player.service.game_process import GameCopy
 from ggp.player.service.session import (
     DEFAULT_COPY_MEMORY,
     MAX_CLOCK,
+    TACTICS,
     Session,
     clamp_clock,
     reply_deadline,
@@ -89,3 +90,9 @@ async def test_moves_are_answered_while_the_worker_does_not_answer(monkeypatch) 
 def test_the_worker_is_told_whether_to_race_configurations() -> None:
     assert Session("m", "xplayer", 1.0)._load_command()["races"] is True
     assert Session("m", "xplayer", 1.0, races=False)._load_command()["races"] is False
+
+
+def test_the_worker_is_told_whether_to_search_tactics() -> None:
+    assert Session("m", "xplayer", 1.0)._load_command()["tactics"] is TACTICS
+    assert Session("m", "xplayer", 1.0, tactics=True)._load_command()["tactics"] is True
+    assert Session("m", "xplayer", 1.0, tactics=False)._load_command()["tactics"] is False

@@ -21,7 +21,13 @@ from ggp.player.service.http_player import (
     server_options,
 )
 from ggp.player.service.logs import EscapingFormatter
-from ggp.player.service.session import DEFAULT_COPY_MEMORY, DEFAULT_WORKER_MEMORY, MIB, Limits
+from ggp.player.service.session import (
+    DEFAULT_COPY_MEMORY,
+    DEFAULT_WORKER_MEMORY,
+    MIB,
+    TACTICS,
+    Limits,
+)
 from ggp.serving import serve_until_signal
 
 log = logging.getLogger("ggp.serve")
@@ -117,6 +123,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "it, in the start clock and while pondering (docs/per-game-search.md) (yes)",
     )
     parser.add_argument(
+        "--tactics",
+        choices=("yes", "no"),
+        default="yes" if TACTICS else "no",
+        help="search each position for forced wins and losses a few moves deep before "
+        "the MCTS search, and let what it proves override the choice (docs/tactics.md) "
+        "(%(default)s)",
+    )
+    parser.add_argument(
         "--max-tables",
         type=int,
         default=DEFAULT_MAX_TABLES,
@@ -184,6 +198,7 @@ def run(args: argparse.Namespace) -> int:
             max_nodes=args.max_nodes or None,
             workers=default_workers(args.max_matches) if args.workers is None else args.workers,
             races=args.races == "yes",
+            tactics=args.tactics == "yes",
             idle_clocks=args.idle_clocks,
             max_tables=args.max_tables,
             limits=Limits(args.copy_memory * MIB, args.worker_memory * MIB or None),
@@ -219,12 +234,13 @@ def announce(config: PlayerConfig, addresses: list, warning: str | None = None) 
         log.info("%s listening on http://%s:%d", config.name, *address[:2])
     log.info(
         "margin %.2f s, at most %d match(es) at once, %d search worker(s) each, %s nodes a tree"
-        "%s%s",
+        "%s%s%s",
         config.margin,
         config.max_matches,
         config.workers,
         f"at most {config.max_nodes:,}" if config.max_nodes else "any number of",
         "" if config.races else ", no races",
+        ", tactics" if config.tactics else ", no tactics",
         f", state tables in {config.table_dir}" if config.table_dir else "",
     )
     if warning is not None:

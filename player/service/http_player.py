@@ -49,6 +49,7 @@ from ggp.player.service.protocol import (
     read_message,
 )
 from ggp.player.service.session import (
+    TACTICS,
     Choice,
     Limits,
     MoveError,
@@ -115,6 +116,9 @@ class PlayerConfig:
     races: bool = True
     """Whether the search's configuration is chosen by races on each game
     (`ggp.player.search.races`)."""
+    tactics: bool = TACTICS
+    """Whether each position is searched for forced wins and losses before the MCTS
+    search (`ggp.player.search.tactics`)."""
     idle_clocks: float = DEFAULT_IDLE_CLOCKS
     """A match without a message for this many play clocks since the last reply is ended."""
     max_tables: int = DEFAULT_MAX_TABLES
@@ -324,6 +328,7 @@ class Player:
             max_nodes=self.config.max_nodes,
             workers=self.config.workers,
             races=self.config.races,
+            tactics=self.config.tactics,
             limits=self.config.limits,
             spawn_copy=self._take_copy,
         )
@@ -364,11 +369,12 @@ class Player:
             else ""
         )
         proven = "" if choice.proven is None else f", proven goal {choice.proven}"
+        tactics = f", tactics: {choice.tactics}" if choice.tactics else ""
         line = f"{choice.line}, " if choice.line else ""  # first: the log line is cut
         return (
             choice.move,
             f"{line}{choice.sims} simulations{pondered}, {choice.nodes} nodes{proven}"
-            f"{_searched_by(choice)}{unchecked}",
+            f"{_searched_by(choice)}{tactics}{unchecked}",
         )
 
     async def _finish(

@@ -7,14 +7,16 @@ line on stdin is a command with an ``id``; each answer, one line on stdout,
 echoes that ``id``:
 
 - ``{"cmd": "load", "rules": TEXT, "table_dir": DIR or null, "depth": N,
-  "max_nodes": N or null, "ponder": S, "traps": B, "races": R, "settle": W}``: read the
+  "max_nodes": N or null, "ponder": S, "traps": B, "races": R, "tactics": T,
+  "settle": W}``: read the
   rules and grow a search tree at the initial state on the interpreter, while
   the compiled game (and its native code) is built in the background
   (`ggp.player.service.staged_rules`: the search moves to it when it is ready), with a
   state table from DIR when given, holding at most ``max_nodes`` nodes when
   given (`MCTS.max_nodes`; B, by default `SEARCH_TRAPS`, says whether small
   positions are solved exactly; R, by default `SEARCH_RACES`, whether
-  configurations are raced; with W, the answer waits up to W seconds for
+  configurations are raced; T, by default `SEARCH_TACTICS`, whether each position
+  is searched for forced wins and losses first; with W, the answer waits up to W seconds for
   the compiled game, for benchmarks); answers ``{"roles": [...]}``;
 - ``{"cmd": "search", "role": I, "until": T, "iterations": N or null,
   "race": F}``: search until T (`time.time()` seconds: the deadline counts
@@ -24,9 +26,9 @@ echoes that ``id``:
   (`SEARCH_RACES`); answers
   ``{"move": M, "sims": N, "steps": K, "nodes": H, "stats": [[MOVE, VISITS,
   MEAN, LOWER, UPPER], ...], "pondered": P, "ponder_seconds": W, "cpu": C,
-  "reasoner": R, "config": S, "proven": G, "exact": E}``, M the best move of role index I after K
-  joint moves (the server checks that the worker is in step), H the nodes
-  the tree holds, the root statistics of role I best first with the bounds
+  "reasoner": R, "config": S, "proven": G, "exact": E, "tactics": X}``, M the best
+  move of role index I after K joint moves (the server checks that the worker is
+  in step), H the nodes the tree holds, the root statistics of role I best first with the bounds
   the solver proved of its reward after each move (to sum them over several
   workers), P the simulations run while pondering since the last answer, in
   W seconds, C the CPU seconds of this search, R what played the rules
@@ -34,8 +36,10 @@ echoes that ``id``:
   once the native code built in the background is attached; ``A, then B``
   when the search moved from A to B), S the search's configuration
   (`ggp.player.search.races.SearchConfig.describe`) and G the goal of role I the
-  solver proved at the root (null: not proven), E whether the exact solver settled the position
-  (`SEARCH_TRAPS`: then M keeps that goal); in a game of one role
+  solver (or the tactics) proved at the root (null: not proven), E whether the exact
+  solver settled the position (`SEARCH_TRAPS`: then M keeps that goal), and
+  X what the tactical search proved (`Verdict.describe`; empty: nothing), its
+  bounds folded into the statistics' (`SEARCH_TACTICS`); in a game of one role
   (`SEARCH_PUZZLES`) the puzzle search answers instead, M the next move of
   its best line, with ``"line_goal": L, "line": D``, L the goal that line
   reaches (null: no line yet) and D what the log says of it, no statistics,
@@ -104,6 +108,7 @@ from ggp.player.search.puzzle import PuzzleSearch
 from ggp.player.search.races import Race, SearchConfig
 from ggp.player.search.races import move_seconds as race_move_seconds
 from ggp.player.search.state_table import StateTable, table_path
+from ggp.player.search.tactics import Tactics, Verdict
 from ggp.player.search.traps import SOLVE_SHARE, TRAP_SHARE, Plan, Traps
 from ggp.player.search.tree import Rewards
 from ggp.player.service.game_factory import game_from_text
@@ -280,6 +285,21 @@ exactly, and among the moves that keep their value the trap a flat Monte Carlo
 opponent is likeliest to fall into (`ggp.player.search.traps`, `mcts:traps=yes`)."""
 
 
+SEARCH_TACTICS = False
+"""Search each move's position for forced wins and losses a few plies deep
+(`ggp.player.search.tactics`) before the MCTS search, in at most `TACTICS_SHARE`
+of the move's time and `TACTICS_NODES` states: a proven win is played at once,
+and a move proven to lose is not played while one not proven to lose is left
+(docs/tactics.md).  The default where ``load`` does not say; the server always
+says (`ggp.player.service.session.TACTICS`)."""
+
+TACTICS_SHARE = 0.1
+"""The share of a move's time the tactical search may take..."""
+
+TACTICS_NODES = 200_000
+"""...and the states it may look at (about 2 CPU-s on native Breakthrough)."""
+
+
 def build_native(rules: str) -> Game:
     """The game of `rules` on native code, or the fastest reasoner there is (`ggp.gdl.load`)."""
     return game_from_text(rules, "the rules of this match", "native")
@@ -315,6 +335,10 @@ class SearchWorker:
         """Whether to solve positions exactly and set traps (``traps`` at load)."""
         self.traps: Traps | None = None
         """With `traps_on`: the exact values and traps of our role in this match."""
+        self.tactics_on = SEARCH_TACTICS
+        """Whether to search for forced wins and losses (``tactics`` at load)."""
+        self.tactics: Tactics | None = None
+        """With `tactics_on`: our role's tactical search and its table, over the match."""
         self.ponder_limit = 0.0
         """Seconds pondered at most after a command (0: no pondering)."""
         self.ponder_until = 0.0
@@ -364,6 +388,7 @@ class SearchWorker:
                 self.settle(command["settle"])
             self.ponder_limit = command.get("ponder", 0.0)
             self.traps_on = command.get("traps", SEARCH_TRAPS)
+            self.tactics_on = command.get("tactics", SEARCH_TACTICS)
             self.races_on = command.get("races", SEARCH_RACES)
             return answer
         if self.tree is None:
@@ -409,6 +434,7 @@ class SearchWorker:
         self.parts = PartTrees(self._part_tree, SEARCH_KEEP_PARTS)
         self.part = None
         self.traps = None
+        self.tactics = None
         self.puzzle = self._puzzle_at(state, depth)
 
     def _puzzle_at(self, state: State, depth: int) -> PuzzleSearch | None:
@@ -608,6 +634,7 @@ class SearchWorker:
         tree = self._tree_for(role)
         first = reasoner_of(tree.root.state.game)
         plan = self._solve(role, start + SOLVE_SHARE * seconds)
+        verdict = None
         if plan is not None:
             assert self.traps is not None and self.tree is not None
             now = time.monotonic()
@@ -615,6 +642,11 @@ class SearchWorker:
             move = self.traps.trap(plan, self.tree.root.state, self.rng, trap_deadline)
             if move is not None:
                 return self._answer(tree, role, move, 0, cpu, plan, first)
+        else:
+            verdict = self._tactics(role, time.monotonic() + TACTICS_SHARE * seconds)
+            if verdict is not None and verdict.wins:
+                move = verdict.choose(None, [stats.move for stats in tree.statistics(role)])
+                return self._answer(tree, role, move, 0, cpu, plan, first, verdict)
         while iterations is None or sims < iterations:
             began = time.monotonic()
             if self.improving and began - start <= deadline - began:
@@ -632,7 +664,9 @@ class SearchWorker:
         move = tree.best_move(role)
         if plan is not None:
             move = Traps.best_of(plan, [stats.move for stats in tree.statistics(role)])
-        return self._answer(tree, role, move, sims, cpu, plan, first)
+        elif verdict is not None:
+            move = verdict.choose(move, [stats.move for stats in tree.statistics(role)])
+        return self._answer(tree, role, move, sims, cpu, plan, first, verdict)
 
     def _search_puzzle(self, puzzle: PuzzleSearch, seconds: float) -> dict[str, Any]:
         """Search the puzzle for `seconds` (not at all once its best line reaches 100 or
@@ -672,6 +706,24 @@ class SearchWorker:
         assert self.tree is not None
         return self.traps.solve(self.tree.root.state, deadline)
 
+    def _tactics(self, role: int, deadline: float) -> Verdict | None:
+        """With `tactics_on`, what the tactical search proves at the current state by
+        `deadline` (`ggp.player.search.tactics`).  Not on the interpreter, where a
+        state can take seconds (as `_solve`)."""
+        tree = self.tree
+        assert tree is not None
+        if not self.tactics_on or not isinstance(tree.root.state.game, CompiledGame):
+            return None
+        if self.tactics is None or self.tactics.role != role:
+            self.tactics = Tactics(role)
+        verdict = self.tactics.analyse(tree.root.state, deadline, TACTICS_NODES)
+        if verdict.found:
+            print(
+                f"search worker: tactics at move {self.steps}: {verdict.describe()}",
+                file=sys.stderr,
+            )
+        return verdict
+
     def _answer(
         self,
         tree: MCTS,
@@ -681,22 +733,33 @@ class SearchWorker:
         cpu: float,
         plan: Plan | None,
         first: str,
+        verdict: Verdict | None = None,
     ) -> dict[str, Any]:
         """The answer to a search that chose `move` (see the module's docstring);
-        `first` is what played the rules when the search began."""
+        `first` is what played the rules when the search began, `verdict` what the
+        tactics proved (their bounds go into the statistics)."""
         reasoner = reasoner_of(tree.root.state.game)
         if plan is not None:
             proven: int | None = round(100 * plan.value)
         elif tree.root.proven is not None:
             proven = round(100 * tree.root.proven[role])
+        elif verdict is not None and verdict.wins:
+            proven = 100
+        elif verdict is not None and verdict.moves and len(verdict.losses) == len(verdict.moves):
+            proven = 0
         else:
             proven = None
+        stats = [[s.move, s.visits, s.value, s.lower, s.upper] for s in tree.statistics(role)]
+        if verdict is not None:
+            for row in stats:
+                lower, upper = verdict.bounds(row[0])
+                row[3], row[4] = max(row[3], lower), min(row[4], upper)
         answer = {
             "move": move,
             "sims": sims,
             "steps": self.steps,
             "nodes": tree.node_count,
-            "stats": [[s.move, s.visits, s.value, s.lower, s.upper] for s in tree.statistics(role)],
+            "stats": stats,
             "pondered": self.pondered,
             "ponder_seconds": round(self.ponder_seconds, 3),
             "cpu": round(time.process_time() - cpu, 4),
@@ -704,6 +767,7 @@ class SearchWorker:
             "config": self.config.describe(),
             "proven": proven,
             "exact": plan is not None,
+            "tactics": verdict.describe() if verdict is not None and verdict.found else "",
         }
         self.pondered, self.ponder_seconds = 0, 0.0
         return answer

@@ -79,6 +79,11 @@ START_RACE_SHARE = 0.5
 """The share of the start clock's search that may go to races between search
 configurations (`ggp.player.search.races`), once the rules are final."""
 
+TACTICS = False
+"""Whether the search workers search each position for forced wins and losses before
+the MCTS search (`ggp.player.search.tactics`, ``--tactics``): off until measured
+against the search without (docs/tactics.md)."""
+
 PONDER_CLOCKS = 3
 """Workers ponder for at most this many play clocks after the last message: a
 manager that has been silent longer has left the match."""
@@ -145,6 +150,8 @@ class Choice:
     """Our goal, proven by the search's solver at this move (None: not proven)."""
     line: str = ""
     """In a puzzle, what the search says of its best line (``best goal known ...``)."""
+    tactics: str = ""
+    """What the tactical search proved at this move (empty: nothing)."""
 
 
 @dataclass(frozen=True)
@@ -177,6 +184,7 @@ class Session:
         max_nodes: int | None = None,
         workers: int = 1,
         races: bool = True,
+        tactics: bool = TACTICS,
         limits: Limits | None = None,
         spawn_copy: Callable[[], Awaitable[GameClient]] | None = None,
     ) -> None:
@@ -188,6 +196,7 @@ class Session:
         self.max_nodes = max_nodes
         self.workers = workers
         self.races = races
+        self.tactics = tactics
         self.limits = limits or Limits()
         self._spawn = spawn_copy or (lambda: GameClient.spawn(self.limits.copy_memory))
         """Gives a game process (`Player` keeps one ready, so that a start does not wait)."""
@@ -308,6 +317,7 @@ class Session:
             "rules": self._rules,
             "depth": TABLE_DEPTH,
             "races": self.races,
+            "tactics": self.tactics,
         }
         if self.table_dir is not None:
             command["table_dir"] = str(self.table_dir)
@@ -623,6 +633,7 @@ class Session:
             config=answer.get("config", ""),
             proven=answer.get("proven"),
             line=answer.get("line", ""),
+            tactics=answer.get("tactics", ""),
         )
 
     def _fallback(self, why: str) -> Choice:

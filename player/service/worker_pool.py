@@ -181,6 +181,7 @@ class WorkerPool:
             "config": " | ".join(sorted({answer.get("config", "") for answer in in_step})),
             "stats": summed_statistics(in_step),
             "proven": next((a["proven"] for a in in_step if a.get("proven") is not None), None),
+            "tactics": next((a["tactics"] for a in in_step if a.get("tactics")), ""),
         }
 
     async def close(self, grace: float = 5.0) -> None:

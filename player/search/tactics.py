@@ -1,0 +1,307 @@
+"""Tactics: forced wins and losses a few moves ahead, whatever the playouts say.
+
+Random playouts are blind to short forced lines, and MCTS sees one only once
+its tree has grown every reply of the line: with a few thousand simulations
+a move it walks into a two-move trap or misses a three-move win often enough
+to lose games against a player that searches them (docs/tactics.md).  This is
+a bounded search for such lines at the position to move from, run before the
+MCTS search of each move; its proofs override the MCTS choice.
+
+For one role ("we"), over terminal outcomes only (no heuristic), it asks two
+questions of a state, each within a number of joint moves ("plies"):
+
+- *win*: can we make sure to end the game with goal 100, whatever the other
+  roles play?
+- *loss*: can the other roles, together, make sure we end it with goal 0,
+  whatever we play?
+
+They are AND/OR searches over pure strategies: at a state, a win is one of
+our moves after which every joint move of the others leads to a win (a loss:
+one joint move of the others after which every move of ours leads to a loss).
+Where one role moves at a time that is the plain game tree.  Where several
+choose at once, the move of a side must be good whatever the other side
+chooses at the same time, so neither side is credited with seeing the other's
+move: a proof there holds in the matrix game too (a pure strategy that wins
+against every reply wins against mixed ones).  A position where the joint
+moves are too many (`MAX_JOINTS`) is left unknown.  What the proofs mean is
+the solver's *security value* (`ggp.player.search.solver`): a proven loss
+says the others *can* hold us to 0, which, in a game of more than two roles,
+assumes they play together against us (as MCTS-Solver's proofs already do).
+The positions searched must be the true state of the game: the worker runs
+this only in games of complete information (GDL-II matches are searched by
+the server's copy of the game, `ggp.player.service.session`).
+
+Each question is answered by iterative deepening, one ply more at a time,
+within a budget of states looked at and a deadline.  A *transposition table*
+keyed by `State.key()` keeps, for each state searched, the fewest plies within
+which a win (a loss) is proven and the most within which none exists; it is
+kept from move to move of a match (what the last move proved within five
+plies, this one needs within three), so states reached by other orders of
+moves, or again, are searched once.
+
+`Tactics.analyse` gives, for the position to move from, our moves proven to
+win (the fastest first) and those proven to lose, with the depth it searched
+completely; `Verdict.allowed` is what the served search may then play: a
+proven win; otherwise any move not proven to lose, if one is left.  Nothing
+here names or knows a game: it sees the rules through `State` alone.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import product
+
+from ggp.games.base import State
+
+WIN = 100
+"""The goal a win gives us..."""
+
+LOSS = 0
+"""...and a loss."""
+
+MAX_DEPTH = 5
+"""Plies searched at most from the position to move from: our move and two more
+of ours (a win in three moves, a turn-taking game) or of the other side's (a
+loss within its second move)."""
+
+MAX_JOINTS = 400
+"""Joint moves a state may have to be searched: past this it is left unknown
+(simultaneous moves with many choices on each side)."""
+
+MAX_ENTRIES = 300_000
+"""States the transposition table holds at most; past this it starts afresh."""
+
+CLOCK_EVERY = 64
+"""States looked at between two looks at the clock."""
+
+
+class OutOfBudget(Exception):
+    """The search has looked at its budget of states or reached its deadline."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What `Tactics.analyse` proved at a position where we have a choice."""
+
+    moves: tuple[str, ...]
+    """Our legal moves there."""
+    wins: dict[str, int]
+    """Our moves proven to win, with the plies (our move included) within which."""
+    losses: dict[str, int]
+    """Our moves after which the others can force our loss, with the plies."""
+    depth: int
+    """Plies searched completely for every move not proven (0: not even one)."""
+    nodes: int
+    """States looked at (successor states made)."""
+    seconds: float
+    """The search's time (monotonic clock)."""
+
+    @property
+    def found(self) -> bool:
+        """Whether any move was proven to win or to lose."""
+        return bool(self.wins or self.losses)
+
+    @property
+    def proved(self) -> bool:
+        """Whether a proof bears on the choice: a win, or a loss of some but not all moves."""
+        return bool(self.wins) or 0 < len(self.losses) < len(self.moves)
+
+    def allowed(self) -> list[str] | None:
+        """The moves the search may play (None: any): the fastest proven wins if there
+        are any, else the moves not proven to lose, if some are left."""
+        if self.wins:
+            fastest = min(self.wins.values())
+            return [move for move, plies in self.wins.items() if plies == fastest]
+        if self.losses and len(self.losses) < len(self.moves):
+            return [move for move in self.moves if move not in self.losses]
+        return None
+
+    def choose(self, move: str | None, ranked: Sequence[str] = ()) -> str:
+        """The move to play: `move` (the search's choice) if the proofs allow it, else
+        the first of `ranked` (the search's moves, best first) they allow, else the
+        first they allow."""
+        allowed = self.allowed()
+        if allowed is None or move in allowed:
+            return move if move is not None else self.moves[0]
+        return next((other for other in ranked if other in allowed), allowed[0])
+
+    def bounds(self, move: str) -> tuple[float, float]:
+        """What is proven of our reward (goal / 100) after `move`: (lower, upper)."""
+        if move in self.wins:
+            return 1.0, 1.0
+        if move in self.losses:
+            return 0.0, 0.0
+        return 0.0, 1.0
+
+    def describe(self) -> str:
+        """What the log says of it: ``(move 1 2) wins within 3 plies`` or
+        ``4 of 22 moves lose within 4 plies``, or what was searched."""
+        searched = f"{self.nodes} states, {_plies(self.depth)}, {self.seconds:.2f} s"
+        if self.wins:
+            move = min(self.wins, key=self.wins.__getitem__)
+            return f"{move} wins within {_plies(self.wins[move])} ({searched})"
+        if self.losses:
+            plies = max(self.losses.values())
+            lost = len(self.losses)
+            every = " (every move)" if lost == len(self.moves) else ""
+            return (
+                f"{lost} of {len(self.moves)} moves lose within {_plies(plies)}{every} ({searched})"
+            )
+        return f"nothing proven ({searched})"
+
+
+def _plies(count: int) -> str:
+    return f"{count} ply" if count == 1 else f"{count} plies"
+
+
+class Tactics:
+    """Forced wins and losses of role index `role`, over one match (see the module)."""
+
+    def __init__(self, role: int, max_entries: int = MAX_ENTRIES) -> None:
+        self.role = role
+        self.max_entries = max_entries
+        self.table: dict[str, list[int]] = {}
+        """State key -> [plies a win is proven within, plies none is within,
+        plies a loss is proven within, plies none is within]."""
+        self.nodes = 0
+        self._budget = 0
+        self._deadline = 0.0
+
+    def analyse(
+        self,
+        state: State,
+        deadline: float,
+        budget: int,
+        max_depth: int = MAX_DEPTH,
+    ) -> Verdict:
+        """Our moves at the non-terminal `state` proven to win or lose within
+        `max_depth` plies, deepening one ply at a time until `deadline`
+        (monotonic) or until `budget` states are looked at (see the module)."""
+        began = time.monotonic()
+        if len(self.table) > self.max_entries:
+            self.table.clear()
+        self.nodes, self._budget, self._deadline = 0, budget, deadline
+        wins: dict[str, int] = {}
+        losses: dict[str, int] = {}
+        done = 0
+        moves: tuple[str, ...] = ()
+        try:
+            split = self._split(state)
+            if split is not None:
+                moves = split[0]
+                children = {move: list(self._lazy(state, [move], split[1])) for move in moves}
+                for depth in range(1, max_depth + 1):
+                    for move in moves:
+                        if move in wins or move in losses:
+                            continue
+                        if all(self._wins(child, depth - 1) for child in children[move]):
+                            wins[move] = depth
+                        elif all(self._loses(child, depth - 1) for child in children[move]):
+                            losses[move] = depth
+                    done = depth
+                    if wins or len(losses) == len(moves):
+                        break
+        except OutOfBudget:
+            pass
+        seconds = time.monotonic() - began
+        return Verdict(moves, wins, losses, done, self.nodes, seconds)
+
+    # ------------------------------------------------------------ the searches
+
+    def _wins(self, state: State, depth: int) -> bool:
+        """Whether we can force a win from `state` within `depth` plies."""
+        if state.is_terminal():
+            return state.goals()[self.role] == WIN
+        if depth == 0:
+            return False
+        entry = self._entry(state)
+        if entry[0] <= depth:
+            return True
+        if entry[1] >= depth:
+            return False
+        split = self._split(state)
+        found = False
+        if split is not None:
+            ours, theirs = split
+            for move in ours:
+                if all(self._wins(child, depth - 1) for child in self._lazy(state, [move], theirs)):
+                    found = True
+                    break
+        if found:
+            entry[0] = depth
+        else:
+            entry[1] = depth
+        return found
+
+    def _loses(self, state: State, depth: int) -> bool:
+        """Whether the others can force our loss from `state` within `depth` plies."""
+        if state.is_terminal():
+            return state.goals()[self.role] == LOSS
+        if depth == 0:
+            return False
+        entry = self._entry(state)
+        if entry[2] <= depth:
+            return True
+        if entry[3] >= depth:
+            return False
+        split = self._split(state)
+        found = False
+        if split is not None:
+            ours, theirs = split
+            for joint in theirs:
+                if all(self._loses(child, depth - 1) for child in self._lazy(state, ours, [joint])):
+                    found = True
+                    break
+        if found:
+            entry[2] = depth
+        else:
+            entry[3] = depth
+        return found
+
+    # ------------------------------------------------------------ the moves
+
+    def _entry(self, state: State) -> list[int]:
+        key = state.key()
+        entry = self.table.get(key)
+        if entry is None:
+            entry = self.table[key] = [NEVER, -1, NEVER, -1]
+        return entry
+
+    def _split(self, state: State) -> tuple[tuple[str, ...], list[tuple[str, ...]]] | None:
+        """Our legal moves and the joint moves of the others (each a tuple of one move
+        per other role, in role order) at the non-terminal `state`; None when the
+        joint moves are more than `MAX_JOINTS`."""
+        legal = state.all_legal_moves()
+        ours = legal[self.role]
+        others = [moves for role, moves in enumerate(legal) if role != self.role]
+        count = len(ours)
+        for moves in others:
+            count *= len(moves)
+        if count > MAX_JOINTS:
+            return None
+        return ours, list(product(*others))
+
+    def _joint(self, ours: str, theirs: tuple[str, ...]) -> list[str]:
+        joint = list(theirs)
+        joint.insert(self.role, ours)
+        return joint
+
+    def _lazy(
+        self, state: State, ours: Sequence[str], theirs: list[tuple[str, ...]]
+    ) -> Iterator[State]:
+        """The successors of `state` by each of our moves `ours` with each joint
+        move of the others `theirs`, made one at a time as they are asked for
+        (each counts against the budget)."""
+        for move, joint in product(ours, theirs):
+            if self.nodes >= self._budget:
+                raise OutOfBudget
+            if self.nodes % CLOCK_EVERY == 0 and time.monotonic() >= self._deadline:
+                raise OutOfBudget
+            self.nodes += 1
+            yield state.next_listed(self._joint(move, joint))
+
+
+NEVER = 1 << 30
+"""Plies within which nothing is proven yet (a table entry's first value)."""
