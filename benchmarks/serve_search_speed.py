@@ -11,10 +11,15 @@ of load touches both alike.  In each process a search worker (one, as
 `ggp serve` starts them, minus the exact solver, whose runs come and go with
 the clock) loads the rules, waits for the native code and the learnt
 heuristic, and then searches from the initial state five times `--iterations`
-simulations; the process prints the median rate per CPU second of the
-worker.  The script prints each round, the median over rounds of each
-version, and their ratio.  Without ``--baseline`` it measures this checkout
-only.
+simulations; after each search, for as much CPU time, it runs bare playouts
+from the initial state, as many a call and of the same policy as the
+search's leaves (`Game.playout_batch`, `ServePlayout`).  The process prints
+the median rate per CPU second of the worker's simulations (iterations), of
+its playouts (simulations times the playouts a leaf) and of the bare
+playouts.  The script prints each round, with the search's playouts as a
+share of the bare ones (the reasoner's pace the tree keeps), the median over
+rounds of each version, and their ratio.  Without ``--baseline`` it measures
+this checkout only.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 SEARCHES = 5
@@ -38,8 +44,23 @@ def code_root() -> Path:
     return Path(player.__file__).resolve().parent.parent
 
 
-def measure(rules_path: Path, iterations: int) -> float:
-    """In this process: the median simulations per CPU second of the search."""
+class Rates(NamedTuple):
+    """Per CPU second of one process: the search's simulations and playouts, bare playouts."""
+
+    simulations: float
+    playouts: float
+    bare: float
+
+    @property
+    def share(self) -> float:
+        """The search's playouts per CPU second as a share of the bare ones."""
+        return self.playouts / self.bare
+
+
+def measure(rules_path: Path, iterations: int) -> Rates:
+    """In this process: the median rates of the search and of bare playouts."""
+    import random
+
     from ggp.player.service import search_worker
     from ggp.player.service.search_worker import SearchWorker
 
@@ -57,15 +78,29 @@ def measure(rules_path: Path, iterations: int) -> float:
         worker.learning.done.wait(300)
     command = {"cmd": "search", "role": 0, "until": time.time() + 3600, "iterations": 200}
     worker.handle(command)  # the heuristic, if any, is taken here
-    rates = []
+    tree = worker.tree
+    evaluator = tree.evaluator
+    state = tree.root.state
+    batch = state.game.playout_batch
+    rng = random.Random(1)
+    simulations, playouts, bare = [], [], []
     for _ in range(SEARCHES):
+        before = evaluator.playouts
         cpu = time.process_time()
         answer = worker.handle({**command, "iterations": iterations})
-        rates.append(answer["sims"] / (time.process_time() - cpu))
-    return statistics.median(rates)
+        seconds = time.process_time() - cpu
+        simulations.append(answer["sims"] / seconds)
+        playouts.append((evaluator.playouts - before) / seconds)
+        policy = evaluator.policy  # as the search's last leaf played them
+        done = 0
+        cpu = time.process_time()
+        while time.process_time() - cpu < seconds:
+            done += len(state.playouts(rng, batch, policy))
+        bare.append(done / (time.process_time() - cpu))
+    return Rates(*(statistics.median(rates) for rates in (simulations, playouts, bare)))
 
 
-def run_in(checkout: Path, rules_path: Path, iterations: int) -> float:
+def run_in(checkout: Path, rules_path: Path, iterations: int) -> Rates:
     """`measure` in a new process on `checkout`'s code (this script drives it, so
     a baseline older than the script will do)."""
     if not (checkout / "player" / "service" / "search_worker.py").is_file():
@@ -78,10 +113,10 @@ def run_in(checkout: Path, rules_path: Path, iterations: int) -> float:
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(f"the measure on {checkout} failed:\n{done.stderr[-2000:]}")
-    code, rate = done.stdout.split()[-2:]
+    code, *rates = done.stdout.split()[-4:]
     if Path(code) != checkout:  # the installed code came first: not the version asked for
         raise SystemExit(f"the measure meant for {checkout} ran the code in {code}")
-    return float(rate)
+    return Rates(*map(float, rates))
 
 
 def main() -> None:
@@ -93,26 +128,37 @@ def main() -> None:
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
-        rate = measure(args.games[0], args.iterations)
-        print(code_root(), f"{rate:.1f}")
+        rates = measure(args.games[0], args.iterations)
+        print(code_root(), *(f"{rate:.1f}" for rate in rates))
         return
     versions = (
         {"this": ROOT} if args.baseline is None else {"baseline": args.baseline, "this": ROOT}
     )
     for path in args.games:
-        rates: dict[str, list[float]] = {name: [] for name in versions}
+        rates: dict[str, list[Rates]] = {name: [] for name in versions}
         for round_ in range(args.rounds):
             load = os.getloadavg()[0]
             for name, checkout in versions.items():
-                rate = run_in(checkout.resolve(), path.resolve(), args.iterations)
-                rates[name].append(rate)
+                measured = run_in(checkout.resolve(), path.resolve(), args.iterations)
+                rates[name].append(measured)
                 print(
-                    f"  {path.stem} round {round_ + 1}, {name}: {rate:,.0f} simulations "
-                    f"per CPU second (load {load:.1f})",
+                    f"  {path.stem} round {round_ + 1}, {name}: {measured.simulations:,.0f} "
+                    f"simulations per CPU second, {measured.playouts:,.0f} playouts, "
+                    f"{measured.share:.2f} of the {measured.bare:,.0f} bare playouts "
+                    f"(load {load:.1f})",
                     flush=True,
                 )
-        medians = {name: statistics.median(values) for name, values in rates.items()}
-        line = ", ".join(f"{name} {rate:,.0f}" for name, rate in medians.items())
+        medians = {
+            name: statistics.median(rate.simulations for rate in values)
+            for name, values in rates.items()
+        }
+        shares = {
+            name: statistics.median(rate.share for rate in values) for name, values in rates.items()
+        }
+        line = ", ".join(
+            f"{name} {medians[name]:,.0f} ({shares[name]:.2f} of bare playouts)"
+            for name in versions
+        )
         ratio = f" (x{medians['this'] / medians['baseline']:.2f})" if args.baseline else ""
         print(f"{path.stem}: median of {args.rounds} rounds: {line}{ratio}", flush=True)
     print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
