@@ -8,10 +8,12 @@ says why in its commit."""
 from __future__ import annotations
 
 import json
+import random
 import shutil
 
 import pytest
 from ggp.gdl.native import build
+from ggp.player.search.tree import shuffle
 from search_fingerprints import CASES, FINGERPRINTS, GAMES, fingerprint, load
 
 try:
@@ -45,3 +47,14 @@ def test_seeded_searches_decide_as_before(name: str) -> None:
 def test_every_case_has_a_stored_fingerprint() -> None:
     cases = {f"{name}/{config}" for name, configs in CASES.items() for config in configs}
     assert cases == set(KNOWN)
+
+
+def test_the_trees_shuffle_draws_as_randoms_own() -> None:
+    for size in (0, 1, 2, 7, 33, 81):
+        mine, theirs = random.Random(size), random.Random(size)
+        items = list(range(size))
+        expected = list(items)
+        shuffle(items, mine)
+        theirs.shuffle(expected)
+        assert items == expected
+        assert mine.random() == theirs.random()

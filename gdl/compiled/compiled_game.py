@@ -342,8 +342,7 @@ class CompiledState(State):
         ids = self._legal_ids()[role]
         if not ids:
             return self._game.interpreted(self.bits).legal_moves(role)  # raises its error
-        texts = self._game.compiled.move_texts
-        return tuple(texts[i] for i in ids)
+        return tuple(map(self._game.compiled.move_texts.__getitem__, ids))
 
     def _resolve(self, role: int, text: str) -> str:
         """The legal move spelled like `text` (canonically, or else in another case)."""
@@ -369,8 +368,8 @@ class CompiledState(State):
     def next_listed(self, joint: Sequence[str]) -> State:
         """`State.next_listed`: the moves' input indexes looked up, nothing checked."""
         game = self._game
-        slots = game._input_slots()
-        ids = tuple(slots[role][move] for role, move in enumerate(joint))
+        slots = game._move_slots or game._input_slots()
+        ids = tuple(map(dict.__getitem__, slots, joint))
         return CompiledState(game, game.compiled.next_function(ids)(self.bits))
 
     def playouts(self, rng: random.Random, count: int, policy: PlayoutPolicy[Result]) -> Result:

@@ -49,7 +49,11 @@ class NativeRules:
         """Each thread's result buffers for `playouts` (a call releases the GIL)."""
 
     def _state(self, bits: int) -> Any:
-        return self.ffi.from_buffer("uint64_t[]", bits.to_bytes(self.state_bytes, "little"))
+        """The state as the library reads it: written into this thread's buffer
+        (one conversion, no new C object a call)."""
+        scratch = self._scratch()
+        scratch.state_bytes[:] = bits.to_bytes(self.state_bytes, "little")
+        return scratch.state
 
     def _inputs(self, bits: int) -> Any:
         """Input bits (a joint move, a set of moves) as the library reads them."""
@@ -73,33 +77,31 @@ class NativeRules:
     def _per_role(self, function: Any, state: Any) -> tuple[list[int], ...]:
         """What a C `function(state, counts, found)` lists for each role in turn
         (`counts` per role, `found` their items one role after the other)."""
-        counts, found, _ = self._scratch()
-        function(state, counts, found)
+        scratch = self._scratch()
+        function(state, scratch.counts, scratch.found)
+        found = scratch.found_items
         lists = []
         start = 0
-        for count in self.ffi.unpack(counts, self.roles):
-            lists.append(self.ffi.unpack(found + start, count))
-            start += count
+        for count in scratch.count_items:
+            end = start + count
+            lists.append(found[start:end].tolist())
+            start = end
         return tuple(lists)
 
     def next(self, bits: int, does: int) -> int:
         """The state after the joint move whose input bits are `does`."""
-        _, _, out = self._scratch()
-        self.lib.gdl_next(self._state(bits), self._inputs(does), out)
-        return int.from_bytes(self.ffi.buffer(out), "little")
+        scratch = self._scratch()
+        scratch.state_bytes[:] = bits.to_bytes(self.state_bytes, "little")
+        scratch.does_bytes[:] = does.to_bytes(len(scratch.does_bytes), "little")
+        self.lib.gdl_next(scratch.state, scratch.does, scratch.out)
+        return int.from_bytes(scratch.out_words, "little")
 
-    def _scratch(self) -> tuple[Any, Any, Any]:
-        """This thread's buffers for one call of `legal`, `goals` or `next`: counts per
-        role, the items they list, and a state (made once, not per call)."""
+    def _scratch(self) -> _Scratch:
+        """This thread's buffers for one call of `legal`, `goals` or `next` (made once,
+        not per call)."""
         scratch = getattr(self._local, "scratch", None)
         if scratch is None:
-            ffi = self.ffi
-            most = max(self.moves_max, self.goal_entries)
-            scratch = self._local.scratch = (
-                ffi.new("int[]", self.roles),
-                ffi.new("int[]", most + 1),
-                ffi.new("uint64_t[]", self.words),
-            )
+            scratch = self._local.scratch = _Scratch(self)
         return scratch
 
     def playouts(
@@ -251,6 +253,29 @@ class NativeRules:
                 ffi.new("uint64_t[]", self.words),
             )
         return buffers
+
+
+class _Scratch:
+    """A thread's buffers for the calls of one state (`NativeRules._scratch`): the
+    counts per role and the items a call lists, the state, the input bits of a joint
+    move and the next state, each a Python array the library reads or writes through
+    a C view of it (so filling one or reading it back makes no C object)."""
+
+    def __init__(self, native: NativeRules) -> None:
+        ffi = native.ffi
+        most = max(native.moves_max, native.goal_entries)
+        self.count_items = array("i", bytes(4 * native.roles))
+        self.counts = ffi.from_buffer("int[]", self.count_items)
+        self.found_items = array("i", bytes(4 * (most + 1)))
+        self.found = ffi.from_buffer("int[]", self.found_items)
+        state_words = array("Q", bytes(native.state_bytes))
+        self.state_bytes = memoryview(state_words).cast("B")
+        self.state = ffi.from_buffer("uint64_t[]", state_words)
+        does_words = array("Q", bytes(8 * native.input_words))
+        self.does_bytes = memoryview(does_words).cast("B")
+        self.does = ffi.from_buffer("uint64_t[]", does_words)
+        self.out_words = array("Q", bytes(native.state_bytes))
+        self.out = ffi.from_buffer("uint64_t[]", self.out_words)
 
 
 class _Results(NamedTuple):

@@ -120,6 +120,10 @@ class Heuristic:
     """The compiled game whose state bits are these facts (None: facts by text)."""
     _index: dict[str, int] = field(default_factory=dict, repr=False)
     _native: Any = field(default=None, repr=False)
+    _rows: tuple[tuple[float, tuple[float, ...]], ...] | None = field(
+        default=None, repr=False, compare=False
+    )
+    """Per role, its bias and feature weights apart (made once, by `value_of_bits`)."""
 
     def bits(self, state: State) -> int:
         """The state's facts as bits over `texts`."""
@@ -138,9 +142,12 @@ class Heuristic:
     def value_of_bits(self, bits: int) -> list[float]:
         """Each role's estimated reward (0..1) for a state with these bits."""
         counts = [(bits & mask).bit_count() for mask in self.masks]
+        rows = self._rows
+        if rows is None:
+            rows = self._rows = tuple((row[0], row[1:]) for row in self.weights)
         values = []
-        for row in self.weights:
-            x = row[0] + sum(map(mul, row[1:], counts))
+        for bias, weights in rows:
+            x = bias + sum(map(mul, weights, counts))
             values.append(0.5 + 0.5 * x / (1 + abs(x)))
         return values
 

@@ -44,7 +44,6 @@ statistics start with a few virtual visits worth the evaluation.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from math import sqrt
 from typing import TYPE_CHECKING, Protocol
 
 from ggp.games.base import GameError, State
@@ -71,7 +70,7 @@ class ImplicitMinimax:
 
     `MCTS` calls `evaluate` on every new node, `back_up` on each node of a
     simulation's path from the bottom while it reports a change, and
-    `values` where a node's one chooser picks among its tried moves.
+    `base` for the value of a move of a node's one chooser among its tried moves.
     """
 
     def __init__(self, heuristic: Evaluation, alpha: float) -> None:
@@ -112,17 +111,16 @@ class ImplicitMinimax:
         node.imm = new
         return True
 
-    def values(self, node: Node, role: int, indices: Sequence[int], explore: float) -> list[float]:
-        """The blended value of each of `role`'s moves `indices` at `node` (all tried)."""
-        sums, counts, minimax = node.sums[role], node.counts[role], node.imm_moves
-        alpha = self.alpha
-        keep = 1.0 - alpha
-        return [
-            keep * (mean := sums[i] / (n := counts[i]))
-            + alpha * (v if (v := minimax[i]) >= 0 else mean)
-            + explore / sqrt(n)
-            for i in indices
-        ]
+    def base(self, node: Node, role: int, i: int) -> float:
+        """The blended value of `role`'s tried move `i` at `node` without its exploration
+        term: ``(1 - alpha) * mean_i + alpha * v_i`` (the mean where v_i is unknown).
+        `MCTS` adds ``c * sqrt(ln N / n_i)`` (`ggp.player.search.tree.Node.ucb`)."""
+        n = node.counts[role][i]
+        if n == 0:  # ruled out by the solver before its first visit: never chosen
+            return 0.0
+        mean = node.sums[role][i] / n
+        v = node.imm_moves[i]
+        return (1.0 - self.alpha) * mean + self.alpha * (v if v >= 0 else mean)
 
 
 class HeuristicPrior:

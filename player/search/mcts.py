@@ -32,7 +32,7 @@ from ggp.player.search.mast import MastPlayout, MoveAverages
 from ggp.player.search.rave import BIAS, REF, Rave
 from ggp.player.search.shallow import proven_moves
 from ggp.player.search.solver import allowed_moves, joints_to_prove, move_bounds, prove
-from ggp.player.search.tree import Node, Rewards, subtree
+from ggp.player.search.tree import Node, Rewards, Ucb, subtree
 
 if TYPE_CHECKING:
     from ggp.player.search.state_table import StateTable
@@ -318,7 +318,11 @@ class MCTS:
                         continue  # proven now: backed up as such, below
                 if self.rave is not None:
                     reference = self.rave.reference(node, reference)
-                joint = self._choose_joint(node, reference)
+                choosers = node.choosers
+                if len(choosers) == 1:  # a turn-taking game: `_choose_joint`, one call less
+                    joint = node.joints[self._choose(node, choosers[0], reference)]
+                else:
+                    joint = self._choose_joint(node, reference)
                 path.append((node, joint))
                 child = node.children.get(joint)
                 if child is None:
@@ -368,6 +372,17 @@ class MCTS:
                 proof = prove(node, self.partial)
             if imm is not None and (changed or proof or every):
                 changed = imm.back_up(node, joint)
+            terms = node.ucb
+            if terms is not None:  # `_update_ucb`, inline
+                for role, ucb in enumerate(terms):
+                    if ucb is not None:
+                        i = joint[role]
+                        n = counts[role][i]
+                        ucb.roots[i] = sqrt(n)
+                        if ucb.minimax:
+                            ucb.bases[i] = imm.base(node, role, i)
+                        else:
+                            ucb.bases[i] = sums[role][i] / n
         if self.averages is not None:
             self.averages.learn_path(path, rewards)
 
@@ -433,15 +448,45 @@ class MCTS:
         if untried:
             return untried.pop()
         explore = self.c * sqrt(log(node.visits))
-        sums, counts = node.sums[role], node.counts[role]
-        indices = range(len(counts)) if allowed is None else allowed
-        if node.imm_moves is not None:  # the one chooser's minimax values (`ggp.player.search.imm`)
-            values = self.imm.values(node, role, indices, explore)
+        terms = node.ucb
+        if terms is None:
+            terms = node.ucb = [None] * len(node.moves)
+        ucb = terms[role]
+        if ucb is None or ucb.minimax != (node.imm_moves is not None):
+            ucb = terms[role] = self._ucb(node, role)
+        bases, roots = ucb.bases, ucb.roots
+        if allowed is None:  # every move: the lists side by side, no indexing
+            indices = range(len(bases))
+            values = [base + explore / root for base, root in zip(bases, roots, strict=True)]
         else:
-            values = [sums[i] / counts[i] + explore / sqrt(counts[i]) for i in indices]
+            indices = allowed
+            values = [bases[i] + explore / roots[i] for i in indices]
         if self.stochastic:
             return indices[self.rng.choices(range(len(values)), values)[0]]
         return indices[values.index(max(values))]
+
+    def _ucb(self, node: Node, role: int) -> Ucb:
+        """Role `role`'s UCB terms at `node` (`Ucb`), from its statistics; a move the
+        solver ruled out before its first visit gets placeholders (never chosen)."""
+        counts = node.counts[role]
+        roots = [sqrt(n) for n in counts]
+        if node.imm_moves is not None:  # the one chooser's minimax values (`ggp.player.search.imm`)
+            base = self.imm.base
+            return Ucb([base(node, role, i) for i in range(len(counts))], roots, True)
+        sums = node.sums[role]
+        return Ucb([s / n if n else 0.0 for s, n in zip(sums, counts, strict=True)], roots, False)
+
+    def _update_ucb(self, node: Node, joint: tuple[int, ...]) -> None:
+        """The statistics of `joint`'s moves at `node` changed: so do their UCB terms."""
+        for role, ucb in enumerate(node.ucb):
+            if ucb is not None:
+                i = joint[role]
+                n = node.counts[role][i]
+                ucb.roots[i] = sqrt(n)
+                if ucb.minimax:
+                    ucb.bases[i] = self.imm.base(node, role, i)
+                else:
+                    ucb.bases[i] = node.sums[role][i] / n
 
     def _add_child(
         self,
@@ -458,6 +503,8 @@ class MCTS:
             child = node.children[joint] = self._new_node(state, node.depth + 1, shared)
         if self.prior is not None:
             self.prior.seed(node, joint, child)
+            if node.ucb is not None:
+                self._update_ucb(node, joint)
         if child.rewards is not None:
             _note_decisive(node, joint, child.rewards)
         return child

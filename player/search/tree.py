@@ -11,11 +11,27 @@ from __future__ import annotations
 import random
 from array import array
 from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
 from ggp.games.base import State
 
 Rewards = Sequence[float]
 """One reward in [0, 1] per role (goal / 100)."""
+
+
+class Ucb(NamedTuple):
+    """A role's UCB1 terms at a node, kept up to date by the backups so that a choice
+    adds one term to another per move (``bases[i] + explore / roots[i]``) instead of
+    computing each move's mean and square root: the same sums in the same order, so
+    the same values to the last bit."""
+
+    bases: list[float]
+    """Each move's value without exploration: its mean (blended with implicit minimax,
+    `ggp.player.search.imm.ImplicitMinimax.base`, where `minimax`)."""
+    roots: list[float]
+    """The square root of each move's visits."""
+    minimax: bool
+    """Whether `bases` blend in the node's implicit minimax values."""
 
 
 class Node:
@@ -66,6 +82,7 @@ class Node:
         "imm_moves",
         "frozen",
         "stale",
+        "ucb",
     )
 
     def __init__(self, state: State, depth: int) -> None:
@@ -97,6 +114,8 @@ class Node:
         self.stale = False
         """Whether the state was rebased (`MCTS.advance_part`) and the moves kept
         at expansion are to be checked against it (`MCTS._refresh`)."""
+        self.ucb: list[Ucb | None] | None = None
+        """Per role, once it chooses among tried moves: its moves' UCB terms (`Ucb`)."""
 
     def expand(self, rng: random.Random, part: frozenset[str] | None = None) -> None:
         """Learn the legal moves (done once, the second time the node is visited).
@@ -110,7 +129,7 @@ class Node:
         shuffled = []
         for legal in self.state.all_legal_moves():
             moves = list(legal)
-            rng.shuffle(moves)
+            shuffle(moves, rng)
             if part is not None and len(moves) > 1 and part.isdisjoint(moves):
                 if self.frozen is None:
                     self.frozen = {}
@@ -118,16 +137,15 @@ class Node:
                 moves = moves[:1]
             shuffled.append(tuple(moves))
         self.moves = tuple(shuffled)
+        self.ucb = None
         self.counts = [[0] * len(moves) for moves in self.moves]
         self.sums = [[0.0] * len(moves) for moves in self.moves]
         self.untried = [list(range(len(moves) - 1, -1, -1)) for moves in self.moves]
         self.choosers = tuple(role for role, moves in enumerate(self.moves) if len(moves) > 1)
         if len(self.choosers) == 1:
             role = self.choosers[0]
-            blank = [0] * len(self.moves)
-            self.joints = [
-                (*blank[:role], i, *blank[role + 1 :]) for i in range(len(self.moves[role]))
-            ]
+            before, after = (0,) * role, (0,) * (len(self.moves) - role - 1)
+            self.joints = [(*before, i, *after) for i in range(len(self.moves[role]))]
 
     def walk(self, max_depth: int) -> Iterator[Node]:
         """This node and its expanded descendants down to `max_depth`."""
@@ -136,6 +154,22 @@ class Node:
         yield self
         for child in self.children.values():
             yield from child.walk(max_depth)
+
+
+def shuffle(items: list, rng: random.Random) -> None:
+    """``rng.shuffle(items)``: the same draws from `rng` and the same order, without
+    two method calls per item (a node's expansion shuffles every role's moves).
+    A subclass of `random.Random`, which may draw otherwise, shuffles itself."""
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        bits = (i + 1).bit_length()
+        j = getrandbits(bits)
+        while j > i:
+            j = getrandbits(bits)
+        items[i], items[j] = items[j], items[i]
 
 
 def subtree(root: Node) -> Iterator[Node]:
