@@ -2,7 +2,7 @@
 matches it refereed (its console logs) and compares, step by step, the state, the
 legality of every move played, each role's percepts, the end and the goals.
 
-    python benchmarks/gamecontroller_percepts.py LOGDIR
+    python benchmarks/gamecontroller_percepts.py LOGDIR [--reasoner native]
 
 LOGDIR holds ``GAME.N.log`` files, GAME one of the shipped GDL-II games
 (`ggp.games.registry.gdl_ii_games`).  They were made so (none of it in the project):
@@ -26,6 +26,7 @@ from pathlib import Path
 
 from ggp.games.base import Game, canonical_move
 from ggp.games.registry import gdl_ii_games, load_game
+from ggp.gdl.load import REASONERS
 from ggp.server.match_log import split_terms
 
 
@@ -105,10 +106,19 @@ def differences(game: Game, logged: LoggedMatch) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("logs", type=Path, help="the folder of GAME.N.log files")
+    parser.add_argument(
+        "--reasoner",
+        choices=REASONERS,
+        default="interpreter",
+        help="whose legal moves, states, percepts and goals are compared (default: %(default)s)",
+    )
     args = parser.parse_args(argv)
     totals = {"matches": 0, "steps": 0, "percepts": 0, "disagreeing": 0}
     for name in gdl_ii_games():
-        game = load_game(name, reasoner="interpreter")
+        game = load_game(name, reasoner=args.reasoner)
+        build = getattr(game, "native_build", None)
+        if build is not None:
+            build.join()  # native code compared, not the generated Python meanwhile
         for path in sorted(args.logs.glob(f"{name}.*.log")):
             text = path.read_text(errors="replace")
             if "Game over!" not in text:

@@ -154,6 +154,11 @@ class State(ABC):
         state may skip `next`'s checks and spelling for it; this one does not."""
         return self.next(joint)
 
+    def percepts_listed(self, joint: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+        """`percepts` for a joint move taken as `next_listed` takes it: a state may
+        skip the checks and spelling; this one does not."""
+        return self.percepts(joint)
+
     @abstractmethod
     def is_terminal(self) -> bool:
         """Whether the game is over in this state."""

@@ -1,6 +1,6 @@
-"""The GDL-II benchmark scripts: gdl2_matches.py's figures, and the comparison with the
-Dresden GameController's logs (gamecontroller_percepts.py) finding agreement and
-disagreement."""
+"""The GDL-II benchmark scripts: gdl2_matches.py's figures, gdl2_percepts.py's speeds,
+and the comparison with the Dresden GameController's logs (gamecontroller_percepts.py)
+finding agreement and disagreement, on any reasoner."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ sys.path.insert(0, str(BENCHMARKS))
 
 import gamecontroller_percepts  # noqa: E402
 import gdl2_matches  # noqa: E402
+import gdl2_percepts  # noqa: E402
 
 LOG = """\
 INFO(19:26:19.445): current state:((STEP 1))
@@ -61,3 +62,19 @@ def test_gdl2_matches_counts_scores_and_moves() -> None:
     low, high = figures["interval"]
     assert low <= figures["score"] <= high
     assert sum(count for key, count in figures["moves"].items() if key.startswith("3 ")) == 6
+
+
+def test_the_gamecontroller_comparison_runs_on_a_reasoner(tmp_path, capsys) -> None:
+    (tmp_path / "monty_hall.1.log").write_text(LOG)
+    assert gamecontroller_percepts.main([str(tmp_path), "--reasoner", "compiled"]) == 0
+    assert "1 matches, 4 joint moves, 5 percept sets compared; 0 matches" in capsys.readouterr().out
+    (tmp_path / "monty_hall.2.log").write_text(LOG.replace("(OPEN_DOOR 2 )", "(OPEN_DOOR 3 )"))
+    assert gamecontroller_percepts.main([str(tmp_path), "--reasoner", "compiled"]) == 1
+
+
+def test_gdl2_percepts_prints_a_speed_per_reasoner(capsys) -> None:
+    gdl2_percepts.main(["monty_hall", "--seconds", "0.01"])
+    lines = [line for line in capsys.readouterr().out.splitlines() if "percepts/CPU-s" in line]
+    assert [line.split()[1] for line in lines] == gdl2_percepts.reasoners()
+    for line in lines:
+        assert float(line.split()[2].replace(",", "")) > 0

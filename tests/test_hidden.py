@@ -74,3 +74,15 @@ def test_ismcts_refuses_a_game_of_perfect_information() -> None:
     agent = make_agent("ismcts", seed=0)
     with pytest.raises(Exception, match="plays GDL-II games"):
         agent.start(load_game("tictactoe"), 0)
+
+
+def test_a_belief_moves_to_another_reasoner_keeping_its_states() -> None:
+    belief = monty_belief(seed=4, size=50)
+    keys = sorted(state.key() for state in belief.particles)
+    compiled = load_game("monty_hall", reasoner="compiled")
+    belief.move_to(compiled)
+    assert belief.game is compiled
+    assert all(state.game is compiled for state in belief.particles)
+    assert sorted(state.key() for state in belief.particles) == keys
+    belief.observe("switch", ("(car 2)",))  # and goes on there
+    assert {car(state) for state in belief.particles} == {"(car 2)"}

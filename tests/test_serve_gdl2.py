@@ -5,12 +5,18 @@ role random refused; plain GDL messages untouched."""
 from __future__ import annotations
 
 import asyncio
+import logging
+import re
+import threading
+import time
 import urllib.request
 
 import pytest
 from fake_players import served_apps
 from ggp.games.registry import GDL_II_DIR
+from ggp.gdl.native.build import NativeUnavailable, check_available
 from ggp.player.agents import Clocks
+from ggp.player.service import game_process
 from ggp.player.service.http_player import PlayerConfig, create_app
 from ggp.player.service.protocol import Play, ProtocolError, Seen, Stop, parse_message
 from ggp.server.match import make_players, run_match
@@ -44,11 +50,55 @@ def referee(specs: list[str], seed: int):
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_served_monty_hall_switches_from_what_it_saw(seed: int) -> None:
-    with served_apps(create_app(PlayerConfig(iterations=400))) as (url,):
+def test_served_monty_hall_switches_from_what_it_saw(seed: int, caplog) -> None:
+    with (
+        caplog.at_level(logging.INFO),
+        served_apps(create_app(PlayerConfig(iterations=400))) as (url,),
+    ):
         record = referee([url], seed)
     assert record.errors[1:] == [("", "")] * 4  # every reply legal and in time
     assert record.moves[3][0] == "switch"
+    searched = [
+        r.getMessage() for r in caplog.records if "information-set search" in r.getMessage()
+    ]
+    assert searched  # the log says what searched, and on what reasoner
+    assert all(re.search(r"\((interpreter|compiled|native code)", line) for line in searched)
+
+
+def test_the_copy_searches_on_the_interpreter_until_native_code_is_built(monkeypatch) -> None:
+    """A GDL-II match's copy builds the rules again (compiled, native code attached when
+    built) and moves its belief there; each choice says what played the rules."""
+    release = threading.Event()
+    built = []
+
+    def held(rules: str):
+        release.wait(60)
+        game = game_process.game_from_text(rules, "the rules of this match", "native")
+        built.append(game)
+        return game
+
+    monkeypatch.setattr(game_process, "build_faster", held)
+    copy = game_process.GameCopy()
+    copy.build(MONTY, "candidate")
+    until = time.time() + 120
+    first = copy.choose(until, 5)
+    assert first["reasoner"] == "interpreter, while the faster rules are built"
+    release.set()
+    assert copy.staged is not None and copy.staged.wait(120)
+    (game,) = built
+    try:
+        check_available()
+    except NativeUnavailable:
+        expected = "compiled (generated Python"
+    else:
+        game.native_build.join()
+        expected = "native code"
+    copy.perceive("noop", [])
+    assert copy.belief is not None and copy.belief.game is game
+    assert copy.choose(until, 20)["reasoner"].startswith(expected)
+    copy.perceive("(choose 1)", [])
+    assert copy.perceive("noop", ["(OPEN_DOOR 3)"])["legal"] == ["noop", "switch"]
+    assert copy.choose(until, 1000)["move"] == "switch"
 
 
 def test_the_older_gamecontroller_form_is_read_too() -> None:

@@ -9,6 +9,9 @@ the nodes its result needs, each into a local variable ``v<node>``:
   a state is asked both, and most of its nodes serve both);
 - ``goals(S)``: per role, the positions of the goal entries
   (`Network.goals`) that hold;
+- ``sees(S, m0, m1, ...)``: GDL-II's percepts, per role the positions of
+  the ``sees`` entries (`Network.sees`) that hold for the joint move given
+  as the general ``next`` below takes it;
 - ``next(S)`` for one joint move, with its ``does`` literals folded away
   (`Generator.next_source`), so that base propositions carried over
   unchanged cost one mask for all; and ``next(S, m0, m1, ...)`` for any
@@ -36,7 +39,7 @@ from ggp.gdl.network.formulas import BASE, INPUT, NODE, Folded, MoveFolder, Netw
 
 _NAMES = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ALLOWED = frozenset(
-    {"S", "N", "C", "o", "in", "fixpoint", "step", "goals", "next"}
+    {"S", "N", "C", "o", "in", "fixpoint", "step", "goals", "next", "sees"}
     | {"append", "sort", "def", "return", "if", "and", "or", "not", "None", "True", "False", "bool"}
     | {"B", "A", "to_bytes", "from_bytes", "bytearray", "int", "little"}
 )
@@ -429,7 +432,7 @@ class Generator:
     def step_source(self) -> str:
         """The source of ``step(S)``: None if terminal, else per role its legal inputs."""
         lines: list[str] = []
-        writer = self._writer("step", self.step_targets(), lines)
+        writer = self._writer("step(S)", self.step_targets(), lines)
         if self.network.terminal is not None:
             lines.append(f"    if {writer.test(self.network.terminal)}: return None")
         items = []
@@ -445,22 +448,37 @@ class Generator:
 
     def goals_source(self) -> str:
         """The source of ``goals(S)``: per role, the positions of its goal entries that hold."""
-        network = self.network
+        return self._entries_source("goals(S)", self.network.goals)
+
+    def sees_targets(self) -> list[int]:
+        """The nodes ``sees`` answers (GDL-II's percepts)."""
+        return [node for entries in self.network.sees for node, _ in entries]
+
+    def sees_source(self) -> str:
+        """The source of ``sees(S, m0, m1, ...)``: per role, the positions of its
+        ``sees`` entries (`Network.sees`) that hold when the joint move is played,
+        given as the input index each role plays (as the general ``next``)."""
+        moves = ", ".join(f"m{role}" for role in range(len(self.network.legal)))
+        return self._entries_source(f"sees(S, {moves})", self.network.sees)
+
+    def _entries_source(self, signature: str, per_role: list[list[tuple[int, object]]]) -> str:
+        """A function listing, per role, the positions of the entries whose node holds."""
         lines: list[str] = []
-        writer = self._writer("goals", self.goal_targets(), lines)
+        targets = [node for entries in per_role for node, _ in entries]
+        writer = self._writer(signature, targets, lines)
         items = []
-        for role, entries in enumerate(network.goals):
+        for role, entries in enumerate(per_role):
             lines.append(f"    g{role} = []")
             for position, (node, _) in enumerate(entries):
                 items += writer.items(node, f"g{role}.append({position})", idempotent=False)
         writer.code.statements(items, lines)
-        lines.append(f"    return ({''.join(f'g{r}, ' for r in range(len(network.goals)))})")
+        lines.append(f"    return ({''.join(f'g{r}, ' for r in range(len(per_role)))})")
         return "\n".join(lines) + "\n"
 
-    def _writer(self, name: str, targets: list[int], lines: list[str]) -> _Writer:
+    def _writer(self, signature: str, targets: list[int], lines: list[str]) -> _Writer:
         folded = fold(self.network, cone(self.network, targets))
         writer = _Writer(self.network, folded, self.constants, set(targets))
-        lines.append(f"def {name}(S):")
+        lines.append(f"def {signature}:")
         lines += writer.code.prologue()
         writer.nodes(lines)
         return writer

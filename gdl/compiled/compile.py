@@ -58,6 +58,11 @@ class CompiledRules:
     """Why the generated Python leaves the goals to the interpreter, if it does: their
     code does not fit in what is left of the budget (othello's disc count: 4 MB).
     The network has them, so native code computes them."""
+    sees_code_left: str = ""
+    """Why the generated Python leaves GDL-II's percepts to the interpreter, if it does:
+    their code does not fit in what is left of the budget (native code computes them)."""
+    percept_texts: list[list[str]] = field(default_factory=list)
+    """Per role and ``sees`` entry (`Network.sees`): the text of its percept."""
     general_left: str = ""
     """Why the general next-state function was not written before play, if it was not
     (it did not fit in the budget): then a joint move gets its own function on its
@@ -143,6 +148,11 @@ class CompiledRules:
                 else ""
             )
             + (
+                f"; percepts by the interpreter on the Python path ({self.sees_code_left})"
+                if self.sees_code_left
+                else ""
+            )
+            + (
                 f"; goals by the interpreter on the Python path ({self.goals_code_left})"
                 if self.goals_code_left
                 else ""
@@ -153,6 +163,11 @@ class CompiledRules:
 def goal_values(network: Network) -> list[list[int | None]]:
     """Per role, the value of each of its goal entries (None: not a number 0..100)."""
     return [[_goal_value(value) for _, value in entries] for entries in network.goals]
+
+
+def percept_texts(network: Network) -> list[list[str]]:
+    """Per role, the text of each of its ``sees`` entries' percepts."""
+    return [[to_kif(percept) for _, percept in entries] for entries in network.sees]
 
 
 def _goal_value(value: Term) -> int | None:
@@ -192,6 +207,13 @@ def _compile_rules(strata: Strata, roles: Sequence[Term], work: Work) -> Compile
         functions.update(_function(generator, generator.next_targets(), next_source, work))
     except GroundingError as error:
         general_left = str(error)
+    sees_code_left = ""
+    try:  # GDL-II's percepts (no entries in other games: a function of two lines)
+        functions.update(
+            _function(generator, generator.sees_targets(), generator.sees_source, work)
+        )
+    except GroundingError as error:
+        sees_code_left = str(error)
     goals_code_left = ""
     try:  # last: the goals are asked once a playout, the interpreter can answer them
         functions.update(
@@ -207,11 +229,13 @@ def _compile_rules(strata: Strata, roles: Sequence[Term], work: Work) -> Compile
         [to_kif(term) for term in network.base],
         goal_values(network),
         ground_seconds,
+        percept_texts=percept_texts(network),
     )
     rules.compile_seconds = work.seconds() - ground_seconds
     rules.work = work.spent
     rules.goals_left = program.goals_left
     rules.goals_code_left = goals_code_left
+    rules.sees_code_left = sees_code_left
     rules.general_left = general_left
     return rules
 

@@ -54,6 +54,11 @@ class NativeCode(Protocol):
 
     def next(self, bits: int, does: int) -> int: ...
 
+    def sees(self, bits: int, does: int) -> tuple[list[int], ...]:
+        """GDL-II: per role, the positions of its ``sees`` entries that hold when the
+        joint move whose input bits are `does` is played."""
+        ...
+
     def playouts(
         self,
         bits: int,
@@ -150,6 +155,8 @@ class CompiledGame(GdlGame):
         self._part_inputs: dict[frozenset[str], int] = {}
         self._finish_inputs: dict[Finishers, int] = {}
         self._functions = compiled.functions
+        sees = compiled.functions.get("sees")
+        self._sees: Percepts | None = None if sees is None else (sees, compiled.percept_texts)
         self._base_index = {term: i for i, term in enumerate(compiled.network.base)}
 
     def use_native(
@@ -157,6 +164,7 @@ class CompiledGame(GdlGame):
         native: NativeCode,
         playout_batch: int = 1,
         goal_values: list[list[int | None]] | None = None,
+        percept_texts: list[list[str]] | None = None,
     ) -> None:
         """Answer through `native` from now on: the same answers, faster.
 
@@ -165,6 +173,8 @@ class CompiledGame(GdlGame):
         `playout_batch` becomes `Game.playout_batch`.  `goal_values`, when the
         compiled rules left the goals to the interpreter, says that `native`
         computes them after all, with these goal entries (`CompiledRules.goal_values`).
+        `percept_texts` are the percepts of `native`'s ``sees`` entries
+        (`CompiledRules.percept_texts`), if it computes them.
         """
         if goal_values is not None and self.compiled.goals_left:
             # the values first: a goals() that finds the native function finds them too
@@ -173,6 +183,8 @@ class CompiledGame(GdlGame):
         functions = dict(self._functions)
         functions.update(step=native.step, goals=native.goals)
         self.compiled.use_native_next(native.next)
+        if percept_texts is not None:
+            self._sees = (_native_sees(native), percept_texts)
         self._functions = functions
         self.native = native
         if not self.compiled.goals_left:
@@ -275,6 +287,25 @@ class CompiledGame(GdlGame):
         return GdlState(self, frozenset(base[i] for i in _bit_indexes(bits)))
 
 
+Percepts = tuple[Callable[..., tuple[list[int], ...]], list[list[str]]]
+"""GDL-II's percepts: a function of the state's bits and each role's input index
+giving, per role, the positions of its ``sees`` entries that hold; and, per role
+and position, the percept's text."""
+
+
+def _native_sees(native: NativeCode) -> Callable[..., tuple[list[int], ...]]:
+    """`native`'s percepts, asked as the generated ``sees(S, m0, m1, ...)`` is."""
+    sees = native.sees
+
+    def percepts(bits: int, *joint: int) -> tuple[list[int], ...]:
+        does = 0
+        for index in joint:
+            does |= 1 << index
+        return sees(bits, does)
+
+    return percepts
+
+
 def _bit_indexes(bits: int) -> list[int]:
     indexes = []
     while bits:
@@ -361,9 +392,30 @@ class CompiledState(State):
         return self.next_listed(joint)  # checked: each move is one of its role's listed ones
 
     def percepts(self, joint: Sequence[str]) -> tuple[tuple[str, ...], ...]:
-        """GDL-II percepts, by the interpreter (neither the compiled rules nor native
-        code compute ``sees``; legal moves, next states and goals stay theirs)."""
-        return self._game.interpreted(self.bits).percepts(joint)
+        """GDL-II percepts (`State.percepts`), checked and spelt as by `next`; computed
+        by the compiled rules or native code (by the interpreter where the generated
+        Python left them to it, `CompiledRules.sees_code_left`)."""
+        game = self._game
+        if not game.gdl_ii:
+            return super().percepts(joint)  # raises: no percepts
+        if len(joint) == len(game.roles) and not self.is_terminal():
+            joint = [self._resolve(i, move) for i, move in enumerate(joint)]
+        check_joint(self, joint)
+        return self.percepts_listed(joint)
+
+    def percepts_listed(self, joint: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+        """`percepts` for a joint move of this state's own lists of legal moves, nothing
+        checked (as `next_listed`)."""
+        game = self._game
+        found = game._sees
+        if found is None:
+            return game.interpreted(self.bits).percepts(joint)
+        sees, texts = found
+        slots = game._input_slots()
+        positions = sees(self.bits, *[slots[role][move] for role, move in enumerate(joint)])
+        return tuple(
+            tuple(texts[role][p] for p in sorted(held)) for role, held in enumerate(positions)
+        )
 
     def next_listed(self, joint: Sequence[str]) -> State:
         """`State.next_listed`: the moves' input indexes looked up, nothing checked."""

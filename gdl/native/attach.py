@@ -15,7 +15,7 @@ import random
 import threading
 import time
 
-from ggp.gdl.compiled.compile import goal_values
+from ggp.gdl.compiled.compile import goal_values, percept_texts
 from ggp.gdl.compiled.compiled_game import CompiledGame, PlayoutBroke
 from ggp.gdl.native.build import NativeUnavailable
 from ggp.gdl.native.rules import NativeRules
@@ -68,7 +68,12 @@ def attach_native(game: CompiledGame) -> None:
     if with_goals is not None:
         network, values = with_goals, goal_values(with_goals)
     native = NativeRules(network, values)
-    game.use_native(native, playout_batch(game, native), None if with_goals is None else values)
+    game.use_native(
+        native,
+        playout_batch(game, native),
+        None if with_goals is None else values,
+        percept_texts(network) if any(network.sees) else None,  # else no gdl_sees
+    )
 
 
 def network_with_goals(game: CompiledGame) -> Network | None:

@@ -10,6 +10,9 @@ compiled reasoner):
   positions of the goal entries (`Network.goals`) that hold;
 - ``gdl_next(S, D, out)``: the next state for the joint move whose input bits
   are ``D``;
+- ``gdl_sees(S, D, counts, entries)``, where a ``sees`` sentence can hold:
+  GDL-II's percepts of the joint move ``D``, per role the positions of the
+  ``sees`` entries (`Network.sees`) that hold;
 - ``gdl_playouts(S, count, seed, ...)``: `count` random playouts, choosing
   each role's move as ``random.Random(seed).choice`` does (Python's Mersenne
   Twister, seeded as Python seeds it), so that they are exactly the playouts
@@ -88,11 +91,12 @@ _ALLOWED = frozenset(
     | {"GOAL_POS", "GOAL_VALUE", "BODY_A", "BODY_B", "BODY_C", "ROW_START", "ROW_NODE"}
     | {"ROW_A", "ROW_B", "PRESET", "INPUT_FN", "nop", "dispatch", "__builtin_ctzll"}
     | {"eval_step", "eval_goals", "eval_next", "eval_early", "eval_goal_entries", "legal_lists"}
-    | {"next_state", "any_body", "eval_sinks", "eval_terminal"}
+    | {"next_state", "any_body", "eval_sinks", "eval_terminal", "eval_sees", "gdl_sees"}
+    | {"entries"}
     | {"GT_NODE", "GT_NODE_START", "GT_BODY_START", "GT_LITERAL", "GT_NODES"}
 )
 """Every word the generated part of the source may contain, besides `_GENERATED` ones."""
-_GENERATED = re.compile(r"(step|terminal|goals|next|early|in|sinks)_[0-9]+")
+_GENERATED = re.compile(r"(step|terminal|goals|next|early|in|sinks|sees)_[0-9]+")
 
 DECLARATIONS = (
     """
@@ -101,6 +105,7 @@ void gdl_legal(const uint64_t *S, int *counts, int *moves);
 int gdl_terminal(const uint64_t *S);
 void gdl_goals(const uint64_t *S, int *counts, int *entries);
 void gdl_next(const uint64_t *S, const uint64_t *D, uint64_t *o);
+void gdl_sees(const uint64_t *S, const uint64_t *D, int *counts, int *entries);
 int gdl_playouts(const char *S, int count, uint32_t seed, int greedy, int safe,
                  const uint64_t *finish, int *goals, int *steps, uint64_t *fail);
 int gdl_finishing_moves(const char *S, int count, uint32_t seed, uint64_t *last, int *goals,
@@ -816,10 +821,37 @@ class CGenerator:
             "sinks", with_moves + ", u64 *o", self._sink_statements(next_folded, sinks)
         )
         code += self._next_state(next_folded, preset, sinks)
+        if any(network.sees):  # GDL-II (other games' sources, and their cache, unchanged)
+            code += self._sees()
         for name, position in (("BODY_A", 0), ("BODY_B", 1), ("BODY_C", 2)):
             lines.append(_array(name, [row[position] for row in self.rows]))
         lines.append(_ROWS)
         return "\n".join(lines + code + [_RUNTIME, RAVE_RUNTIME, HEURISTIC_RUNTIME]) + "\n"
+
+    def _sees(self) -> list[str]:
+        """``gdl_sees``: the cone of the ``sees`` nodes evaluated for the state and the
+        joint move, then per role the positions of its entries that hold."""
+        network = self.network
+        targets = [node for entries in network.sees for node, _ in entries]
+        folded = fold(network, cone(network, targets))
+        with_moves = "const u64 *S, const u64 *D, unsigned char *v"
+        lines = self._evaluator("sees", with_moves, folded, targets)
+        lines += [
+            "void gdl_sees(const u64 *S, const u64 *D, int *counts, int *entries) {",
+            "    unsigned char v[NN];",
+            "    int c, k = 0;",
+            "    eval_sees(S, D, v);",
+        ]
+        for role, entries in enumerate(network.sees):
+            lines.append("    c = 0;")
+            for position, (node, _) in enumerate(entries):
+                value = self._value(folded, node)
+                if value != "0":
+                    test = "" if value == "1" else f"if ({value}) "
+                    lines.append(f"    {test}entries[k + c++] = {position};")
+            lines.append(f"    counts[{role}] = c; k += c;")
+        lines += ["    (void)S; (void)D; (void)v; (void)entries;", "}"]
+        return lines
 
     def _value(self, folded: dict[int, Folded], node: int | None) -> str:
         """A C expression for whether `node` holds, once its evaluator has run."""

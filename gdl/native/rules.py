@@ -44,6 +44,7 @@ class NativeRules:
         self.words, self.input_words, self.roles, self.moves_max, self.goal_entries = sizes[0:5]
         self.state_bytes = 8 * self.words
         self.inputs = len(network.inputs)
+        self.percept_entries = sum(len(entries) for entries in network.sees)
         self.played_size = self.lib.gdl_played_size()
         self._local = threading.local()
         """Each thread's result buffers for `playouts` (a call releases the GIL)."""
@@ -74,11 +75,11 @@ class NativeRules:
         """Per role, the positions of its goal entries that hold."""
         return self._per_role(self.lib.gdl_goals, self._state(bits))
 
-    def _per_role(self, function: Any, state: Any) -> tuple[list[int], ...]:
-        """What a C `function(state, counts, found)` lists for each role in turn
+    def _per_role(self, function: Any, *arguments: Any) -> tuple[list[int], ...]:
+        """What a C `function(*arguments, counts, found)` lists for each role in turn
         (`counts` per role, `found` their items one role after the other)."""
         scratch = self._scratch()
-        function(state, scratch.counts, scratch.found)
+        function(*arguments, scratch.counts, scratch.found)
         found = scratch.found_items
         lists = []
         start = 0
@@ -96,9 +97,17 @@ class NativeRules:
         self.lib.gdl_next(scratch.state, scratch.does, scratch.out)
         return int.from_bytes(scratch.out_words, "little")
 
+    def sees(self, bits: int, does: int) -> tuple[list[int], ...]:
+        """GDL-II: per role, the positions of its ``sees`` entries that hold when the
+        joint move whose input bits are `does` is played."""
+        scratch = self._scratch()
+        scratch.state_bytes[:] = bits.to_bytes(self.state_bytes, "little")
+        scratch.does_bytes[:] = does.to_bytes(len(scratch.does_bytes), "little")
+        return self._per_role(self.lib.gdl_sees, scratch.state, scratch.does)
+
     def _scratch(self) -> _Scratch:
-        """This thread's buffers for one call of `legal`, `goals` or `next` (made once,
-        not per call)."""
+        """This thread's buffers for one call of `legal`, `goals`, `sees` or `next` (made
+        once, not per call)."""
         scratch = getattr(self._local, "scratch", None)
         if scratch is None:
             scratch = self._local.scratch = _Scratch(self)
@@ -263,7 +272,7 @@ class _Scratch:
 
     def __init__(self, native: NativeRules) -> None:
         ffi = native.ffi
-        most = max(native.moves_max, native.goal_entries)
+        most = max(native.moves_max, native.goal_entries, native.percept_entries)
         self.count_items = array("i", bytes(4 * native.roles))
         self.counts = ffi.from_buffer("int[]", self.count_items)
         self.found_items = array("i", bytes(4 * (most + 1)))

@@ -52,6 +52,9 @@ class Network:
     goals: list[list[tuple[int, Term]]] = field(default_factory=list)
     """Per role: (node, value) of each possible goal."""
     terminal: int | None = None
+    sees: list[list[tuple[int, Term]]] = field(default_factory=list)
+    """Per role: (node, percept) of each possible ``sees`` sentence (GDL-II), in order
+    of the percept's text."""
     next: list[int | None] = field(default_factory=list)
     """Per base proposition: the node of its ``next`` sentence, if any."""
     init: int = 0
@@ -74,6 +77,10 @@ class Network:
         return sum(1 + sum(len(body) + 1 for body in bodies[node]) for node in nodes)
 
 
+PLAYED = ("legal", "goal", "terminal", "next", "sees")
+"""The relations read from outside the rules, whose static facts are nodes too."""
+
+
 def build_network(program: GroundProgram, roles: Sequence[Term]) -> Network:
     """The network of a ground program, for the roles in their order.
 
@@ -89,7 +96,7 @@ def build_network(program: GroundProgram, roles: Sequence[Term]) -> Network:
     sentences = {head for head, _, _ in program.rules}
     for _, positive, negative in program.rules:
         sentences.update(s for s in (*positive, *negative) if relation(s) not in ("true", "does"))
-    for name in ("legal", "goal", "terminal", "next"):
+    for name in PLAYED:
         sentences.update((name, *args) if args else name for args in program.static.get(name, ()))
     network.nodes = sorted(sentences, key=repr)  # repr: distinct for distinct terms
     node_index: dict[Term, int] = {sentence: i for i, sentence in enumerate(network.nodes)}
@@ -110,7 +117,7 @@ def build_network(program: GroundProgram, roles: Sequence[Term]) -> Network:
             )
         )
         bodies[node_index[head]].add(body)
-    for name in ("legal", "goal", "terminal", "next"):
+    for name in PLAYED:
         for args in program.static.get(name, ()):  # static: true in every state
             bodies[node_index[(name, *args) if args else name]].add(())
     network.bodies = [sorted(found) for found in bodies]
@@ -118,6 +125,7 @@ def build_network(program: GroundProgram, roles: Sequence[Term]) -> Network:
     role_index = {role: i for i, role in enumerate(roles)}
     network.legal = [[] for _ in roles]
     network.goals = [[] for _ in roles]
+    network.sees = [[] for _ in roles]
     for sentence, i in node_index.items():
         name = relation(sentence)
         if name == "legal" and sentence[1] in role_index:
@@ -125,10 +133,14 @@ def build_network(program: GroundProgram, roles: Sequence[Term]) -> Network:
             network.legal[role_index[sentence[1]]].append((i, move))
         elif name == "goal" and sentence[1] in role_index:
             network.goals[role_index[sentence[1]]].append((i, sentence[2]))
+        elif name == "sees" and sentence[1] in role_index:
+            network.sees[role_index[sentence[1]]].append((i, sentence[2]))
         elif sentence == "terminal":
             network.terminal = i
     for moves in network.legal:
         moves.sort(key=lambda item: to_kif(network.inputs[item[1]][1]))
+    for percepts in network.sees:
+        percepts.sort(key=lambda item: to_kif(item[1]))
     network.next = [node_index.get(("next", term)) for term in program.base]
     for (term,) in program.static.get("init", ()):
         network.init |= 1 << base_index[term]

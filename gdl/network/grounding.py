@@ -28,8 +28,8 @@ the move touches (`ggp.gdl.network.factoring`, chosen once the relaxed model
 tells which pays).  A rule that still has many instances has its variables
 eliminated where measured to pay (`ggp.gdl.network.elimination`).
 
-Only what ``legal``, ``next``, ``init``, ``goal`` and ``terminal`` need is
-computed.  Both steps are bounded (`Budget`): units of work (mostly join
+Only what ``legal``, ``next``, ``init``, ``goal``, ``terminal`` and ``sees``
+(GDL-II) need is computed.  Both steps are bounded (`Budget`): units of work (mostly join
 bindings, each counted before it is made), ground rules, and the size of a
 term of the relaxed model (`ggp.gdl.interpreter.joins.MAX_TERM_SIZE`), which
 stops relations whose terms grow without bound.  Past a bound,
@@ -251,10 +251,11 @@ def _relaxed_program(strata: Strata) -> list[Clause]:
     return relaxed
 
 
-PLAY = ("init", "legal", "next", "terminal")
+PLAY = ("init", "legal", "next", "terminal", "sees")
 """The relations that must be grounded for a game to be compiled, with every relation
 they depend on (through negation too: instantiation asks which negated atoms are in
-the relaxed model)."""
+the relaxed model).  ``sees`` (GDL-II's percepts) is grounded as ``next`` is: it
+depends on the state and the moves, and is asked at every joint move of a search."""
 GOAL_SHARE = 4
 """Goals, grounded last, may use at most 1/GOAL_SHARE of the budget: past it (games
 that count or sum for their goals) the interpreter computes the goals, once a playout."""

@@ -86,6 +86,18 @@ class Belief:
             )
         self.particles = kept
 
+    def move_to(self, game: Game) -> None:
+        """Go on with `game`: the same rules on another reasoner (`ggp.gdl.load`), each
+        particle the state of `game` with the same facts."""
+        converted: dict[str, State] = {}
+        particles = []
+        for state in self.particles:
+            key = state.key()
+            if key not in converted:
+                converted[key] = game.state_from_facts(state.facts())
+            particles.append(converted[key])
+        self.game, self.particles = game, particles
+
     def sample(self) -> State:
         """A state drawn from the belief."""
         return self.rng.choice(self.particles)
@@ -104,9 +116,9 @@ class Belief:
             return None
         joint = [self.rng.choice(moves) for moves in legal]
         joint[self.role] = move
-        if _folded(state.percepts(joint)[self.role]) != percepts:
+        if _folded(state.percepts_listed(joint)[self.role]) != percepts:
             return None
-        return state.next(joint)
+        return state.next_listed(joint)
 
     def _searched(self, wanted: int) -> list[State]:
         """Up to `wanted` states consistent with the whole history, found depth first
@@ -129,8 +141,8 @@ class Belief:
         joints = _joint_moves(legal)
         self.rng.shuffle(joints)
         for joint in joints:
-            if _folded(state.percepts(joint)[self.role]) == percepts:
-                self._extend(state.next(joint), step + 1, found, wanted)
+            if _folded(state.percepts_listed(joint)[self.role]) == percepts:
+                self._extend(state.next_listed(joint), step + 1, found, wanted)
                 if len(found) >= wanted:
                     return
 
@@ -207,8 +219,8 @@ class InformationSetSearch:
         while not state.is_terminal():
             joint = self._select(node, state)
             path.append((node, joint))
-            observation = (joint[self.role], state.percepts(joint)[self.role])
-            state = state.next(joint)
+            observation = (joint[self.role], state.percepts_listed(joint)[self.role])
+            state = state.next_listed(joint)
             child = node.children.get(observation)
             if child is None:
                 node.children[observation] = _Node(len(joint))

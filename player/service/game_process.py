@@ -23,13 +23,17 @@ on stdout echoing the command's ``id``:
 - GDL-II (``build`` answers ``"gdl_ii": true`` when the rules have ``sees``): the
   state is not known, and the copy keeps the states consistent with what the
   role has seen (`ggp.player.search.hidden.Belief`) and searches them itself, as no
-  search worker can follow such a match:
+  search worker can follow such a match.  The copy then builds the rules again in
+  a thread, compiled with native code (`StagedRules`, as a search worker does),
+  and moves its belief to them when they are ready; until then the interpreter
+  plays them:
   ``{"cmd": "perceive", "move": M, "percepts": [P, ...], "cpu": S}``: we
   played M and saw the percepts; answers ``{"legal":
   [...], "terminal": false}``, our legal moves now;
   ``{"cmd": "choose", "until": T, "iterations": N or null, "cpu": S}``: search
   (information-set MCTS) until the time T (seconds since the epoch) or N iterations;
-  answers ``{"move": M, "sims": N, "nodes": N}``;
+  answers ``{"move": M, "sims": N, "nodes": N, "reasoner": TEXT}``, TEXT saying
+  what played the rules (`ggp.gdl.load.describe_reasoner`);
 - ``{"cmd": "quit"}``: exit.
 
 Rules that are not valid GDL, an unknown role, a joint move that cannot be
@@ -52,10 +56,12 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from ggp.games.base import Game, GameError, State
+from ggp.gdl.load import describe_reasoner
 from ggp.gdl.syntax.parser import parse_sexprs
 from ggp.player.search.hidden import Belief, InformationSetSearch
 from ggp.player.service import lifeline
 from ggp.player.service.game_factory import game_from_text
+from ggp.player.service.staged_rules import StagedRules
 
 
 class GameCopy:
@@ -67,6 +73,8 @@ class GameCopy:
         self.role = 0
         self.belief: Belief | None = None
         """In a GDL-II game, the states we may be in, instead of `state`."""
+        self.staged: StagedRules | None = None
+        """In a GDL-II game, the faster rules being built, until the belief moves to them."""
 
     def handle(self, command: dict[str, Any]) -> dict[str, Any]:
         """The answer to one command (without its id)."""
@@ -91,6 +99,7 @@ class GameCopy:
         self.game, self.state = game, game.initial_state()
         if game.gdl_ii:
             self.belief = Belief(game, self.role, rng=random.Random())
+            self.staged = StagedRules(rules, build_faster)
         return {
             "roles": list(game.roles),
             "role": self.role,
@@ -113,12 +122,32 @@ class GameCopy:
         belief = self._belief()
         search = InformationSetSearch(belief, rng=random.Random())
         search.run(iterations, time.monotonic() + until - time.time())
-        return {"move": search.best_move(), "sims": search.iterations, "nodes": search.nodes}
+        return {
+            "move": search.best_move(),
+            "sims": search.iterations,
+            "nodes": search.nodes,
+            "reasoner": self.reasoner(),
+        }
+
+    def reasoner(self) -> str:
+        """What plays the rules of the belief's states, in words (for the server's log)."""
+        assert self.belief is not None
+        said = describe_reasoner(self.belief.game)
+        if self.staged is not None:
+            return f"{said}, while the faster rules are built"
+        return said
 
     def _belief(self) -> Belief:
-        if self.belief is None:
+        """The belief, moved to the faster rules once they are built."""
+        belief = self.belief
+        if belief is None:
             raise GameError("not a GDL-II game: the copy follows joint moves (advance)")
-        return self.belief
+        staged = self.staged
+        if staged is not None and staged.done.is_set():
+            self.staged = None
+            if staged.game is not None:
+                belief.move_to(staged.game)
+        return belief
 
     def advance(self, moves: Sequence[str]) -> dict[str, Any]:
         state = self.state
@@ -144,6 +173,12 @@ class GameCopy:
             "legal": [] if terminal else list(state.legal_moves(self.role)),
             "terminal": terminal,
         }
+
+
+def build_faster(rules: str) -> Game:
+    """The game of `rules` compiled, native code attached in the background when it is
+    built (`ggp.gdl.load`, reasoner ``native``), for a GDL-II match's search."""
+    return game_from_text(rules, "the rules of this match", "native")
 
 
 def find_role(game: Game, role: str) -> int:

@@ -546,7 +546,11 @@ class Session:
         if answer["move"] not in legal:
             return self._fallback(f"the search chose {answer['move']}, not legal")
         return Choice(
-            answer["move"], answer["sims"], answer["nodes"], reasoner="information-set search"
+            answer["move"],
+            answer["sims"],
+            answer["nodes"],
+            reasoner=answer.get("reasoner", ""),
+            config="information-set search",
         )
 
     async def _search_while_building(self, deadline: float) -> Choice | None:
