@@ -122,6 +122,15 @@ def test_percepts_static_negated_derived_and_cyclic(reasoner: str) -> None:
 
 
 @pytest.mark.parametrize("reasoner", faster_reasoners())
+def test_percepts_that_can_never_hold(reasoner: str) -> None:
+    rules = [line for line in CORNERS.splitlines() if "sees" not in line]
+    blind = "\n".join(rules) + "(<= (sees watcher seen) (true (hidden 7)))"
+    reference = game_from_text(blind, "blind", reasoner="interpreter")
+    other = on_its_own(game_from_text(blind, "blind", reasoner=reasoner), reasoner)
+    assert other.gdl_ii and replay_agrees(reference, other, range(5)) == set()
+
+
+@pytest.mark.parametrize("reasoner", faster_reasoners())
 def test_compiled_percepts_are_checked_and_spelt_as_the_interpreters(reasoner: str) -> None:
     reference = game_from_text(CORNERS, "corners", reasoner="interpreter").initial_state()
     state = on_its_own(game_from_text(CORNERS, "corners", reasoner=reasoner), reasoner)

@@ -208,12 +208,13 @@ def _compile_rules(strata: Strata, roles: Sequence[Term], work: Work) -> Compile
     except GroundingError as error:
         general_left = str(error)
     sees_code_left = ""
-    try:  # GDL-II's percepts (no entries in other games: a function of two lines)
-        functions.update(
-            _function(generator, generator.sees_targets(), generator.sees_source, work)
-        )
-    except GroundingError as error:
-        sees_code_left = str(error)
+    if generator.sees_targets():  # GDL-II: percepts are asked at every joint move
+        try:
+            functions.update(
+                _function(generator, generator.sees_targets(), generator.sees_source, work)
+            )
+        except GroundingError as error:
+            sees_code_left = str(error)
     goals_code_left = ""
     try:  # last: the goals are asked once a playout, the interpreter can answer them
         functions.update(

@@ -156,6 +156,8 @@ class CompiledGame(GdlGame):
         self._finish_inputs: dict[Finishers, int] = {}
         self._functions = compiled.functions
         sees = compiled.functions.get("sees")
+        if sees is None and not compiled.sees_code_left:  # no percept can ever hold
+            sees = _seeing_nothing(len(self.roles))
         self._sees: Percepts | None = None if sees is None else (sees, compiled.percept_texts)
         self._base_index = {term: i for i, term in enumerate(compiled.network.base)}
 
@@ -291,6 +293,16 @@ Percepts = tuple[Callable[..., tuple[list[int], ...]], list[list[str]]]
 """GDL-II's percepts: a function of the state's bits and each role's input index
 giving, per role, the positions of its ``sees`` entries that hold; and, per role
 and position, the percept's text."""
+
+
+def _seeing_nothing(roles: int) -> Callable[..., tuple[list[int], ...]]:
+    """The percepts of rules in which no ``sees`` sentence can hold (no function written)."""
+    nothing: tuple[list[int], ...] = tuple([] for _ in range(roles))
+
+    def percepts(bits: int, *joint: int) -> tuple[list[int], ...]:
+        return nothing
+
+    return percepts
 
 
 def _native_sees(native: NativeCode) -> Callable[..., tuple[list[int], ...]]:
