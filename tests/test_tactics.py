@@ -14,7 +14,7 @@ from ggp.games.connect_four import ConnectFour
 from ggp.gdl.load import game_from_text
 from ggp.player.search.mcts import MCTS
 from ggp.player.search.tactics import Tactics, Verdict
-from ggp.player.service.search_worker import SearchWorker
+from ggp.player.service.search_worker import TACTICS_REPLIES, SearchWorker, likely_replies
 from perfect_play import value
 from test_mcts import TICTACTOE as TICTACTOE_GAME
 
@@ -252,3 +252,24 @@ def test_the_served_search_plays_a_proven_win_at_once() -> None:
     answer = search(worker, 0, 100_000)
     assert answer["move"] == "(mark 1 3)" and answer["sims"] == 0
     assert answer["proven"] == 100 and "wins within 1 ply" in answer["tactics"]
+
+
+def test_pondering_searches_the_likeliest_replies_for_our_next_move() -> None:
+    """After our move, the tactics search the positions after the opponent's most
+    visited replies while pondering; at our next move the table knows them."""
+    worker = worker_at(True, [])
+    assert not worker.ponder_tactics()  # nothing searched for us yet
+    worker.rng.seed(1)
+    search(worker, 0, 300)  # as x: the tactics are ours
+    assert not worker.ponder_tactics()  # our move: no replies to look at
+    worker.handle({"cmd": "advance", "joint": ["(mark 2 2)", "noop"]})
+    assert worker.tree is not None and worker.tactics is not None
+    replies = likely_replies(worker.tree, 0, TACTICS_REPLIES)
+    assert len(replies) == TACTICS_REPLIES
+    searched = 0
+    while worker.ponder_tactics():
+        searched += 1
+    assert searched >= TACTICS_REPLIES and worker.replies == []
+    for state in replies:  # each finished: every child of the position is in the table
+        verdict = worker.tactics.analyse(state, time.monotonic() + 60, 1_000_000)
+        assert verdict.finished and verdict.nodes <= len(verdict.moves)

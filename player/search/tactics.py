@@ -93,6 +93,9 @@ class Verdict:
     """Our moves after which the others can force our loss, with the plies."""
     depth: int
     """Plies searched completely for every move not proven (0: not even one)."""
+    finished: bool
+    """Whether the search ended by itself (every depth searched, a win found, or
+    every move lost), not at the deadline or out of its budget."""
     nodes: int
     """States looked at (successor states made)."""
     seconds: float
@@ -186,6 +189,7 @@ class Tactics:
         wins: dict[str, int] = {}
         losses: dict[str, int] = {}
         done = 0
+        finished = False
         moves: tuple[str, ...] = ()
         try:
             split = self._split(state)
@@ -203,10 +207,11 @@ class Tactics:
                     done = depth
                     if wins or len(losses) == len(moves):
                         break
+            finished = True
         except OutOfBudget:
             pass
         seconds = time.monotonic() - began
-        return Verdict(moves, wins, losses, done, self.nodes, seconds)
+        return Verdict(moves, wins, losses, done, finished, self.nodes, seconds)
 
     # ------------------------------------------------------------ the searches
 

@@ -299,6 +299,11 @@ TACTICS_SHARE = 0.1
 TACTICS_NODES = 200_000
 """...and the states it may look at (about 2 CPU-s on native Breakthrough)."""
 
+TACTICS_REPLIES = 3
+"""While pondering where another role is on move, every fourth slice goes to the
+tactics of the positions after its likeliest replies (the most visited at the
+root), this many, so that at our move their table holds what they prove."""
+
 
 def build_native(rules: str) -> Game:
     """The game of `rules` on native code, or the fastest reasoner there is (`ggp.gdl.load`)."""
@@ -339,6 +344,11 @@ class SearchWorker:
         """Whether to search for forced wins and losses (``tactics`` at load)."""
         self.tactics: Tactics | None = None
         """With `tactics_on`: our role's tactical search and its table, over the match."""
+        self.replies: list[State] = []
+        """The positions after the other role's likeliest replies, left for the tactics
+        to search while pondering..."""
+        self.replies_step = -1
+        """...at the step they were found for."""
         self.ponder_limit = 0.0
         """Seconds pondered at most after a command (0: no pondering)."""
         self.ponder_until = 0.0
@@ -435,6 +445,7 @@ class SearchWorker:
         self.part = None
         self.traps = None
         self.tactics = None
+        self.replies, self.replies_step = [], -1
         self.puzzle = self._puzzle_at(state, depth)
 
     def _puzzle_at(self, state: State, depth: int) -> PuzzleSearch | None:
@@ -828,7 +839,9 @@ class SearchWorker:
         """Search for a slice of `PONDER_SLICE` seconds (stops at a terminal root):
         a kept part tree not searched last if there is one, else the joint tree
         (in a puzzle, the puzzle search, until it is done).
-        While a race runs, every other slice goes to it."""
+        While a race runs, every other slice goes to it, and every fourth slice goes
+        to the tactics of the likeliest replies while there are some to search
+        (`ponder_tactics`)."""
         self.take_better_search()
         if self.puzzle is not None:
             began = time.monotonic()
@@ -841,6 +854,8 @@ class SearchWorker:
         if self.race_slices % 2 == 0 and self.racing():
             self.run_race(time.monotonic() + PONDER_SLICE)
             return
+        if self.race_slices % 4 == 1 and self.ponder_tactics():
+            return
         tree = self.parts.ponder_tree() or self.tree
         assert tree is not None
         began = time.monotonic()
@@ -852,6 +867,25 @@ class SearchWorker:
             self.ponder_until = 0.0
         self.pondered += sims
         self.ponder_seconds += time.monotonic() - began
+
+    def ponder_tactics(self) -> bool:
+        """With `tactics_on`, once we have searched: a slice of the tactics of the
+        positions after the likeliest replies (`TACTICS_REPLIES`), one at a time
+        until each is finished; returns whether it searched."""
+        tactics, tree = self.tactics, self.tree
+        if tactics is None or tree is None or not self.tactics_on:
+            return False
+        if self.replies_step != self.steps:  # looked for until some are found
+            self.replies = likely_replies(tree, tactics.role, TACTICS_REPLIES)
+            if self.replies:
+                self.replies_step = self.steps
+        if not self.replies:
+            return False
+        began = time.monotonic()
+        verdict = tactics.analyse(self.replies[0], began + PONDER_SLICE, TACTICS_NODES)
+        if verdict.finished:
+            self.replies.pop(0)
+        return True
 
     def advance(self, joint: list[str]) -> dict[str, Any]:
         tree = self.tree
@@ -884,6 +918,25 @@ class SearchWorker:
         tree, table = self.tree, self.table
         if tree is not None and table is not None and tree.root.depth <= table.depth:
             table.record(tree.root)
+
+
+def likely_replies(tree: MCTS, role: int, count: int) -> list[State]:
+    """Where one role other than `role` is on move at the root of `tree`: the
+    positions after its `count` most visited moves, those not terminal."""
+    root = tree.root
+    if root.moves is None or len(root.choosers) != 1 or root.choosers[0] == role:
+        return []
+    chooser = root.choosers[0]
+    replies = []
+    for stats in tree.statistics(chooser)[:count]:
+        if stats.visits == 0:
+            break
+        joint = [moves[0] for moves in root.moves]
+        joint[chooser] = stats.move
+        state = root.state.next_listed(joint)
+        if not state.is_terminal():
+            replies.append(state)
+    return replies
 
 
 def reasoner_of(game: Game) -> str:
