@@ -2,6 +2,7 @@
 
     python benchmarks/puzzles.py [--startclock 60] [--playclock 10] [--games a,b,...]
         [--serve-python PATH] [--workers 1] [--log-dir DIR] [--json FILE]
+        [--player URL [--player-name NAME]]
 
 Starts one ``ggp serve`` (by default this checkout's; ``--serve-python`` runs
 another checkout's interpreter, e.g. one installed from main, for a before/after
@@ -10,8 +11,13 @@ chosen before any tuning, docs/puzzles.md) with ``ggp match GAME URL`` of this
 checkout, one after the other.  Per puzzle it prints the goal reached, the moves
 played, the wall-clock seconds of the match, and, where the player's log says
 so (``best goal known``), the seconds from the start message to the first line
-reaching 100.  The load (``uptime``) is printed before and after: the figures
-depend on it.  Needs the corpus (``../shared/gdl-corpus``).
+reaching 100.  The load (``uptime``) is printed before and after, and the load
+average is recorded before and after each puzzle: the figures depend on it.
+``--player URL`` plays the puzzles with a player already running at that URL
+(another program, Sancho say) instead of starting ``ggp serve``: the same
+figures but the first 100, which only our player's log says.  A game is the
+name of a corpus game or a ``.kif`` path.  Needs the corpus
+(``../shared/gdl-corpus``).
 """
 
 from __future__ import annotations
@@ -102,18 +108,42 @@ def first_hundred(log_text: str, match_id: str) -> float | None:
     return None
 
 
+def game_path(game: str) -> Path:
+    """A ``.kif`` path as it is, a corpus game's name as its file."""
+    return Path(game) if game.endswith(".kif") else CORPUS / f"{game}.kif"
+
+
+def our_commit() -> str | None:
+    """This checkout's commit (``-dirty`` with uncommitted changes), if git knows it."""
+    try:
+        described = subprocess.run(
+            ["git", "describe", "--always", "--dirty"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return described.stdout.strip() or None
+
+
 def play(game: str, url: str, args: argparse.Namespace, log_dir: Path) -> dict[str, object]:
     """Referee one match of `game` against the player at `url`."""
+    path = game_path(game)
+    game = path.stem
     before = set(log_dir.glob(f"{game}.*.json"))
-    command = [sys.executable, "-m", "ggp", "match", str(CORPUS / f"{game}.kif"), url]
+    command = [sys.executable, "-m", "ggp", "match", str(path), url]
     command += ["--startclock", str(args.startclock), "--playclock", str(args.playclock)]
     command += ["--log-dir", str(log_dir)]
+    load_before = os.getloadavg()[0]
     began = time.perf_counter()
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     seconds = time.perf_counter() - began
+    load = [round(load_before, 2), round(os.getloadavg()[0], 2)]
     logs = sorted(set(log_dir.glob(f"{game}.*.json")) - before)
     if done.returncode != 0 or not logs:
-        return {"game": game, "error": (done.stderr or done.stdout).strip()[-300:]}
+        return {"game": game, "error": (done.stderr or done.stdout).strip()[-300:], "load": load}
     logged = json.loads(logs[-1].read_text())
     errors = sum(1 for step in logged["errors"] for error in step if error)
     return {
@@ -123,6 +153,7 @@ def play(game: str, url: str, args: argparse.Namespace, log_dir: Path) -> dict[s
         "moves": len(logged["moves"]),
         "errors": errors,
         "seconds": round(seconds, 1),
+        "load": load,
     }
 
 
@@ -135,48 +166,63 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=1, help="search workers of the player")
     parser.add_argument("--log-dir", type=Path, help="default: a temporary folder")
     parser.add_argument("--json", type=Path, help="write the results here too")
+    parser.add_argument("--player", help="URL of a player already running, instead of ours")
+    parser.add_argument("--player-name", help="its name in the results (default: the URL)")
     args = parser.parse_args()
-    if not CORPUS.is_dir():
-        raise SystemExit(f"no corpus at {CORPUS}")
+    games = args.games.split(",")
+    missing = [game for game in games if not game_path(game).is_file()]
+    if missing:
+        raise SystemExit(f"no such game: {', '.join(missing)} (corpus: {CORPUS})")
 
     log_dir = args.log_dir or Path(tempfile.mkdtemp(prefix="puzzles-"))
     log_dir.mkdir(parents=True, exist_ok=True)
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
     serve_log = log_dir / "serve.log"
-    command = [args.serve_python, "-m", "ggp", "serve", "--host", "127.0.0.1"]
-    command += ["--port", str(port), "--workers", str(args.workers), "--log-level", "INFO"]
-    environment = dict(os.environ, PYTHONUNBUFFERED="1")
     load_before = uptime()
     print(f"load before: {load_before}", flush=True)
-    with serve_log.open("w") as out:
-        player = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=environment)
+    player = None
+    if args.player:
+        url = args.player
+    else:
+        url = f"http://127.0.0.1:{free_port()}"
+        command = [args.serve_python, "-m", "ggp", "serve", "--host", "127.0.0.1"]
+        command += ["--port", url.rsplit(":", 1)[1], "--workers", str(args.workers)]
+        command += ["--log-level", "INFO"]
+        environment = dict(os.environ, PYTHONUNBUFFERED="1")
+        with serve_log.open("w") as out:
+            player = subprocess.Popen(
+                command, stdout=out, stderr=subprocess.STDOUT, env=environment
+            )
     results = []
     try:
-        wait_until_up(url, player)
-        for game in args.games.split(","):
+        if player is not None:
+            wait_until_up(url, player)
+        for game in games:
             result = play(game, url, args, log_dir)
-            if "match" in result:
+            if "match" in result and player is not None:
                 result["first_100"] = first_hundred(serve_log.read_text(), str(result["match"]))
             print(json.dumps(result), flush=True)
             results.append(result)
     finally:
-        player.terminate()
-        try:
-            player.wait(15)
-        except subprocess.TimeoutExpired:
-            player.kill()
-            player.wait()
+        if player is not None:
+            player.terminate()
+            try:
+                player.wait(15)
+            except subprocess.TimeoutExpired:
+                player.kill()
+                player.wait()
     load_after = uptime()
     goals = [int(r["goal"]) for r in results if "goal" in r]
     print(f"load after: {load_after}")
     print(
+        f"{args.player_name or args.player or 'ggp serve'}, "
         f"start clock {args.startclock:g} s, play clock {args.playclock:g} s, "
         f"{args.workers} worker(s): mean goal {sum(goals) / max(1, len(goals)):.1f} "
         f"over {len(goals)} of {len(results)} puzzles; logs in {log_dir}"
     )
     if args.json is not None:
         summary = {
+            "player": args.player_name or args.player or "ggp serve",
+            "commit": None if args.player else our_commit(),
             "startclock": args.startclock,
             "playclock": args.playclock,
             "workers": args.workers,

@@ -5,6 +5,7 @@
         --startclock 60 --playclock 10 --out strength.json [--plot strength.png]
         [--opponent-name NAME] [--stop-after MINUTES]
         [--ours URL] [--serve-args "--workers 2"]
+    python benchmarks/strength.py --opponent URL --opponent URL2 --games 3pConnectFour ...
     python benchmarks/strength.py --merge a.json b.json --out all.json [--plot all.png]
 
 Starts our player (``python -m ggp serve`` of this checkout on a free loopback
@@ -12,7 +13,10 @@ port, its log kept beside the results) unless ``--ours`` gives the URL of one
 already running (another version, say), then referees matches between it and
 the opponent through our referee (`ggp.server.tournament`): one match of each game
 in turn, round after round, until every game has ``--matches``, our seat
-swapped from one match of a game to the next.  A game is a ``.kif`` path, the
+swapped from one match of a game to the next.  In a game of n roles, match i
+seats us in role i mod n and the first n - 1 opponents (``--opponent`` given
+that many times, one player each: a player plays one role of a match) in the
+other roles, in their order.  A game is a ``.kif`` path, the
 name of a corpus game (``../shared/gdl-corpus/games/NAME.kif``) or a built-in
 game (refereed with its native rules, the players receiving its GDL twin).
 
@@ -59,9 +63,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from ggp.player.agents import Clocks  # noqa: E402
+from ggp.server.match import RANDOM_ROLE  # noqa: E402
 from ggp.server.results import outcome  # noqa: E402
 from ggp.server.stats import wilson_interval  # noqa: E402
-from ggp.server.tournament import run_tournament  # noqa: E402
+from ggp.server.tournament import cached_game, run_tournament  # noqa: E402
 from referee_serve import free_port, stop_player, wait_until_up  # noqa: E402
 
 CORPUS_GAMES = ROOT.parent / "shared" / "gdl-corpus" / "games"
@@ -108,9 +113,24 @@ def our_commit() -> str | None:
     return described.stdout.strip() or None
 
 
+def seats(index: int, roles: int, ours: str, opponents: list[str]) -> list[str]:
+    """The player of each role in match `index` of a game of `roles` roles: ours in
+    role index mod roles, the first roles - 1 opponents in the others, in order."""
+    if roles - 1 > len(opponents):
+        raise SystemExit(
+            f"a game of {roles} roles needs {roles - 1} opponents (--opponent given "
+            f"{roles - 1} times), got {len(opponents)}"
+        )
+    others = iter(opponents[: roles - 1])
+    return [ours if role == index % roles else next(others) for role in range(roles)]
+
+
 def play_match(game: str, index: int, ours: str, args, log_dir: Path) -> dict:
-    """Match `index` of `game`: we take the first seat in even matches, the second in odd."""
-    urls = [ours, args.opponent] if index % 2 == 0 else [args.opponent, ours]
+    """Match `index` of `game`: in a game of two roles, we take the first seat in
+    even matches, the second in odd (`seats`)."""
+    roles = cached_game(game_spec(game), True).game.roles
+    playing = sum(role != RANDOM_ROLE for role in roles)
+    urls = seats(index, playing, ours, args.opponent)
     load_before = os.getloadavg()[0]
     began = time.perf_counter()
     (result,) = run_tournament(
@@ -242,7 +262,7 @@ def brief(replies: dict | None) -> dict | None:
 def starting_report(args) -> dict:
     """The results of `args.out` to go on from, or new ones."""
     settings = {
-        "opponent": args.opponent_name or args.opponent,
+        "opponent": args.opponent_name or ",".join(args.opponent),
         "startclock": args.startclock,
         "playclock": args.playclock,
         "serve_args": args.serve_args,
@@ -342,7 +362,11 @@ def draw(report: dict, path: Path) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--opponent", help="URL of the opponent GGP player")
+    parser.add_argument(
+        "--opponent",
+        action="append",
+        help="URL of the opponent GGP player (again for each further role of n-player games)",
+    )
     parser.add_argument("--opponent-name", help="the opponent's name in the results (default: URL)")
     parser.add_argument("--ours", help="URL of our player, already running (default: start one)")
     parser.add_argument("--serve-args", default="", help="options for the ggp serve we start")

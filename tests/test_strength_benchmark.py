@@ -140,3 +140,23 @@ def test_the_merge_command_takes_the_games_asked_of_a_file(tmp_path):
     )
     assert done.returncode != 0
     assert "no matches of ticTacToe" in done.stderr
+
+
+def test_two_roles_swap_seats_from_one_match_to_the_next():
+    assert strength.seats(0, 2, "ours", ["them"]) == ["ours", "them"]
+    assert strength.seats(1, 2, "ours", ["them"]) == ["them", "ours"]
+
+
+def test_in_a_game_of_three_roles_we_go_round_the_seats_beside_two_opponents():
+    opponents = ["first", "second", "unused"]
+    assert [strength.seats(index, 3, "ours", opponents) for index in range(4)] == [
+        ["ours", "first", "second"],
+        ["first", "ours", "second"],
+        ["first", "second", "ours"],
+        ["ours", "first", "second"],
+    ]
+
+
+def test_a_game_of_more_roles_than_players_is_refused():
+    with pytest.raises(SystemExit, match="3 roles needs 2 opponents"):
+        strength.seats(0, 3, "ours", ["only"])
