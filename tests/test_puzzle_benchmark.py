@@ -72,6 +72,7 @@ def test_the_puzzles_are_played_by_the_player_at_the_url_given(tmp_path, presser
     assert "presser, start clock 10 s, play clock 5 s" in done.stdout
     report = json.loads(results.read_text())
     assert (report["player"], report["commit"]) == ("presser", None)
+    assert "workers" not in report  # of the ggp serve not started
     (played,) = report["results"]
     assert (played["game"], played["goal"], played["moves"], played["errors"]) == (
         "press",
