@@ -35,6 +35,22 @@ def test_the_belief_is_the_posterior_car_behind_the_other_door_two_times_in_thre
     assert 0.58 < cars["(car 2)"] / 600 < 0.75  # 2/3; 0.58 is over 4 deviations below
 
 
+def test_the_belief_tries_every_chance_move_as_often_as_the_others() -> None:
+    """Stratified tries: a third of the particles exactly behind each door (independent
+    draws gave 86, 71 and 43 of 200 once, and the search then stayed with its door)."""
+    belief = Belief(MONTY, 0, 300, random.Random(7))
+    belief.observe("noop", ())
+    assert Counter(car(state) for state in belief.particles) == {
+        "(car 1)": 100,
+        "(car 2)": 100,
+        "(car 3)": 100,
+    }
+    belief.observe("(choose 1)", ())
+    belief.observe("noop", ("(open_door 3)",))
+    cars = Counter(car(state) for state in belief.particles)
+    assert cars == {"(car 1)": 100, "(car 2)": 200}  # the posterior: 1/3 and 2/3
+
+
 def test_a_belief_rebuilds_itself_from_the_history_when_rejection_finds_nothing() -> None:
     belief = monty_belief(seed=1, size=20)
     belief.particles = [MONTY.initial_state()]  # a belief that lost track

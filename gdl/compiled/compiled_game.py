@@ -425,9 +425,12 @@ class CompiledState(State):
         sees, texts = found
         slots = game._input_slots()
         positions = sees(self.bits, *[slots[role][move] for role, move in enumerate(joint)])
-        return tuple(
-            tuple(texts[role][p] for p in sorted(held)) for role, held in enumerate(positions)
-        )
+        seen = []
+        for role_texts, held in zip(texts, positions, strict=True):
+            if len(held) > 1:
+                held = sorted(held)  # entries are in the order of their texts
+            seen.append(tuple([role_texts[p] for p in held]))
+        return tuple(seen)
 
     def next_listed(self, joint: Sequence[str]) -> State:
         """`State.next_listed`: the moves' input indexes looked up, nothing checked."""
