@@ -29,7 +29,9 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+import tomllib
 from pathlib import Path
 from typing import NamedTuple
 
@@ -101,6 +103,27 @@ def measure(rules_path: Path, iterations: int) -> Rates:
     return Rates(*(statistics.median(rates) for rates in (simulations, playouts, bare)))
 
 
+def import_root(checkout: Path, scratch: Path) -> Path:
+    """A folder from which ``import ggp`` finds `checkout`'s code, ahead of the
+    installed one: the checkout itself, or where pyproject.toml maps the package
+    ``ggp`` onto folders (``ggp`` is cli/, ``ggp.gdl`` is gdl/...), a ``ggp``
+    folder in `scratch` of links to them as that mapping lays them out."""
+    project = tomllib.loads((checkout / "pyproject.toml").read_text())
+    mapping = project.get("tool", {}).get("setuptools", {}).get("package-dir", {})
+    if "ggp" not in mapping:
+        return checkout
+    package = scratch / "ggp"
+    package.mkdir()
+    for entry in (checkout / mapping["ggp"]).iterdir():
+        (package / entry.name).symlink_to(entry)
+    for name, folder in mapping.items():
+        if name.startswith("ggp."):
+            link = package.joinpath(*name.split(".")[1:])
+            link.unlink(missing_ok=True)
+            link.symlink_to(checkout / folder)
+    return scratch
+
+
 def run_in(checkout: Path, rules_path: Path, iterations: int) -> Rates:
     """`measure` in a new process on `checkout`'s code (this script drives it, so
     a baseline older than the script will do)."""
@@ -108,10 +131,11 @@ def run_in(checkout: Path, rules_path: Path, iterations: int) -> Rates:
         raise SystemExit(
             f"{checkout} is not a checkout of this project (no player/service/search_worker.py)"
         )
-    env = {**os.environ, "PYTHONPATH": str(checkout)}
     command = [sys.executable, __file__, str(rules_path), "--measure"]
     command += ["--iterations", str(iterations)]
-    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    with tempfile.TemporaryDirectory() as scratch:
+        env = {**os.environ, "PYTHONPATH": str(import_root(checkout, Path(scratch)))}
+        done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(f"the measure on {checkout} failed:\n{done.stderr[-2000:]}")
     code, *rates = done.stdout.split()[-4:]
