@@ -50,6 +50,10 @@ class NativeCode(Protocol):
 
     def step(self, bits: int) -> tuple[list[int], ...] | None: ...
 
+    def terminal(self, bits: int) -> bool: ...
+
+    def legal(self, bits: int) -> tuple[list[int], ...]: ...
+
     def goals(self, bits: int) -> tuple[list[int], ...]: ...
 
     def next(self, bits: int, does: int) -> int: ...
@@ -183,7 +187,9 @@ class CompiledGame(GdlGame):
             self.compiled.goal_values = goal_values
             self.compiled.goals_left = ""
         functions = dict(self._functions)
-        functions.update(step=native.step, goals=native.goals)
+        functions.update(
+            step=native.step, goals=native.goals, terminal=native.terminal, legal=native.legal
+        )
         self.compiled.use_native_next(native.next)
         if percept_texts is not None:
             self._sees = (_native_sees(native), percept_texts)
@@ -374,8 +380,12 @@ class CompiledState(State):
 
     def _legal_ids(self) -> tuple[list[int], ...]:
         """Per role, the input indexes of its legal moves (asked of non-terminal states only)."""
-        if self._terminal is None:
-            self._step()
+        if self._legal is None:
+            legal = self._game._functions.get("legal")
+            if self._terminal is None or legal is None:
+                self._step()
+            elif not self._terminal:
+                self._legal = legal(self.bits)
         assert self._legal is not None, "a terminal state has no legal moves to ask for"
         return self._legal
 
@@ -490,8 +500,14 @@ class CompiledState(State):
             raise GameError("a native playout reached a state where the rules break") from None
 
     def is_terminal(self) -> bool:
+        """Native code answers this alone: of the states a search adds, most are
+        never expanded, and their legal moves are not needed (`_legal_ids`)."""
         if self._terminal is None:
-            self._step()
+            terminal = self._game._functions.get("terminal")
+            if terminal is None:
+                self._step()
+            else:
+                self._terminal = terminal(self.bits)
         return bool(self._terminal)
 
     def goals(self) -> Goals:

@@ -64,6 +64,10 @@ class NativeRules:
         """Per role, the input indexes of its legal moves, in increasing order."""
         return self._per_role(self.lib.gdl_legal, self._state(bits))
 
+    def terminal(self, bits: int) -> bool:
+        """Whether the state is terminal (without its legal moves, which `step` adds)."""
+        return bool(self.lib.gdl_terminal(self._state(bits)))
+
     def step(self, bits: int) -> tuple[list[int], ...] | None:
         """None in a terminal state, else what `legal` gives."""
         state = self._state(bits)
