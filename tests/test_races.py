@@ -140,11 +140,15 @@ def test_changes_that_make_no_valid_configuration_are_skipped() -> None:
         "RAVE",
         "half the exploration",
         "twice the exploration",
+        "transpositions on/off",
     ]  # implicit minimax needs a learnt heuristic
     assert names[1][1] == SearchConfig(0.35, mast=True)
     assert all(config.valid(False) for _, config in names)
     assert not SearchConfig(0.35, rave=True, imm=True).valid(True)
     assert not SearchConfig(0.35, decisive=True, mast=True).valid(True)
+    assert not SearchConfig(0.35, rave=True, transpose=True).valid(False)
+    assert names[-1][1] == SearchConfig(0.35, decisive=True, transpose=True)
+    assert names[-1][1].describe() == "decisive playouts, transpositions, c=0.35"
 
 
 def test_race_moves_give_both_sides_the_same_clock_time() -> None:
@@ -234,3 +238,12 @@ def test_without_races_the_worker_keeps_its_defaults(monkeypatch, tmp_path) -> N
         worker.ponder()
     assert worker.race is None
     assert worker.config == SearchConfig(search_worker.SEARCH_C, decisive=True)
+
+
+def test_a_configuration_with_transpositions_makes_a_graph(tmp_path) -> None:
+    worker = prepared(False, tmp_path)
+    assert worker.tree.positions is None  # the default: a tree
+    state = worker.tree.root.state
+    graph = worker.race_tree(dataclasses.replace(worker.config, transpose=True), state)
+    assert graph.search(iterations=200) == 200
+    assert graph.positions is not None and len(graph.positions) == graph.node_count

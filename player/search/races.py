@@ -8,10 +8,12 @@ self-play games between the current configuration (the *champion*) and one
 *challenger* at a time, a variant of it that changes one thing (`CHANGES`):
 decisive playouts on or off, MAST or RAVE instead of random playouts,
 implicit minimax with the learnt heuristic on or off, half or twice the
-exploration constant.  Both sides get the same CPU time a move
-(`move_seconds` of the searching thread's time), so a challenger whose
-simulations cost more has to win them back on this game.  The challenger
-takes one seat (each seat in turn), the champion plays every other role.
+exploration constant, transpositions on or off (a state reached by other
+orders of moves one node of the tree: they pay where states recur).  Both
+sides get the same CPU time a move (`move_seconds` of the searching thread's
+time), so a challenger whose simulations cost more has to win them back on
+this game.  The challenger takes one seat (each seat in turn), the champion
+plays every other role.
 
 After each game the challenger's score (mean goal / 100, draws half) is
 judged by its Wilson interval: a challenger whose interval lies above one half
@@ -84,13 +86,17 @@ class SearchConfig:
     """GRAVE choices from the random playouts' move statistics."""
     imm: bool = False
     """Implicit minimax backups of the learnt heuristic (where one is learnt)."""
+    transpose: bool = False
+    """Transpositions: the tree is a graph, a state reached by several orders of
+    moves one node (`MCTS` ``transpose``)."""
 
     def valid(self, heuristic: bool) -> bool:
         """Whether `MCTS` can run this (`heuristic`: whether one was learnt for `imm`)."""
         if self.imm and not heuristic:
             return False
         playouts = self.decisive + self.mast + self.rave
-        return playouts <= 1 and not (self.rave and self.imm)
+        together = (self.rave and self.imm) or (self.rave and self.transpose)
+        return playouts <= 1 and not together
 
     def describe(self) -> str:
         playouts = "random playouts"
@@ -101,7 +107,8 @@ class SearchConfig:
         elif self.rave:
             playouts = "RAVE"
         imm = ", implicit minimax" if self.imm else ""
-        return f"{playouts}{imm}, c={self.c:g}"
+        transpose = ", transpositions" if self.transpose else ""
+        return f"{playouts}{imm}{transpose}, c={self.c:g}"
 
 
 Change = Callable[[SearchConfig], SearchConfig]
@@ -113,6 +120,7 @@ CHANGES: tuple[tuple[str, Change], ...] = (
     ("RAVE", lambda s: dataclasses.replace(s, rave=True, decisive=False, imm=False)),
     ("half the exploration", lambda s: dataclasses.replace(s, c=s.c / 2)),
     ("twice the exploration", lambda s: dataclasses.replace(s, c=s.c * 2)),
+    ("transpositions on/off", lambda s: dataclasses.replace(s, transpose=not s.transpose)),
 )
 """The challengers, as changes of the champion, in the order they race."""
 

@@ -534,6 +534,7 @@ class SearchWorker:
             mast=config.mast,
             imm=imm,
             evaluator=playout,
+            transpose=config.transpose,
         )
 
     def race_tree(self, config: SearchConfig, state: State) -> MCTS:
