@@ -82,8 +82,8 @@ configurations (`ggp.player.search.races`), once the rules are final."""
 TACTICS = False
 """Whether the search workers search each position for forced wins and losses before
 the MCTS search (`ggp.player.search.tactics`, ``--tactics``).  Off: against the
-search without, 0.45 (0.33-0.58) over 55 self-play matches at 3 s a move, load
-average 12 to 21, for about a tenth of the simulations (docs/tactics.md)."""
+search without, 0.51 (0.40-0.61) over 78 self-play matches at 3 s a move, load
+average 12 to 24, for about a tenth of the simulations (docs/tactics.md)."""
 
 PONDER_CLOCKS = 3
 """Workers ponder for at most this many play clocks after the last message: a
