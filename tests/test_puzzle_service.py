@@ -92,3 +92,28 @@ def test_ggp_study_varies_a_puzzle_agents_option(tmp_path) -> None:
     summary = (out / "summary.csv").read_text().splitlines()
     level_two = [row.split(",") for row in summary[1:] if row.split(",")[2:4] == ["2", "all"]]
     assert len(level_two) == 1 and float(level_two[0][8]) == 1.0  # NRPA 2 x 50 solves it
+
+
+def test_a_puzzle_search_moves_to_the_compiled_rules_when_they_are_ready() -> None:
+    """A long search (a start clock) begun on the interpreter goes on on the compiled
+    rules once they are built, not on the interpreter to its end; the best line
+    is kept.  The interpreter's search is made to find nothing, as on a puzzle too
+    large for it, and the compile ends during its first stretch."""
+    from test_staged_rules import HeldBuilder
+
+    builder = HeldBuilder()
+    worker = SearchWorker(builder)
+    worker.handle({"cmd": "load", "rules": NEEDLE})
+    interpreted = worker.puzzle
+    assert interpreted is not None
+
+    def slow_interpreter(deadline: float) -> int:
+        builder.release.set()
+        assert worker.staged is not None and worker.staged.wait(120)
+        return 1
+
+    interpreted.search = slow_interpreter  # type: ignore[method-assign]
+    answer = _search(worker, 600)  # ends once the line reaching 100 is found
+    assert answer["reasoner"].startswith("interpreter, then ")
+    assert (answer["move"], answer["line_goal"], answer["proven"]) == (LINE[0], 100, 100)
+    assert worker.puzzle is not interpreted and builder.calls == 1

@@ -279,6 +279,10 @@ development set of 12 corpus puzzles at 60 s / 10 s it took the mean goal from
 60.8 (MCTS) to 90.0, seven puzzles solved against eleven (docs/puzzles.md).
 No heuristic is learnt and no configurations are raced in a puzzle."""
 
+PUZZLE_LOOK = 0.25
+"""Seconds of puzzle search between two looks for the faster rules while they are
+being built (`SearchWorker._search_puzzle`)."""
+
 SEARCH_TRAPS = True
 """Play positions the exact solver settles in a tenth of the move's time
 exactly, and among the moves that keep their value the trap a flat Monte Carlo
@@ -624,9 +628,7 @@ class SearchWorker:
         share of them racing configurations where a race can run (`run_race`); in a
         puzzle, the puzzle search (`_search_puzzle`)."""
         if self.puzzle is not None:
-            self.take_faster_rules()
-            assert self.puzzle is not None
-            return self._search_puzzle(self.puzzle, seconds)
+            return self._search_puzzle(seconds)
         start = time.monotonic()
         self.stop_at = start + seconds
         try:
@@ -680,14 +682,33 @@ class SearchWorker:
             move = verdict.choose(move, [stats.move for stats in tree.statistics(role)])
         return self._answer(tree, role, move, sims, cpu, plan, first, verdict)
 
-    def _search_puzzle(self, puzzle: PuzzleSearch, seconds: float) -> dict[str, Any]:
+    def _search_puzzle(self, seconds: float) -> dict[str, Any]:
         """Search the puzzle for `seconds` (not at all once its best line reaches 100 or
         is proven optimal) and answer the best line's next move (see the module),
         with ``line_goal``, the goal it reaches (null: none yet), and ``line``, what
-        the log says of it."""
+        the log says of it.  While the faster rules are being built, it looks for
+        them every `PUZZLE_LOOK` seconds and goes on on them (keeping the best line):
+        a start clock is long, and the interpreter's search far slower."""
+        deadline = time.monotonic() + seconds
         cpu = time.process_time()
-        steps = puzzle.search(time.monotonic() + seconds)
         assert self.tree is not None
+        first = reasoner_of(self.tree.root.state.game)
+        steps = 0
+        while True:
+            self.take_faster_rules()
+            puzzle, staged = self.puzzle, self.staged
+            assert puzzle is not None
+            if staged is None:
+                steps += puzzle.search(deadline)
+                break
+            searched = puzzle.search(min(deadline, time.monotonic() + PUZZLE_LOOK))
+            steps += searched
+            left = deadline - time.monotonic()
+            if puzzle.done or left <= 0:
+                break
+            if searched == 0:  # nothing left to search on these rules: wait for the others
+                staged.wait(min(left, PUZZLE_LOOK))
+        reasoner = reasoner_of(self.tree.root.state.game)
         answer = {
             "move": puzzle.move(),
             "sims": steps,
@@ -697,7 +718,7 @@ class SearchWorker:
             "pondered": self.pondered,
             "ponder_seconds": round(self.ponder_seconds, 3),
             "cpu": round(time.process_time() - cpu, 4),
-            "reasoner": reasoner_of(self.tree.root.state.game),
+            "reasoner": reasoner if reasoner == first else f"{first}, then {reasoner}",
             "proven": puzzle.best.goal if puzzle.done else None,
             "exact": False,
             "line_goal": puzzle.best.goal,
