@@ -117,3 +117,11 @@ def test_a_puzzle_search_moves_to_the_compiled_rules_when_they_are_ready() -> No
     assert answer["reasoner"].startswith("interpreter, then ")
     assert (answer["move"], answer["line_goal"], answer["proven"]) == (LINE[0], 100, 100)
     assert worker.puzzle is not interpreted and builder.calls == 1
+
+
+def test_the_worker_answers_the_moves_of_its_best_line() -> None:
+    worker = SearchWorker()
+    worker.handle({"cmd": "load", "rules": NEEDLE})
+    assert _search(worker)["plan"] == LINE
+    worker.handle({"cmd": "advance", "joint": [LINE[0]]})
+    assert _search(worker)["plan"] == LINE[1:]

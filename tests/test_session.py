@@ -19,6 +19,7 @@ from ggp.player.service.session import (
     MAX_CLOCK,
     TACTICS,
     Session,
+    _Position,
     clamp_clock,
     reply_deadline,
 )
@@ -96,3 +97,21 @@ def test_the_worker_is_told_whether_to_search_tactics() -> None:
     assert Session("m", "xplayer", 1.0)._load_command()["tactics"] is TACTICS
     assert Session("m", "xplayer", 1.0, tactics=True)._load_command()["tactics"] is True
     assert Session("m", "xplayer", 1.0, tactics=False)._load_command()["tactics"] is False
+
+
+def test_a_puzzle_fallback_plays_the_next_move_of_the_best_line_while_it_is_followed() -> None:
+    """A late search in a puzzle (a loaded machine) must not leave the line it holds:
+    the fallback plays the line's next move while every move since followed it."""
+    session = Session("m", "solver", 1.0)
+    session._plan = (1, ("b", "c", "a"))  # answered after the first joint move
+    session._history = [("a",), ("b",)]
+    session._position = _Position(0, ("a", "b", "c"), False, 2)
+    choice = session._fallback("no answer in time")
+    assert choice.move == "c" and choice.fallback == "no answer in time; the best line's next move"
+    session._history = [("a",), ("c",)]  # another move was played: the line is left
+    assert "best line" not in session._fallback("late").fallback
+    session._history = [("a",), ("b",), ("c",), ("a",)]  # the line is over
+    assert "best line" not in session._fallback("late").fallback
+    session._plan = (0, ())  # no line known
+    session._history = []
+    assert "best line" not in session._fallback("late").fallback

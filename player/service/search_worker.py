@@ -41,8 +41,9 @@ echoes that ``id``:
   X what the tactical search proved (`Verdict.describe`; empty: nothing), its
   bounds folded into the statistics' (`SEARCH_TACTICS`); in a game of one role
   (`SEARCH_PUZZLES`) the puzzle search answers instead, M the next move of
-  its best line, with ``"line_goal": L, "line": D``, L the goal that line
-  reaches (null: no line yet) and D what the log says of it, no statistics,
+  its best line, with ``"line_goal": L, "line": D, "plan": [M, ...]``, L the goal
+  that line reaches (null: no line yet), D what the log says of it and the
+  plan its moves (the session's fallback plays them), no statistics,
   and G = L once nothing is left to search for;
 - ``{"cmd": "advance", "joint": [M, ...]}``: the joint move was played;
   re-root the tree (kept for the next search); answers ``{"terminal": bool}``;
@@ -723,6 +724,7 @@ class SearchWorker:
             "exact": False,
             "line_goal": puzzle.best.goal,
             "line": puzzle.describe(),
+            "plan": list(puzzle.best.line.moves) if puzzle.best.line is not None else [],
         }
         self.pondered, self.ponder_seconds = 0, 0.0
         return answer

@@ -234,6 +234,9 @@ class Session:
         ``play`` does not tell it back)."""
         self.line = ""
         """In a puzzle, what the search said of its best line at its last answer."""
+        self._plan: tuple[int, tuple[str, ...]] = (0, ())
+        """In a puzzle, the moves of the best line at the search's last answer, and the
+        joint moves played before it: what a fallback plays while they are followed."""
 
     # ------------------------------------------------------------ start
 
@@ -625,6 +628,8 @@ class Session:
                 "stopped it"
             )
         self.line = answer.get("line", self.line)
+        if "plan" in answer:
+            self._plan = (answer["steps"], tuple(answer["plan"]))
         if legal is not None and answer["move"] not in legal:
             return self._fallback(f"the search chose {answer['move']}, not legal")
         return Choice(
@@ -646,10 +651,23 @@ class Session:
         position = self._position
         if position is None or not position.legal:
             return Choice(NIL, fallback=f"{why}; no legal move known")
+        planned = self._planned()
+        if planned is not None:
+            return Choice(planned, fallback=f"{why}; the best line's next move")
         behind = self.steps - position.steps
         if behind:
             why += f"; a move legal {behind} joint move(s) ago"
         return Choice(self._rng.choice(position.legal), fallback=why)
+
+    def _planned(self) -> str | None:
+        """In a puzzle, the next move of the best line the search last answered, if
+        every move played since followed it (a line of one role's moves is played
+        as it is: the puzzle is deterministic)."""
+        at, plan = self._plan
+        since = [joint[0] for joint in self._history[at:] if len(joint) == 1]
+        if len(since) != len(self._history) - at or len(since) >= len(plan):
+            return None
+        return plan[len(since)] if list(plan[: len(since)]) == since else None
 
     # ------------------------------------------------------------ stop, abort
 
