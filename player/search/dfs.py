@@ -28,6 +28,31 @@ from ggp.player.search.lines import ROLE, TOP_GOAL, Line
 MAX_ENTRIES = 1_000_000
 """Table entries at most (about 200 bytes each with their keys) before the search gives up."""
 
+FAIL_FIRST_MOVES = 24
+"""`fail_first` counts the onward moves of a state only where it has at most this
+many moves (and its parent too): the count costs a next state per pair."""
+
+
+def fail_first(state: State, moves: tuple[str, ...]) -> list[str]:
+    """`moves` in the order of Warnsdorff's rule, generalised: first a move that ends the
+    puzzle at the best goal, then the moves to states with the fewest onward moves
+    (moves that do not end it), and last those that end it lower.  Going first where
+    the choices are fewest finds a knight's tour at once, where any other order
+    searches for ever; a cheap `order` for `iterative_deepening`."""
+    if len(moves) > FAIL_FIRST_MOVES:
+        return list(moves)
+
+    def rank(move: str) -> tuple[int, int]:
+        child = state.next_listed([move])
+        if child.is_terminal():
+            return (0, 0) if child.goals()[ROLE] >= TOP_GOAL else (2, 0)
+        onward = child.legal_moves(ROLE)
+        if len(onward) > FAIL_FIRST_MOVES:
+            return (1, len(onward))
+        return (1, sum(not child.next_listed([m]).is_terminal() for m in onward))
+
+    return sorted(moves, key=rank)
+
 
 def state_key(state: State) -> object:
     """The key of `state` in a table: its bits for a compiled state (cheap), else its key."""

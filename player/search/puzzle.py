@@ -9,6 +9,9 @@ turns of `SLICE` seconds from the current state:
   where the states are few, by iterative deepening, or in one plain iteration
   where every random line had the same length; it drops out when its table is
   full;
+- a plain depth-first search that tries first the moves leaving the fewest
+  onward moves (`ggp.player.search.dfs.fail_first`, Warnsdorff's rule: a
+  knight's tour at once);
 - Nested Monte Carlo Search of rising levels (`ggp.player.search.nmcs`);
 - NRPA (`ggp.player.search.nrpa`);
 - a depth-first search that fills the most constrained variable first
@@ -45,6 +48,10 @@ from ggp.player.search.lines import ROLE, BestLine, Line
 
 SLICE = 0.05
 """Seconds one search runs before the next takes its turn."""
+
+FAIL_FIRST_DEPTH = 10_000
+"""The depth limit of the fail-first search: none, in effect (one plain depth-first
+search; its table bounds it)."""
 
 NRPA_LEVEL = 3
 """The level of the portfolio's NRPA (restarted when a run ends)."""
@@ -124,6 +131,10 @@ class PuzzleSearch:
                     bound=bound,
                     floor=self._floor,
                 ),
+            ),
+            _Turn(
+                "fail-first",
+                dfs.iterative_deepening(state, order=dfs.fail_first, first_depth=FAIL_FIRST_DEPTH),
             ),
             _Turn("nmcs", nmcs.iterated(state, rng)),
             _Turn("nrpa", nrpa.restarted(state, NRPA_LEVEL, rng)),
