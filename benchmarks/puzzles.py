@@ -26,7 +26,6 @@ import argparse
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
@@ -34,9 +33,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent.parent / "shared" / "gdl-corpus" / "games"
-if not CORPUS.is_dir():
-    CORPUS = Path("/work/shared/gdl-corpus/games")
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from referee_serve import free_port  # noqa: E402
+from strength import CORPUS_GAMES as CORPUS  # noqa: E402
+from strength import our_commit  # noqa: E402
 
 DEVELOPMENT_SET = (
     "queens",
@@ -56,12 +57,6 @@ DEVELOPMENT_SET = (
 
 BEST_LINE = re.compile(r"best goal known (\d+)")
 """How the player's log reports the best line it holds at a move (`ggp.player.service.session`)."""
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def uptime() -> str:
@@ -111,21 +106,6 @@ def first_hundred(log_text: str, match_id: str) -> float | None:
 def game_path(game: str) -> Path:
     """A ``.kif`` path as it is, a corpus game's name as its file."""
     return Path(game) if game.endswith(".kif") else CORPUS / f"{game}.kif"
-
-
-def our_commit() -> str | None:
-    """This checkout's commit (``-dirty`` with uncommitted changes), if git knows it."""
-    try:
-        described = subprocess.run(
-            ["git", "describe", "--always", "--dirty"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=30,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return described.stdout.strip() or None
 
 
 def play(game: str, url: str, args: argparse.Namespace, log_dir: Path) -> dict[str, object]:
