@@ -664,10 +664,10 @@ class Session:
         every move played since followed it (a line of one role's moves is played
         as it is: the puzzle is deterministic)."""
         at, plan = self._plan
-        since = [joint[0] for joint in self._history[at:] if len(joint) == 1]
-        if len(since) != len(self._history) - at or len(since) >= len(plan):
+        played = self._history[at:]
+        if len(played) >= len(plan) or played != [(move,) for move in plan[: len(played)]]:
             return None
-        return plan[len(since)] if list(plan[: len(since)]) == since else None
+        return plan[len(played)]
 
     # ------------------------------------------------------------ stop, abort
 
