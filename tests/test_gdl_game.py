@@ -111,6 +111,18 @@ def test_a_missing_goal_value_is_a_game_definition_error() -> None:
     )
 
 
+def test_a_missing_goal_counts_as_asked_in_a_terminal_state_only() -> None:
+    game = race(RACE.replace("(<= (goal ?p 100) (true (control ?p)) terminal)", ""))
+    game.count_missing_goals_as(0)  # as a player's search counts it
+    assert play(game, "(Add 2)", "(Add 2)").goals() == (0, 0)
+    with pytest.raises(GameDefinitionError, match="role Right has no goal value in this state"):
+        play(game, "(Add 1)").goals()  # not terminal: still the rules' fault
+    several = race(RACE + "(<= (goal ?p 50) (role ?p) terminal)")
+    several.count_missing_goals_as(0)
+    with pytest.raises(GameDefinitionError, match="role left has 2 goal values"):
+        play(several, "(Add 2)", "(Add 2)").goals()
+
+
 def test_several_goal_values_are_a_game_definition_error() -> None:
     game = race(RACE + "(<= (goal ?p 50) (role ?p) terminal)")
     with pytest.raises(GameDefinitionError, match=r"role left has 2 goal values \(100, 50\)"):

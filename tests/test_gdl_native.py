@@ -209,6 +209,21 @@ def test_broken_rules_give_the_interpreters_errors_on_native_code() -> None:
         native.initial_state().playouts(random.Random(1), 3, RANDOM)
 
 
+@needs_native
+def test_native_playouts_count_a_missing_goal_as_asked() -> None:
+    no_goal = RACE.replace("(<= (goal ?p 100) (true (control ?p)) terminal)", "")
+    interpreted, native = native_game(no_goal)
+    _, strict = native_game(no_goal)  # the same library, as a referee loads it
+    for game in (interpreted, native):
+        game.count_missing_goals_as(0)
+    assert_same_play(interpreted, native, playouts=5)  # every end: (0, 0)
+    results = native.initial_state().playouts(random.Random(1), 8, RANDOM)
+    assert {goals for goals, _ in results} == {(0, 0)}
+    with pytest.raises(GameDefinitionError, match="has no goal value in the terminal state"):
+        strict.initial_state().playouts(random.Random(1), 3, RANDOM)
+    assert native.initial_state().playouts(random.Random(1), 8, RANDOM) == results
+
+
 def test_the_c_source_holds_no_text_of_the_game() -> None:
     names = iter(HOSTILE)
     text = RACE

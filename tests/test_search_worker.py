@@ -232,6 +232,42 @@ async def test_a_worker_that_dies_fails_its_requests() -> None:
     await worker.close()
 
 
+LOSER_WITHOUT_GOAL = RACE.replace(
+    "(<= (goal ?r 0) (role ?r) (not (done ?r)) (role ?o) (distinct ?r ?o) (done ?o))", ""
+)
+"""The race of two tracks whose loser has no goal (as pacman3p's ghosts in some of its ends)."""
+
+
+@pytest.mark.asyncio
+async def test_a_role_without_a_goal_at_the_end_counts_0_and_the_worker_goes_on() -> None:
+    """Served by a worker process: the interpreter, the compiled rules, then native code
+    (where there is one), the part trees' playouts as on pacman3p; a lost end is 0."""
+    worker = await WorkerClient.spawn()
+    try:
+        await worker.request({"cmd": "load", "rules": LOSER_WITHOUT_GOAL, "settle": 120}, 150)
+        reasoners = set()
+        for _ in range(100):
+            answer = await worker.request(
+                {"cmd": "search", "role": 1, "until": time.time() + 30, "iterations": 300}, 60
+            )
+            # the race as the test above with factoring finds it: blue's part won
+            assert answer["move"] in {"(go blue 1)", "(go blue 2)"} and answer["proven"] == 100
+            reasoners.add(answer["reasoner"].split(",")[0])
+            if "native" in reasoners:  # else the compiled rules a hundred times
+                break
+            await asyncio.sleep(0.1)
+        assert reasoners <= {"compiled", "native"}
+        await worker.request({"cmd": "advance", "joint": ["(go red 2)", "(go blue 1)"]}, 30)
+        answer = await worker.request(
+            {"cmd": "search", "role": 0, "until": time.time() + 30, "iterations": 300}, 60
+        )
+        # red at 2, blue at 1: whatever red does, blue can still tie or win
+        assert answer["sims"] > 0 and worker.alive
+    finally:
+        await worker.close()
+    assert worker.process.returncode == 0
+
+
 def _pipe(text: str) -> int:
     """A descriptor to read `text` from, then the end of input."""
     read, write = os.pipe()

@@ -56,6 +56,11 @@ class NativeCode(Protocol):
 
     def goals(self, bits: int) -> tuple[list[int], ...]: ...
 
+    def count_missing_goals_as(self, value: int | None) -> None:
+        """Playouts give `value` to a role without a goal in their terminal state
+        (`GdlGame.count_missing_goals_as`); None: they break there."""
+        ...
+
     def next(self, bits: int, does: int) -> int: ...
 
     def sees(self, bits: int, does: int) -> tuple[list[int], ...]:
@@ -195,9 +200,17 @@ class CompiledGame(GdlGame):
             self._sees = (_native_sees(native), percept_texts)
         self._functions = functions
         self.native = native
+        # after `native` is set: a `count_missing_goals_as` meanwhile reaches it either way
+        native.count_missing_goals_as(self.missing_goal)
         if not self.compiled.goals_left:
             self.playout_batch = playout_batch
             self.native_playouts = native
+
+    def count_missing_goals_as(self, value: int | None) -> None:
+        super().count_missing_goals_as(value)
+        native = self.native
+        if native is not None:
+            native.count_missing_goals_as(value)
 
     def initial_state(self) -> CompiledState:
         return CompiledState(self, self.compiled.network.init)
@@ -519,6 +532,8 @@ class CompiledState(State):
         goals = []
         for role, entries in enumerate(found):
             value = values[role][entries[0]] if len(entries) == 1 else None
+            if not entries and self._game.missing_goal is not None and self.is_terminal():
+                value = self._game.missing_goal
             if value is None:
                 return self._game.interpreted(self.bits).goals()  # raises its error
             goals.append(value)

@@ -67,6 +67,17 @@ class GdlGame(Game):
         (`ggp.gdl.load`, `ggp.gdl.native.attach`): a `NativeUnavailable` with its fix."""
         self.board_view: Game | None = None
         """A game that draws these facts as a board (a built-in twin's native game)."""
+        self.missing_goal: int | None = None
+        """The goal of a role the rules give none in a terminal state: None (the
+        default, the referee's) makes that a `GameDefinitionError`; a player's search
+        counts it as a value (`count_missing_goals_as`)."""
+
+    def count_missing_goals_as(self, value: int | None) -> None:
+        """From now on a role without a goal value in a terminal state gets `value`
+        (playouts included), instead of an error (None).  Rules that leave a role
+        out of some terminal states (pacman3p's ghosts) then still play: a
+        player's search must not stop there, while a referee reports the rules."""
+        self.missing_goal = value
 
     def limit_work(self, bindings: int | None) -> None:
         """Bound what each question about a state or joint move (legal moves,
@@ -290,7 +301,8 @@ class GdlState(FastRandomState):
         return self._terminal
 
     def goals(self) -> Goals:
-        """The goal value of every role; `GameDefinitionError` unless each has exactly one."""
+        """The goal value of every role; `GameDefinitionError` unless each has exactly one
+        (or, in a terminal state, none and `GdlGame.missing_goal` counts for it)."""
         values: list[set[Term]] = [set() for _ in self._game.roles]
         index = self._game._role_index
         for role, value in self.derived("goal"):
@@ -298,7 +310,11 @@ class GdlState(FastRandomState):
             if i is not None:
                 values[i].add(value)
         goals = []
+        missing = self._game.missing_goal
         for role, found in zip(self._game.roles, values, strict=True):
+            if not found and missing is not None and self.is_terminal():
+                goals.append(missing)
+                continue
             if len(found) != 1:
                 what = (
                     "no goal value"

@@ -68,6 +68,7 @@ def attach_native(game: CompiledGame) -> None:
     if with_goals is not None:
         network, values = with_goals, goal_values(with_goals)
     native = NativeRules(network, values)
+    native.count_missing_goals_as(game.missing_goal)  # before its playouts are measured
     game.use_native(
         native,
         playout_batch(game, native),

@@ -106,6 +106,7 @@ int gdl_terminal(const uint64_t *S);
 void gdl_goals(const uint64_t *S, int *counts, int *entries);
 void gdl_next(const uint64_t *S, const uint64_t *D, uint64_t *o);
 void gdl_sees(const uint64_t *S, const uint64_t *D, int *counts, int *entries);
+void gdl_count_missing_goals_as(int value);
 int gdl_playouts(const char *S, int count, uint32_t seed, int greedy, int safe,
                  const uint64_t *finish, int *goals, int *steps, uint64_t *fail);
 int gdl_finishing_moves(const char *S, int count, uint32_t seed, uint64_t *last, int *goals,
@@ -212,6 +213,13 @@ static int choose(u32 *mt, int n) {
     return (int)r;
 }
 
+/* The goal of a role the rules give none in a terminal state; -1: the rules break
+   there (gdl_count_missing_goals_as).  One for the library: every caller in a
+   process that loaded the same rules shares it. */
+static int missing_goal = -1;
+
+void gdl_count_missing_goals_as(int value) { missing_goal = value; }
+
 static int check_goals(int *goals, const unsigned char *v) {
     int role, j, c, value;
     for (role = 0; role < NR; role++) {
@@ -222,6 +230,10 @@ static int check_goals(int *goals, const unsigned char *v) {
                 c++;
                 value = GOAL_VALUE[j];
             }
+        }
+        if (c == 0 && missing_goal >= 0) {
+            goals[role] = missing_goal;
+            continue;
         }
         if (c != 1 || value < 0) return 0;
         goals[role] = value;

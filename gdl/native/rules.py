@@ -48,6 +48,8 @@ class NativeRules:
         self.played_size = self.lib.gdl_played_size()
         self._local = threading.local()
         """Each thread's result buffers for `playouts` (a call releases the GIL)."""
+        self.missing_goal = -1
+        """The library's setting for a role without a goal (`count_missing_goals_as`)."""
 
     def _state(self, bits: int) -> Any:
         """The state as the library reads it: written into this thread's buffer
@@ -78,6 +80,14 @@ class NativeRules:
     def goals(self, bits: int) -> tuple[list[int], ...]:
         """Per role, the positions of its goal entries that hold."""
         return self._per_role(self.lib.gdl_goals, self._state(bits))
+
+    def count_missing_goals_as(self, value: int | None) -> None:
+        """Playouts give `value` to a role without a goal in their terminal state;
+        None (the default): they break there (`PlayoutBroke`).  Set again before each
+        call of playouts, as the library's setting is shared by every `NativeRules`
+        of the same rules in this process."""
+        self.missing_goal = -1 if value is None else value
+        self.lib.gdl_count_missing_goals_as(self.missing_goal)
 
     def _per_role(self, function: Any, *arguments: Any) -> tuple[list[int], ...]:
         """What a C `function(*arguments, counts, found)` lists for each role in turn
@@ -251,7 +261,9 @@ class NativeRules:
     def _buffers(self, count: int) -> tuple[_Results, Any, Any, Any]:
         """This thread's result buffers, for `count` playouts at least: the goals and
         steps as Python arrays (read back without a cffi call an item) and the C views
-        of them, and the state where the rules break."""
+        of them, and the state where the rules break.  Sets the library's missing goal
+        to this object's (`count_missing_goals_as`) for the playouts about to run."""
+        self.lib.gdl_count_missing_goals_as(self.missing_goal)
         buffers = getattr(self._local, "buffers", None)
         if buffers is None or buffers[0].size < count:
             ffi = self.ffi
