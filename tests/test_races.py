@@ -240,6 +240,34 @@ def test_without_races_the_worker_keeps_its_defaults(monkeypatch, tmp_path) -> N
     assert worker.config == SearchConfig(search_worker.SEARCH_C, decisive=True)
 
 
+class SlowRace(OneVerdict):
+    """A race that never ends, each run lasting five pondering slices."""
+
+    runs = 0
+    longest = 0.0
+
+    def run(self, until: float) -> bool:
+        began = time.monotonic()
+        time.sleep(5 * search_worker.PONDER_SLICE)
+        SlowRace.runs += 1
+        SlowRace.longest = max(SlowRace.longest, time.monotonic() - began)
+        return False
+
+
+def test_a_race_outlasting_its_slices_gets_no_more_pondering_than_the_search(
+    monkeypatch, tmp_path
+) -> None:
+    monkeypatch.setattr(search_worker, "Race", SlowRace)
+    worker = prepared(True, tmp_path)
+    searched = worker.tree.root.visits
+    for _ in range(60):
+        worker.ponder()
+    assert SlowRace.runs > 1 and worker.tree.root.visits > searched
+    assert worker.tree_seconds > 0
+    # a race slice begins only while races have had no more than the search
+    assert worker.race_seconds <= worker.tree_seconds + 2 * SlowRace.longest + 0.05
+
+
 def test_a_configuration_with_transpositions_makes_a_graph(tmp_path) -> None:
     worker = prepared(False, tmp_path)
     assert worker.tree.positions is None  # the default: a tree

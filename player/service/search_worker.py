@@ -382,8 +382,13 @@ class SearchWorker:
         """The race choosing `config`, once the rules and the heuristic are final."""
         self.races_on = SEARCH_RACES
         """Whether to race configurations (``races`` at load)."""
-        self.race_slices = 0
-        """Slices of pondering so far (every other one goes to the race)."""
+        self.ponder_slices = 0
+        """Slices of pondering so far (every fourth may go to the tactics)."""
+        self.race_seconds = 0.0
+        """Seconds of pondering given to races in this match..."""
+        self.tree_seconds = 0.0
+        """...and to the search: races get a slice only while they have had no more
+        than the search (a race move may run past its slice, several times over)."""
         self.puzzle: PuzzleSearch | None = None
         """With `SEARCH_PUZZLES`, in a game of one role: its puzzle search (set at
         ``load``, moved onto the faster rules with the tree), searched and pondered
@@ -434,7 +439,7 @@ class SearchWorker:
         self.learning = None
         self.heuristic = None
         self.race = None
-        self.race_slices = 0
+        self.ponder_slices, self.race_seconds, self.tree_seconds = 0, 0.0, 0.0
         self._grow(game.initial_state(), 0)
         self.staged = StagedRules(rules, self.build)
         return {"roles": list(game.roles)}
@@ -863,8 +868,9 @@ class SearchWorker:
         """Search for a slice of `PONDER_SLICE` seconds (stops at a terminal root):
         a kept part tree not searched last if there is one, else the joint tree
         (in a puzzle, the puzzle search, until it is done).
-        While a race runs, every other slice goes to it, and every fourth slice goes
-        to the tactics of the likeliest replies while there are some to search
+        While a race runs, it gets slices as long as it has had no more of the
+        pondering's time than the search (`race_seconds`), and every fourth slice
+        goes to the tactics of the likeliest replies while there are some to search
         (`ponder_tactics`)."""
         self.take_better_search()
         if self.puzzle is not None:
@@ -874,11 +880,13 @@ class SearchWorker:
             if self.puzzle.done:
                 self.ponder_until = 0.0
             return
-        self.race_slices += 1
-        if self.race_slices % 2 == 0 and self.racing():
-            self.run_race(time.monotonic() + PONDER_SLICE)
+        self.ponder_slices += 1
+        if self.race_seconds <= self.tree_seconds and self.racing():
+            began = time.monotonic()
+            self.run_race(began + PONDER_SLICE)
+            self.race_seconds += time.monotonic() - began
             return
-        if self.race_slices % 4 == 1 and self.ponder_tactics():
+        if self.ponder_slices % 4 == 1 and self.ponder_tactics():
             return
         tree = self.parts.ponder_tree() or self.tree
         assert tree is not None
@@ -891,6 +899,7 @@ class SearchWorker:
             self.ponder_until = 0.0
         self.pondered += sims
         self.ponder_seconds += time.monotonic() - began
+        self.tree_seconds += time.monotonic() - began
 
     def ponder_tactics(self) -> bool:
         """With `tactics_on`, once we have searched: a slice of the tactics of the
