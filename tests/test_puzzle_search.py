@@ -7,12 +7,13 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from ggp.games.base import GameError
+from ggp.games.base import GameError, State
 from ggp.games.registry import load_game
 from ggp.gdl.load import game_from_text
 from ggp.player.agents import make_agent
 from ggp.player.puzzle_agents import NMCSAgent, NRPAAgent
 from ggp.player.search import dfs, nmcs, nrpa
+from ggp.player.search.breadth_first import breadth_first
 from ggp.player.search.guidance import profile
 from ggp.player.search.lines import BestLine, Line, line_goal
 from ggp.player.search.puzzle import PuzzleSearch
@@ -39,13 +40,13 @@ def _picks(goal_rules: str, letters: str = "a b c", steps: int = 4) -> str:
     """
 
 
-NEEDLE = _picks(
-    """
+NEEDLE_GOAL = """
     (<= solved (true (picked 0 c)) (true (picked 1 a)) (true (picked 2 b)) (true (picked 3 c)))
     (<= (goal solver 100) solved)
     (<= (goal solver 0) (not solved))
     """
-)
+
+NEEDLE = _picks(NEEDLE_GOAL)
 """Only one line of 81 reaches 100; every other reaches 0."""
 
 CAPPED = _picks(
@@ -270,14 +271,19 @@ TOUR = """
 """A tour of four squares from s: s b a z, and only it (s a ... leaves b or z unvisited)."""
 
 
+def _fail_first_moves(state: State, moves: list[str]) -> list[str]:
+    children = [(move, state.next_listed([move])) for move in moves]
+    return [move for move, _ in dfs.fail_first(state, children)]
+
+
 def test_fail_first_goes_where_the_onward_moves_are_fewest() -> None:
     state = game_from_text(TOUR, reasoner="compiled").initial_state()
     assert sorted(state.legal_moves(0)) == ["(go a)", "(go b)"]
     # after b one move goes on (to a); after a two do (to b, to z)
-    assert dfs.fail_first(state, ("(go a)", "(go b)")) == ["(go b)", "(go a)"]
+    assert _fail_first_moves(state, ["(go a)", "(go b)"]) == ["(go b)", "(go a)"]
     after_b = state.next_listed(["(go b)"])
     # s was visited (ends the game at 0), a goes on
-    assert dfs.fail_first(after_b, ("(go s)", "(go a)")) == ["(go a)", "(go s)"]
+    assert _fail_first_moves(after_b, ["(go s)", "(go a)"]) == ["(go a)", "(go s)"]
     search = dfs.iterative_deepening(state, order=dfs.fail_first, first_depth=10)
     lines = [line for line in search if line]
     assert lines[0] == Line(100, ("(go b)", "(go a)", "(go z)"))
@@ -301,3 +307,81 @@ def test_the_portfolio_finds_the_corpus_knights_tour_by_fail_first() -> None:
             break
     assert line is not None and line.goal == 100 and len(line.moves) == 30
     assert expanded < 100
+
+
+def _walk(goal_rules: str) -> str:
+    """A walk along seven squares, 0 to 6, from 0: a move a step to either side or a
+    wait, a step counter, the game over on square 5 or after 12 moves."""
+    succ = "\n".join(f"(succ {i} {i + 1})" for i in range(12))
+    right = "\n".join(f"(right {i} {i + 1})" for i in range(6))
+    return f"""
+    (role walker)
+    (init (at 0))
+    (init (step 0))
+    {succ}
+    {right}
+    (<= (legal walker (go ?y)) (true (at ?x)) (right ?x ?y))
+    (<= (legal walker (go ?y)) (true (at ?x)) (right ?y ?x))
+    (legal walker wait)
+    (<= (next (at ?y)) (does walker (go ?y)))
+    (<= (next (at ?x)) (does walker wait) (true (at ?x)))
+    (<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
+    (<= arrived (true (at 5)))
+    (<= terminal arrived)
+    (<= terminal (true (step 12)))
+    {goal_rules}
+    """
+
+
+ON_TIME = _walk(
+    """
+    (<= (goal walker 100) arrived (true (step 5)))
+    (<= (goal walker 99) arrived (not (true (step 5))))
+    (<= (goal walker 0) (not arrived))
+    """
+)
+"""100 for arriving at the 5th move (the shortest line), 99 for arriving later (the
+eight puzzle's goal, which reads the step counter)."""
+
+ANY_TIME = _walk(
+    """
+    (<= (goal walker 100) arrived)
+    (<= (goal walker 0) (not arrived))
+    """
+)
+
+
+def test_the_profile_finds_the_step_counter_and_whether_the_goal_reads_it() -> None:
+    on_time = game_from_text(ON_TIME, "on_time", reasoner="compiled")
+    profiled = profile(on_time, random.Random(1))
+    texts = on_time.compiled.base_texts
+    counted = {texts[i] for i in range(len(texts)) if profiled.counters >> i & 1}
+    assert counted == {f"(step {i})" for i in range(13)}
+    assert profiled.length_matters
+    any_time = game_from_text(ANY_TIME, "any_time", reasoner="compiled")
+    assert not profile(any_time, random.Random(1)).length_matters
+    # a step counter, but no position is reached again at another step
+    assert not profile(game_from_text(NEEDLE, reasoner="compiled"), random.Random(1)).length_matters
+
+
+def test_breadth_first_finds_the_shortest_line_holding_positions_not_steps() -> None:
+    game = game_from_text(ON_TIME, "on_time", reasoner="compiled")
+    counters = profile(game, random.Random(1)).counters
+    state = game.initial_state()
+    # squares 0 to 5: six positions; with the counter in them, states at each step
+    line = _last_line(breadth_first(state, counters, max_states=7))
+    assert line == Line(100, tuple(f"(go {i})" for i in range(1, 6)))
+    assert line_goal(state, line.moves) == 100
+    assert not any(breadth_first(state, 0, max_states=7))  # gave up before square 5
+    search = PuzzleSearch(state, random.Random(1), _Clock(1e-6), profile(game, random.Random(1)))
+    assert "breadth-first" in [turn.name for turn in search._turns]
+
+
+def test_fail_first_is_left_out_where_it_would_order_nothing() -> None:
+    few = game_from_text(NEEDLE, reasoner="compiled")
+    search = PuzzleSearch(few.initial_state(), random.Random(1), _Clock(1e-6))
+    assert "fail-first" in [turn.name for turn in search._turns]
+    letters = " ".join(f"x{i}" for i in range(dfs.FAIL_FIRST_MOVES + 1))
+    many = game_from_text(_picks(NEEDLE_GOAL, letters), reasoner="compiled")
+    search = PuzzleSearch(many.initial_state(), random.Random(1), _Clock(1e-6))
+    assert "fail-first" not in [turn.name for turn in search._turns]

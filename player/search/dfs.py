@@ -33,17 +33,21 @@ FAIL_FIRST_MOVES = 24
 many moves (and its parent too): the count costs a next state per pair."""
 
 
-def fail_first(state: State, moves: tuple[str, ...]) -> list[str]:
-    """`moves` in the order of Warnsdorff's rule, generalised: first a move that ends the
-    puzzle at the best goal, then the moves to states with the fewest onward moves
+Children = list[tuple[str, State]]
+"""The legal moves of a state, each with the state it leads to."""
+
+
+def fail_first(state: State, children: Children) -> Children:
+    """`children` in the order of Warnsdorff's rule, generalised: first a move that ends
+    the puzzle at the best goal, then the moves to states with the fewest onward moves
     (moves that do not end it), and last those that end it lower.  Going first where
     the choices are fewest finds a knight's tour at once, where any other order
     searches for ever; a cheap `order` for `iterative_deepening`."""
-    if len(moves) > FAIL_FIRST_MOVES:
-        return list(moves)
+    if len(children) > FAIL_FIRST_MOVES:
+        return children
 
-    def rank(move: str) -> tuple[int, int]:
-        child = state.next_listed([move])
+    def rank(entry: tuple[str, State]) -> tuple[int, int]:
+        child = entry[1]
         if child.is_terminal():
             return (0, 0) if child.goals()[ROLE] >= TOP_GOAL else (2, 0)
         onward = child.legal_moves(ROLE)
@@ -51,7 +55,7 @@ def fail_first(state: State, moves: tuple[str, ...]) -> list[str]:
             return (1, len(onward))
         return (1, sum(not child.next_listed([m]).is_terminal() for m in onward))
 
-    return sorted(moves, key=rank)
+    return sorted(children, key=rank)
 
 
 def state_key(state: State) -> object:
@@ -77,7 +81,7 @@ class Outcome:
 
 @dataclass
 class _Search:
-    order: Callable[[State, tuple[str, ...]], list[str]] | None
+    order: Callable[[State, Children], Children] | None
     bound: Callable[[State], int] | None
     floor: Callable[[], int] | None
     max_entries: int
@@ -96,7 +100,7 @@ class GaveUp(Exception):
 def iterative_deepening(
     state: State,
     outcome: Outcome | None = None,
-    order: Callable[[State, tuple[str, ...]], list[str]] | None = None,
+    order: Callable[[State, Children], Children] | None = None,
     max_entries: int = MAX_ENTRIES,
     first_depth: int = 1,
     bound: Callable[[State], int] | None = None,
@@ -104,7 +108,8 @@ def iterative_deepening(
 ) -> Iterator[Line | None]:
     """Search `state` as the module says; `outcome`, if given, is filled in at the end.
 
-    `order` may put the legal moves of a state in the order to try them;
+    `order` may put the legal moves of a state (with the states they lead to) in
+    the order to try them;
     `first_depth` is the depth limit of the first iteration (the length of every
     line, where all have one, makes it a plain depth-first search); `bound`, the
     most a line through a state can reach, cuts off the states where it is no
@@ -152,13 +157,13 @@ def _dfs(search: _Search, state: State, depth: int) -> Iterator[Line | None]:
     if entry is not None and (entry[1] or entry[2] >= depth):
         return entry[0], entry[1]
     yield None
-    moves = state.legal_moves(ROLE)
+    children = [(move, state.next_listed([move])) for move in state.legal_moves(ROLE)]
     if search.order is not None:
-        moves = search.order(state, moves)
+        children = search.order(state, children)
     value, complete = -1, True
-    for move in moves:
+    for move, child in children:
         search.path.append(move)
-        below, done = yield from _dfs(search, state.next_listed([move]), depth - 1)
+        below, done = yield from _dfs(search, child, depth - 1)
         search.path.pop()
         value = max(value, below)
         complete = complete and done

@@ -16,7 +16,10 @@ It is used only where it tracks the goal on this puzzle (`profile`), and only
 where the goal's rules are small and acyclic enough to evaluate per state.  The
 same random lines tell whether the goal, where the rules define it before the
 end, is a bound (it never rises along a line: ten queens scored by the pairs that
-attack each other) and whether every line has the same length.
+attack each other), whether every line has the same length, and which facts of
+the state count the moves (a step counter: the same in every state reached by as
+many moves), to be told apart from the goal's reading them (100 for the tiles in
+order at exactly the 30th move).
 """
 
 from __future__ import annotations
@@ -135,6 +138,13 @@ class Profile:
     line through it (a cut-off; random lines suggest it, they do not prove it)."""
     length: int | None = None
     """The length of every line, where all have one (filling a grid: one move a cell)."""
+    counters: int = 0
+    """The bits of the state that count the moves: in the random lines, the same in
+    every state reached by as many moves, and not the same at every number of moves."""
+    length_matters: bool = False
+    """Whether the goal's rules read a counter bit (the goal depends on the number of
+    moves played, not only on the position reached) and a random line came back to
+    a position it had left (positions are reached by lines of different lengths)."""
 
 
 def profile(game: Game, rng: random.Random, lines: int = SAMPLE_LINES) -> Profile:
@@ -149,16 +159,18 @@ def profile(game: Game, rng: random.Random, lines: int = SAMPLE_LINES) -> Profil
     scores: list[float] = []
     goals: list[int] = []
     lengths: set[int] = set()
+    played: list[list[int]] = []
+    """Per line, the bits of its states (compiled states only)."""
     bounded = True
     fell = False
     for _ in range(lines):
         state = game.initial_state()
-        steps = 0
+        states = [state]
         while not state.is_terminal():
             if bounded:
                 before = _goal_or_none(state)
             state = state.next_listed([rng.choice(state.legal_moves(ROLE))])
-            steps += 1
+            states.append(state)
             if bounded:
                 after = state.goals()[ROLE] if state.is_terminal() else _goal_or_none(state)
                 bounded = before is not None and after is not None and after <= before
@@ -166,12 +178,65 @@ def profile(game: Game, rng: random.Random, lines: int = SAMPLE_LINES) -> Profil
         if guidance is not None:
             scores.append(guidance(state))
         goals.append(state.goals()[ROLE])
-        lengths.add(steps)
+        lengths.add(len(states) - 1)
+        bits = [getattr(each, "bits", None) for each in states]
+        if all(isinstance(each, int) for each in bits):
+            played.append(bits)  # type: ignore[arg-type]
     varied = len(set(goals)) > 1
     if guidance is not None and varied and correlation(scores, goals) < MIN_CORRELATION:
         guidance = None
     length = lengths.pop() if len(lengths) == 1 else None
-    return Profile(guidance, bounded and fell, length)
+    counters = _counters(played)
+    reads = goal_bases(game)
+    length_matters = reads is not None and bool(reads & counters) and _revisits(played, counters)
+    return Profile(guidance, bounded and fell, length, counters, length_matters)
+
+
+def _counters(lines: list[list[int]]) -> int:
+    """The bits the same in every state at each number of moves (where at least two
+    lines reached it) but not the same at all numbers of moves."""
+    fixed = -1  # every bit
+    always = -1
+    ever = 0
+    for depth in range(max((len(line) for line in lines), default=0)):
+        reached = [line[depth] for line in lines if depth < len(line)]
+        all_set, any_set = -1, 0
+        for bits in reached:
+            all_set &= bits
+            any_set |= bits
+        always &= all_set
+        ever |= any_set
+        if len(reached) >= 2:
+            fixed &= ~(all_set ^ any_set)
+    return fixed & (always ^ ever)
+
+
+def _revisits(lines: list[list[int]], counters: int) -> bool:
+    """Whether a line came back to a position it had left (its bits but the
+    `counters` the same): positions are then reached by lines of different lengths."""
+    for line in lines:
+        positions = {bits & ~counters for bits in line}
+        if len(positions) < len(line):
+            return True
+    return False
+
+
+def goal_bases(game: Game) -> int | None:
+    """The bits of the state the goal's rules of a compiled game read (through the
+    rules they need), or None where the game is not compiled."""
+    compiled = getattr(game, "compiled", None)
+    network = getattr(compiled, "network", None)
+    if network is None:
+        return None
+    read = 0
+    goal_nodes = [node for goals in network.goals for node, _ in goals]
+    for component in cone(network, goal_nodes):
+        for node in network.components[component]:
+            for body in network.bodies[node]:
+                for kind, index, _ in body:
+                    if kind == BASE:
+                        read |= 1 << index
+    return read
 
 
 def _goal_or_none(state: State) -> int | None:

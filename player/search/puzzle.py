@@ -22,7 +22,11 @@ turns of `SLICE` seconds from the current state:
   (`ggp.player.search.best_first`); the depth-first search then tries the
   best-scored moves first.  Where the goal, defined before the end, never rises
   along a line, it cuts the depth-first search off where it cannot beat the best
-  line found, and orders its moves.
+  line found, and orders its moves;
+- where the goal depends on the number of moves and positions are reached by
+  lines of different lengths (`ggp.player.search.guidance.Profile.length_matters`),
+  a breadth-first search for the shortest line to each goal
+  (`ggp.player.search.breadth_first`: the tiles in order by the fewest moves).
 
 Every line found is offered to `BestLine`, which keeps the best.  Once it
 reaches 100, or the depth-first search has searched every line (the best line is
@@ -42,6 +46,7 @@ from dataclasses import dataclass
 from ggp.games.base import State
 from ggp.player.search import dfs, nmcs, nrpa
 from ggp.player.search.best_first import best_first
+from ggp.player.search.breadth_first import breadth_first
 from ggp.player.search.constrained import fewest_choices
 from ggp.player.search.guidance import Profile
 from ggp.player.search.lines import ROLE, BestLine, Line
@@ -52,6 +57,9 @@ SLICE = 0.05
 FAIL_FIRST_DEPTH = 10_000
 """The depth limit of the fail-first search: none, in effect (one plain depth-first
 search; its table bounds it)."""
+
+GOALS_KEPT = 100_000
+"""States whose goal `PuzzleSearch._bound` remembers at most (then it forgets them all)."""
 
 NRPA_LEVEL = 3
 """The level of the portfolio's NRPA (restarted when a run ends)."""
@@ -101,6 +109,8 @@ class PuzzleSearch:
         self.first_top: float | None = None
         """When (by `clock`) a line reaching 100 was first held."""
         self._dfs_outcome = dfs.Outcome()
+        self._goals: dict[object, int] = {}
+        """The goals of states the depth-first search scored (`_bound`)."""
         self._turns: list[_Turn] = []
         self._next = 0
         """The index in `_turns` of the search whose turn is next."""
@@ -116,7 +126,7 @@ class PuzzleSearch:
         state, rng = self.state, self.rng
         guidance, bounded = self.profile.guidance, self.profile.bounded
         order = self._best_scored if guidance is not None or bounded else None
-        bound = _goal if bounded else None
+        bound = self._bound if bounded else None
         depth = 1
         if self.profile.length is not None:  # every line as long: one plain iteration
             depth = max(1, self.profile.length - self.played)
@@ -142,19 +152,35 @@ class PuzzleSearch:
         ]
         if guidance is not None:
             self._turns.append(_Turn("best-first", best_first(state, guidance)))
-        if not self.playouts:
-            self._turns = [turn for turn in self._turns if turn.name not in ("nmcs", "nrpa")]
+        if self.profile.length_matters:
+            self._turns.append(_Turn("breadth-first", breadth_first(state, self.profile.counters)))
+        left_out = set() if self.playouts else {"nmcs", "nrpa"}
+        if state.is_terminal() or len(state.legal_moves(ROLE)) > dfs.FAIL_FIRST_MOVES:
+            left_out.add("fail-first")  # it would order nothing here: a second plain "dfs"
+        self._turns = [turn for turn in self._turns if turn.name not in left_out]
 
     def _floor(self) -> int:
         """The goal of the best line held (-1: none)."""
         goal = self.best.goal
         return -1 if goal is None else goal
 
-    def _best_scored(self, state: State, moves: tuple[str, ...]) -> list[str]:
-        """`moves` best first: by the guidance's score of the states they lead to, else
-        by the goal there (where it is a bound)."""
-        score = self.profile.guidance or _goal
-        return sorted(moves, key=lambda move: -score(state.next_listed([move])))
+    def _best_scored(self, state: State, children: dfs.Children) -> dfs.Children:
+        """`children` best first: by the guidance's score of the states they lead to,
+        else by the goal there (where it is a bound)."""
+        score = self.profile.guidance or self._bound
+        return sorted(children, key=lambda entry: -score(entry[1]))
+
+    def _bound(self, state: State) -> int:
+        """The goal of `state` (a bound where `Profile.bounded`), remembered for the
+        depth-first search, which orders the moves by it and then cuts the states
+        they lead to off by it."""
+        key = dfs.state_key(state)
+        goal = self._goals.get(key)
+        if goal is None:
+            if len(self._goals) >= GOALS_KEPT:
+                self._goals.clear()
+            goal = self._goals[key] = _goal(state)
+        return goal
 
     def search(self, deadline: float) -> int:
         """Search until `deadline` (by `clock`) or until `done`; the steps taken.
