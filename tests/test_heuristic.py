@@ -9,10 +9,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from gdl_texts import TICTACTOE
 from ggp.games.base import GameError
 from ggp.games.playouts import RANDOM, Decisive
 from ggp.games.registry import GDL_DIR
-from ggp.gdl.compiled.compiled_game import CompiledGame
+from ggp.gdl.compiled.compiled_game import CompiledGame, CompiledState
 from ggp.gdl.interpreter.game import GdlGame
 from ggp.gdl.load import with_reasoner
 from ggp.gdl.native import build
@@ -21,10 +22,13 @@ from ggp.player.agents import make_agent
 from ggp.player.search import heuristic
 from ggp.player.search.heuristic import (
     CutoffPlayout,
+    GoalNear,
+    Heuristic,
     Samples,
     candidate_features,
     learn,
     material_term,
+    rule_features,
     split_fact,
 )
 from test_gdl_native import needs_native
@@ -280,3 +284,71 @@ def test_decisive_sampling_plays_the_decisive_playouts_of_its_seeds() -> None:
     assert [samples.owner.count(p) for p in range(count)] == taken
     _, random_samples = heuristic.sample(game, random.Random(3), count)
     assert random_samples.goals != samples.goals
+
+
+def test_rule_features_are_each_roles_mobility_and_its_goals_near_satisfaction() -> None:
+    game = compiled(TICTACTOE, "tictactoe", native=False)
+    features = {feature.name: feature for feature in rule_features(game)}
+    assert set(features) == {
+        "(mobility xplayer)",
+        "(mobility oplayer)",
+        "(goal xplayer 100 missing 1)",
+        "(goal xplayer 100 missing 2)",
+        "(goal oplayer 100 missing 1)",
+        "(goal oplayer 100 missing 2)",
+        # the draws' rules hold negations only: no conjunction of facts
+    }
+    near = features["(goal xplayer 100 missing 1)"]
+    assert isinstance(near, GoalNear) and len(near.conjunctions) == 8  # the lines
+    x_two = ["(cell 1 1 x)", "(cell 1 2 x)", "(cell 2 2 o)", "(control xplayer)"]
+    blank = [f"(cell {m} {n} b)" for m in (1, 2, 3) for n in (1, 2, 3) if (m, n) not in X_O]
+    state = game.state_from_facts([*x_two, *blank])
+    assert isinstance(state, CompiledState)
+    # Row 1 misses one x; columns 1 and 2 and the diagonal through 1 1 miss two (an o
+    # counts as a condition unmet); o's four lines through 2 2 miss two each.
+    assert near.count(state, state.bits) == 1
+    assert features["(goal xplayer 100 missing 2)"].count(state, state.bits) == 3
+    assert features["(goal oplayer 100 missing 2)"].count(state, state.bits) == 4
+    assert features["(mobility xplayer)"].count(state, state.bits) == 6
+    assert features["(mobility oplayer)"].count(state, state.bits) == 1  # noop
+
+
+X_O = {(1, 1), (1, 2), (2, 2)}
+
+
+@pytest.mark.parametrize("native", [False, pytest.param(True, marks=needs_native)])
+def test_rule_features_are_kept_only_where_they_beat_the_counts(native: bool) -> None:
+    game = compiled(TOKENS, "tokens", native)
+    rich = learn(game, random.Random(1), playouts=1000)
+    plain = learn(game, random.Random(1), playouts=1000, rich=False)
+    assert rich is not None and plain is not None
+    assert plain.held_out_counts is None and not plain.extras
+    assert rich.held_out_counts is not None
+    if rich.extras:  # kept: they beat the counts alone on the held-out playouts
+        assert sum(rich.held_out) >= sum(rich.held_out_counts) + 2 * heuristic.RICH_MARGIN
+    else:
+        assert rich.held_out == rich.held_out_counts == plain.held_out
+    assert "rule features" in rich.describe()
+
+
+def test_a_heuristic_with_rule_features_values_states_and_cuts_off_in_python() -> None:
+    game = compiled(TICTACTOE, "tictactoe", native=False)
+    near = next(f for f in rule_features(game) if f.name == "(goal xplayer 100 missing 1)")
+    learnt = Heuristic(
+        texts=tuple(game.compiled.base_texts),
+        masks=(),
+        names=(),
+        weights=((0.0, 1.0), (0.0, -1.0)),
+        held_out=(0.5, 0.5),
+        game=game,
+        extras=(near,),
+    )
+    x_two = ["(cell 1 1 x)", "(cell 1 2 x)", "(cell 2 2 o)", "(control xplayer)"]
+    blank = [f"(cell {m} {n} b)" for m in (1, 2, 3) for n in (1, 2, 3) if (m, n) not in X_O]
+    state = game.state_from_facts([*x_two, *blank])
+    assert learnt.value(state) == pytest.approx([0.75, 0.25])  # a score of 1: 0.5 + 0.25
+    assert not learnt.counts_only
+    with pytest.raises(GameError, match="rule features need the state"):
+        learnt.value_of_bits(state.bits)
+    values = CutoffPlayout(learnt, 0).evaluate(state, random.Random(1))
+    assert values == pytest.approx([0.75, 0.25])

@@ -105,6 +105,43 @@ def test_without_a_verdict_by_the_last_game_the_champion_stays() -> None:
     assert "5 of 10 games (0.50, " in found.verdicts[0]
 
 
+def test_a_screen_winner_is_chosen_only_once_confirmed_at_the_match_scale() -> None:
+    asked = []
+
+    def scale() -> float:
+        asked.append(True)
+        return 5.0
+
+    found = race(0.5, ("stronger", 2.0), confirm_seconds=scale, confirm_games=2)
+    for _ in range(7):
+        found.step()
+    assert found.champion == SearchConfig(0.5)  # won the screen: not taken yet
+    assert found.verdicts[-1].startswith("won the screen, to be confirmed at scale")
+    assert found.game is None and not asked
+    found.step()  # a game at the match's scale (one joint move: over at once)
+    assert asked and found.standing is not None and found.standing.confirm.games == 1
+    found.step()
+    assert found.champion == SearchConfig(2.0) and found.finished
+    assert found.verdicts[-1].startswith("chosen: ")
+    assert "at the match's scale 2 of 2 games" in found.verdicts[-1]
+
+
+def test_a_screen_winner_that_loses_at_the_match_scale_is_dropped() -> None:
+    # The scripted trees play by c alone; at scale the champion's seat is given the
+    # better move by making the champion the stronger one after the screen.
+    found = race(0.5, ("stronger", 2.0), confirm_seconds=lambda: 5.0, confirm_games=2)
+    for _ in range(7):
+        found.step()
+    standing = found.standing
+    assert standing is not None and standing.confirm is not None
+    standing.champion = SearchConfig(4.0)  # the champion plays good too: draws
+    standing.config = SearchConfig(0.25)  # ...and the challenger now plays bad
+    found.step()
+    found.step()
+    assert found.champion == SearchConfig(0.5) and found.finished
+    assert found.verdicts[-1].startswith("not confirmed at scale, dropped: ")
+
+
 def test_run_stops_at_its_deadline_and_goes_on_from_there() -> None:
     found = race(0.5, ("stronger", 2.0))
     now = Ticks()
@@ -182,7 +219,10 @@ def test_a_race_move_lasts_about_a_game_over_its_plies() -> None:
 class OneVerdict:
     """A race that chooses twice the exploration at its first run."""
 
-    def __init__(self, champion: SearchConfig, make_tree, start, seconds, heuristic) -> None:
+    def __init__(
+        self, champion: SearchConfig, make_tree, start, seconds, heuristic, confirm_seconds
+    ) -> None:
+        self.confirm_seconds = confirm_seconds
         self.champion = champion
         self.move_seconds = seconds
         self.verdicts: list[str] = []

@@ -137,6 +137,10 @@ class LookCounter:
         return 1_000_000.0 + self.monotonic()
 
     @staticmethod
+    def thread_time() -> float:
+        return time.thread_time()
+
+    @staticmethod
     def process_time() -> float:
         return time.process_time()
 

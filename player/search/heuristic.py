@@ -14,6 +14,16 @@ in Connect Four and Hex, where no count of pieces says who wins.  The fit is
 then rescaled (`SHARPNESS`) and squashed into 0..1.  Nothing here knows any
 game: only the facts' relation names, argument positions and constants.
 
+Beside those counts, two kinds of feature found from the rules of a compiled
+game (`rule_features`) are candidates too: each role's *mobility* (its number
+of legal moves in the state) and *partial goal satisfaction* (of each goal
+rule whose conditions expand to conjunctions of facts, the number of
+conjunctions of two or more conditions with exactly one, or two, conditions
+unmet: Connect Four's lines of four holding three, or two, of a side's
+discs).  They earn their place per game: the fit with them is kept only if
+its held-out correlation beats the fit of the counts alone by `RICH_MARGIN`
+(both figures are kept in `Heuristic` and printed by `describe`).
+
 `CutoffPlayout` is an MCTS evaluator (as `ggp.player.search.evaluation.RandomPlayout`): random
 playouts stopped after `plies` moves, a playout cut off valued by the
 heuristic, one that ends in time by its goals / 100.  On native code both
@@ -35,6 +45,7 @@ from typing import Any
 
 from ggp.games.base import Game, GameError, State
 from ggp.gdl.compiled.compiled_game import CompiledGame, CompiledState
+from ggp.gdl.network.formulas import BASE, NODE, Network
 
 HEURISTIC = False
 """Whether the ``mcts`` agent learns and uses the heuristic by default: only if it
@@ -95,9 +106,59 @@ what the search sees."""
 MATERIAL = 0.0
 """The weight of the material term by default (`material_term`; 0: none)."""
 
+RICH = True
+"""Whether `learn` tries the rule features (mobility, partial goal satisfaction)
+by default; they are kept only where they earn their place (`RICH_MARGIN`)."""
+
+RICH_MARGIN = 0.01
+"""How much the held-out correlation (the roles' mean) of the fit with the rule
+features must beat the fit of the fact counts alone for them to be kept."""
+
+MAX_RULE_FEATURES = 4
+"""Rule features added at most to the fact counts chosen (the most correlated)."""
+
+MAX_CONJUNCTIONS = 600
+"""A goal rule is expanded into at most this many conjunctions of facts (else it
+gives no feature): the cost of the feature is a popcount per conjunction."""
+
 MAX_PAIR_FACTS = 2000
 """Features fixing two argument positions are made only for games with at most this
 many facts (their number grows with the square of the constants)."""
+
+
+@dataclass(frozen=True)
+class Mobility:
+    """A role's number of legal moves in the state (0 in a terminal state)."""
+
+    role: int
+    name: str
+
+    def count(self, state: State, bits: int) -> int:
+        if state.is_terminal():
+            return 0
+        return len(state.legal_moves(self.role))
+
+
+@dataclass(frozen=True)
+class GoalNear:
+    """Partial satisfaction of a goal: of its conjunctions of facts (each a mask of
+    facts that must hold and one of facts that must not), the number with exactly
+    `missing` conditions unmet."""
+
+    name: str
+    conjunctions: tuple[tuple[int, int], ...]
+    missing: int
+
+    def count(self, state: State, bits: int) -> int:
+        missing = self.missing
+        found = 0
+        for must, must_not in self.conjunctions:
+            if (must & ~bits).bit_count() + (must_not & bits).bit_count() == missing:
+                found += 1
+        return found
+
+
+RuleFeature = Mobility | GoalNear
 
 
 @dataclass
@@ -105,10 +166,12 @@ class Heuristic:
     """A learnt evaluation: per role, a bias plus weighted counts of facts.
 
     `texts` are the facts the masks are over (bit i: `texts[i]`); `masks` the
-    features, `names` their patterns; `weights[r]` is role r's bias then one
-    weight per feature, a score x worth ``0.5 + 0.5 * x / (1 + |x|)``;
-    `held_out` the correlation of each role's fitted goal with its goal on
-    playouts the fit did not see.
+    features, `names` their patterns; `extras` the rule features kept (after the
+    masks); `weights[r]` is role r's bias then one weight per mask, then per
+    extra, a score x worth ``0.5 + 0.5 * x / (1 + |x|)``; `held_out` the
+    correlation of each role's fitted goal with its goal on playouts the fit did
+    not see, and `held_out_counts` that of the fit of the fact counts alone where
+    rule features were tried (None: not tried).
     """
 
     texts: tuple[str, ...]
@@ -118,6 +181,8 @@ class Heuristic:
     held_out: tuple[float, ...]
     game: Game | None = None
     """The compiled game whose state bits are these facts (None: facts by text)."""
+    extras: tuple[RuleFeature, ...] = ()
+    held_out_counts: tuple[float, ...] | None = None
     _index: dict[str, int] = field(default_factory=dict, repr=False)
     _native: Any = field(default=None, repr=False)
     _rows: tuple[tuple[float, tuple[float, ...]], ...] | None = field(
@@ -139,9 +204,14 @@ class Heuristic:
                 bits |= 1 << i
         return bits
 
-    def value_of_bits(self, bits: int) -> list[float]:
-        """Each role's estimated reward (0..1) for a state with these bits."""
+    def value_of_bits(self, bits: int, state: State | None = None) -> list[float]:
+        """Each role's estimated reward (0..1) for a state with these bits (`state`, the
+        state itself, is needed where rule features are kept)."""
         counts = [(bits & mask).bit_count() for mask in self.masks]
+        if self.extras:
+            if state is None:
+                raise GameError("rule features need the state, not only its bits")
+            counts.extend(extra.count(state, bits) for extra in self.extras)
         rows = self._rows
         if rows is None:
             rows = self._rows = tuple((row[0], row[1:]) for row in self.weights)
@@ -155,18 +225,32 @@ class Heuristic:
         """Each role's estimated reward (0..1) in `state` (its goals / 100 if terminal)."""
         if state.is_terminal():
             return [goal * 0.01 for goal in state.goals()]
-        return self.value_of_bits(self.bits(state))
+        return self.value_of_bits(self.bits(state), state)
+
+    @property
+    def counts_only(self) -> bool:
+        """Whether every feature is a count of facts (native cut-off playouts need it)."""
+        return not self.extras
 
     def describe(self) -> str:
         """The features and each role's weights, for logs and people."""
         lines = [f"bias {' '.join(f'{row[0]:+.3f}' for row in self.weights)}"]
-        for f, name in enumerate(self.names):
+        names = [*self.names, *(extra.name for extra in self.extras)]
+        for f, name in enumerate(names):
             lines.append(f"{name} {' '.join(f'{row[1 + f]:+.4f}' for row in self.weights)}")
         lines.append(f"held-out correlation {' '.join(f'{r:.3f}' for r in self.held_out)}")
+        if self.held_out_counts is not None:
+            kept = "kept" if self.extras else "not kept"
+            lines.append(
+                f"rule features {kept}: the fact counts alone held-out "
+                f"{' '.join(f'{r:.3f}' for r in self.held_out_counts)}"
+            )
         return "\n".join(lines)
 
     def native_tables(self, native: Any) -> tuple[Any, Any]:
-        """The masks and weights as C arrays for `native` (made once)."""
+        """The masks and weights as C arrays for `native` (made once; counts only)."""
+        if not self.counts_only:
+            raise GameError("native cut-off playouts count facts only: no rule features")
         if self._native is None or self._native[0] is not native:
             ffi = native.ffi
             words = native.words
@@ -228,6 +312,75 @@ def candidate_features(texts: Sequence[str]) -> list[tuple[str, int]]:
             shown = " ".join("?" if a is None else a for a in args)
             found[mask] = f"({relation} {shown})" if args else str(relation)
     return [(name, mask) for mask, name in found.items()]
+
+
+def rule_features(game: Game) -> list[RuleFeature]:
+    """The rule features of a compiled game (see the module): each role's mobility,
+    and for each goal of a positive value whose rule expands to at most
+    `MAX_CONJUNCTIONS` conjunctions of facts, with some of two conditions or more,
+    the counts of those with one and with two conditions unmet.  None for a game
+    on the interpreter."""
+    if not isinstance(game, CompiledGame):
+        return []
+    compiled = game.compiled
+    found: list[RuleFeature] = [
+        Mobility(r, f"(mobility {name})") for r, name in enumerate(game.roles)
+    ]
+    network = compiled.network
+    memo: dict[int, list[tuple[int, int]] | None] = {}
+    for r, name in enumerate(game.roles):
+        for (node, _), value in zip(network.goals[r], compiled.goal_values[r], strict=True):
+            if not value:
+                continue
+            expanded = _conjunctions(network, node, memo)
+            if expanded is None:
+                continue
+            wide = tuple(sorted({c for c in expanded if c[0].bit_count() + c[1].bit_count() > 1}))
+            for missing in (1, 2):
+                if wide:
+                    label = f"(goal {name} {value} missing {missing})"
+                    found.append(GoalNear(label, wide, missing))
+    return found
+
+
+def _conjunctions(
+    network: Network, node: int, memo: dict[int, list[tuple[int, int]] | None]
+) -> list[tuple[int, int]] | None:
+    """The ground node's formula as conjunctions of facts (a mask of facts that must
+    hold, one of facts that must not), or None where there would be more than
+    `MAX_CONJUNCTIONS`.  The ways the formula cannot be written so are left out: a
+    body with a move or a derived condition's negation, a recursive node."""
+    if node in memo:
+        return memo[node]
+    memo[node] = []  # a node met again below itself (recursion): no conjunctions
+    if network.cyclic[network.component_of[node]]:
+        return []
+    result: list[tuple[int, int]] = []
+    for body in network.bodies[node]:
+        partial = [(0, 0)]
+        for kind, index, positive in body:
+            if kind == BASE:
+                bit = 1 << index
+                partial = [(m | bit, n) if positive else (m, n | bit) for m, n in partial]
+            elif kind == NODE and positive:
+                below = _conjunctions(network, index, memo)
+                if below is None:
+                    memo[node] = None
+                    return None
+                partial = [(m | bm, n | bn) for m, n in partial for bm, bn in below]
+            else:  # a move, or a derived condition's negation: this body is left out
+                partial = []
+            if len(partial) > MAX_CONJUNCTIONS:
+                memo[node] = None
+                return None
+            if not partial:
+                break
+        result.extend((m, n) for m, n in partial if not m & n)
+        if len(result) > MAX_CONJUNCTIONS:
+            memo[node] = None
+            return None
+    memo[node] = result
+    return result
 
 
 @dataclass
@@ -324,12 +477,14 @@ def learn(
     playouts: int = PLAYOUTS,
     material: float = MATERIAL,
     decisive: bool = False,
+    rich: bool = RICH,
 ) -> Heuristic | None:
     """The heuristic of `game` learnt from random playouts (see the module), or None
     where no feature predicts the goals clearly; with `material` above 0, its
     material term added with that weight (`material_term`); with `decisive`,
-    from decisive playouts where the rules run on native code (`sample`).  The
-    same `rng` state gives the same result."""
+    from decisive playouts where the rules run on native code (`sample`); with
+    `rich`, the rule features tried too (`rule_features`), kept where they earn
+    their place.  The same `rng` state gives the same result."""
     texts, samples = sample(game, rng, playouts, decisive=decisive)
     roles = len(game.roles)
     played = len(samples.goals)
@@ -343,19 +498,26 @@ def learn(
         best = max(abs(correlation(counts, y)) for y in targets)
         if best >= need:
             strength.append((best, name, mask, counts))
-    if not strength:
-        return None
     strength.sort(key=lambda item: -item[0])
     chosen = strength[:MAX_FEATURES]
-    columns = [counts for _, _, _, counts in chosen]
+    tried = _rule_candidates(game, texts, samples, targets, need) if rich else None
+    if not chosen and not tried:
+        return None
     train = [i for i, o in enumerate(samples.owner) if o % 2 == 0]
     test = [i for i, o in enumerate(samples.owner) if o % 2 == 1]
-    held_out = []
-    for y in targets:
-        weights = _fit([[column[i] for i in train] for column in columns], [y[i] for i in train])
-        predicted = [_predict(weights, columns, i) for i in test]
-        held_out.append(correlation(predicted, [y[i] for i in test]))
-    if max(held_out) < max(MIN_CORRELATION, MIN_Z / sqrt(played // 2)):
+    columns = [counts for _, _, _, counts in chosen]
+    counts_held = _held_out(columns, targets, train, test) if chosen else None
+    extras: list[RuleFeature] = []
+    held_out = counts_held
+    if tried:
+        extra_columns = [counts for _, _, counts in tried]
+        rich_held = _held_out(columns + extra_columns, targets, train, test)
+        if counts_held is None or _mean(rich_held) >= _mean(counts_held) + RICH_MARGIN:
+            extras = [feature for _, feature, _ in tried]
+            columns = columns + extra_columns
+            held_out = rich_held
+    assert held_out is not None
+    if not columns or max(held_out) < max(MIN_CORRELATION, MIN_Z / sqrt(played // 2)):
         return None
     rows = []
     for y in targets:
@@ -377,7 +539,7 @@ def learn(
                 masks.append(mask)
                 names.append(name)
                 for row in rows:
-                    row.append(0.0)
+                    row.insert(len(masks), 0.0)  # after the masks, before the rule features
             f = 1 + masks.index(mask)
             for r, row in enumerate(rows):
                 row[f] += material if r == role else -material / (len(rows) - 1)
@@ -388,7 +550,55 @@ def learn(
         weights=tuple(tuple(row) for row in rows),
         held_out=tuple(held_out),
         game=game if isinstance(game, CompiledGame) and texts is game.compiled.base_texts else None,
+        extras=tuple(extras),
+        held_out_counts=None if tried is None else tuple(counts_held or ()),
     )
+
+
+def _rule_candidates(
+    game: Game,
+    texts: Sequence[str],
+    samples: Samples,
+    targets: Sequence[Sequence[float]],
+    need: float,
+) -> list[tuple[float, RuleFeature, list[int]]] | None:
+    """The rule features (`rule_features`) whose counts over the samples correlate with
+    some role's goal at least `need`, the strongest `MAX_RULE_FEATURES`, each with its
+    strength and counts; None where the game has none to try (facts not its bits)."""
+    if not isinstance(game, CompiledGame) or texts is not game.compiled.base_texts:
+        return None
+    features = rule_features(game)
+    if not features:
+        return None
+    states = [CompiledState(game, bits) for bits in samples.bits]
+    found = []
+    for feature in features:
+        counts = [feature.count(state, state.bits) for state in states]
+        best = max(abs(correlation(counts, y)) for y in targets)
+        if best >= need:
+            found.append((best, feature, counts))
+    found.sort(key=lambda item: -item[0])
+    return found[:MAX_RULE_FEATURES]
+
+
+def _held_out(
+    columns: Sequence[Sequence[float]],
+    targets: Sequence[Sequence[float]],
+    train: Sequence[int],
+    test: Sequence[int],
+) -> list[float]:
+    """Per role, the correlation with its goal, on the `test` samples, of the fit of
+    the columns on the `train` samples."""
+    held_out = []
+    for y in targets:
+        weights = _fit([[column[i] for i in train] for column in columns], [y[i] for i in train])
+        predicted = [_predict(weights, columns, i) for i in test]
+        held_out.append(correlation(predicted, [y[i] for i in test]))
+    return held_out
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values)
 
 
 def material_term(
@@ -551,7 +761,12 @@ class CutoffPlayout:
         self.playouts += count
         native = getattr(state.game, "native_playouts", None)
         heuristic = self.heuristic
-        if native is not None and isinstance(state, CompiledState) and heuristic.game is state.game:
+        if (
+            native is not None
+            and isinstance(state, CompiledState)
+            and heuristic.game is state.game
+            and heuristic.counts_only
+        ):
             return self._native(native, state.bits, rng, count)
         total = [0.0] * len(state.game.roles)
         for _ in range(count):

@@ -24,6 +24,16 @@ challenger has been judged.  Games start from the state the match has
 reached when they begin, so a race run during play judges the configurations
 on the positions still to come.
 
+Race games are short (`move_seconds`: a few hundred simulations a move) where a
+move of the match has tens of thousands, so a challenger the screen chooses
+is *confirmed at the match's scale* before it replaces the champion: where
+the caller gives `confirm_seconds` (the CPU seconds of a race move near the
+match's own, `SCALE` of it in the search worker), the challenger plays
+`CONFIRM_GAMES` more games at that budget and is chosen only if it scores at
+least one half in them (it does not lose where the match is played);
+otherwise it is dropped, "not confirmed at scale".  A verdict's figures give
+the simulations a move of both phases.
+
 `Race.run` plays race moves until a deadline, a move at a time, so the caller
 interleaves races with its own search (`ggp.player.service.search_worker` gives them
 part of the start clock and of the pondering).  Nothing here knows any game.
@@ -53,6 +63,10 @@ DROP_CONFIDENCE = 0.95
 
 MAX_GAMES = 16
 """Race games a challenger plays at most; without a verdict by then the champion stays."""
+
+CONFIRM_GAMES = 4
+"""Games at the match's scale a challenger chosen by the screen plays before it is
+taken (`Race` ``confirm_seconds``): it must score at least one half in them."""
 
 MAX_PLIES = 1000
 """A race game not over after this many joint moves is dropped (no score)."""
@@ -86,13 +100,16 @@ class SearchConfig:
     """GRAVE choices from the random playouts' move statistics."""
     imm: bool = False
     """Implicit minimax backups of the learnt heuristic (where one is learnt)."""
+    prior: bool = False
+    """The heuristic prior (progressive bias): a new edge starts with virtual visits
+    worth the learnt heuristic's value of the child (where one is learnt)."""
     transpose: bool = False
     """Transpositions: the tree is a graph, a state reached by several orders of
     moves one node (`MCTS` ``transpose``)."""
 
     def valid(self, heuristic: bool) -> bool:
         """Whether `MCTS` can run this (`heuristic`: whether one was learnt for `imm`)."""
-        if self.imm and not heuristic:
+        if (self.imm or self.prior) and not heuristic:
             return False
         playouts = self.decisive + self.mast + self.rave
         together = (self.rave and self.imm) or (self.rave and self.transpose)
@@ -107,8 +124,9 @@ class SearchConfig:
         elif self.rave:
             playouts = "RAVE"
         imm = ", implicit minimax" if self.imm else ""
+        prior = ", heuristic prior" if self.prior else ""
         transpose = ", transpositions" if self.transpose else ""
-        return f"{playouts}{imm}{transpose}, c={self.c:g}"
+        return f"{playouts}{imm}{prior}{transpose}, c={self.c:g}"
 
 
 Change = Callable[[SearchConfig], SearchConfig]
@@ -116,6 +134,7 @@ Change = Callable[[SearchConfig], SearchConfig]
 CHANGES: tuple[tuple[str, Change], ...] = (
     ("decisive playouts on/off", lambda s: dataclasses.replace(s, decisive=not s.decisive)),
     ("implicit minimax on/off", lambda s: dataclasses.replace(s, imm=not s.imm)),
+    ("heuristic prior on/off", lambda s: dataclasses.replace(s, prior=not s.prior)),
     ("MAST playouts", lambda s: dataclasses.replace(s, mast=True, decisive=False)),
     ("RAVE", lambda s: dataclasses.replace(s, rave=True, decisive=False, imm=False)),
     ("half the exploration", lambda s: dataclasses.replace(s, c=s.c / 2)),
@@ -141,22 +160,44 @@ class Standing:
     """Simulations run by the challenger and by the champion..."""
     searches: list[int] = dataclasses.field(default_factory=lambda: [0, 0])
     """...in this many searches (a search per move where a side chooses)."""
+    confirm: Standing | None = None
+    """Once the screen chose it: its record in the games at the match's scale."""
 
     def interval(self, confidence: float) -> tuple[float, float]:
         return wilson_interval(self.points, self.games, confidence)
 
-    def describe(self) -> str:
-        """The figures behind a verdict: score, its 95% interval, simulations a move."""
-        low, high = self.interval(0.95)
-        per_move = [
+    def per_move(self) -> list[int]:
+        """Simulations a move of the challenger and of the champion."""
+        return [
             sims // searches if searches else 0
             for sims, searches in zip(self.sims, self.searches, strict=True)
         ]
-        return (
+
+    def record(self, game: RaceGame) -> None:
+        self.games += 1
+        self.points += game.score()
+        for side in range(2):
+            self.sims[side] += game.sims[side]
+            self.searches[side] += game.searches[side]
+
+    def describe(self) -> str:
+        """The figures behind a verdict: score, its 95% interval, simulations a move
+        (and those of the games at the match's scale, where it played some)."""
+        low, high = self.interval(0.95)
+        per_move = self.per_move()
+        text = (
             f"{self.config.describe()} against {self.champion.describe()}: "
             f"{self.points:g} of {self.games} games ({self.points / self.games:.2f}, "
             f"{low:.2f}-{high:.2f}), {per_move[0]} against {per_move[1]} simulations a move"
         )
+        confirm = self.confirm
+        if confirm is not None and confirm.games:
+            scaled = confirm.per_move()
+            text += (
+                f"; at the match's scale {confirm.points:g} of {confirm.games} games, "
+                f"{scaled[0]} against {scaled[1]} simulations a move"
+            )
+        return text
 
 
 class RaceGame:
@@ -227,7 +268,13 @@ class Race:
         clock: Callable[[], float] = time.thread_time,
         max_games: int = MAX_GAMES,
         changes: tuple[tuple[str, Change], ...] = CHANGES,
+        confirm_seconds: Callable[[], float] | None = None,
+        confirm_games: int = CONFIRM_GAMES,
     ) -> None:
+        self.confirm_seconds = confirm_seconds
+        """CPU seconds of a race move at the match's scale, asked when a confirming
+        game starts (None: the screen's verdict is taken without confirmation)."""
+        self.confirm_games = confirm_games
         self.champion = champion
         self.make_tree = make_tree
         self.start = start
@@ -266,12 +313,14 @@ class Race:
                 self.verdicts.append(f"{standing.name}: not judged, the match is over")
                 self.standing = None
                 return
-            seat = standing.games % len(state.game.roles)
+            record = standing.confirm or standing
+            seat = record.games % len(state.game.roles)
             challenger = self.make_tree(standing.config, state)
             champion = self.make_tree(standing.champion, state)
-            game = self.game = RaceGame(
-                state, seat, challenger, champion, self.move_seconds, self.clock
-            )
+            seconds = self.move_seconds
+            if standing.confirm is not None and self.confirm_seconds is not None:
+                seconds = max(seconds, self.confirm_seconds())
+            game = self.game = RaceGame(state, seat, challenger, champion, seconds, self.clock)
         game.move()
         if game.over or game.plies >= MAX_PLIES:
             self.game = None
@@ -279,12 +328,24 @@ class Race:
                 self._record(standing, game)
 
     def _record(self, standing: Standing, game: RaceGame) -> None:
-        standing.games += 1
-        standing.points += game.score()
-        for side in range(2):
-            standing.sims[side] += game.sims[side]
-            standing.searches[side] += game.searches[side]
         self.games += 1
+        confirm = standing.confirm
+        if confirm is not None:
+            confirm.record(game)
+            if confirm.games < self.confirm_games:
+                return
+            if confirm.points >= confirm.games / 2:
+                self.verdicts.append(f"chosen: {standing.describe()}")
+                self.champion = standing.config
+            else:
+                self.verdicts.append(f"not confirmed at scale, dropped: {standing.describe()}")
+            self._next_challenger()
+            return
+        standing.record(game)
+        if standing.interval(CHOOSE_CONFIDENCE)[0] > 0.5 and self.confirm_seconds is not None:
+            standing.confirm = Standing(standing.name, standing.config, standing.champion)
+            self.verdicts.append(f"won the screen, to be confirmed at scale: {standing.describe()}")
+            return
         if standing.interval(CHOOSE_CONFIDENCE)[0] > 0.5:
             self.verdicts.append(f"chosen: {standing.describe()}")
             self.champion = standing.config

@@ -102,7 +102,7 @@ from ggp.player.search.evaluation import RandomPlayout
 from ggp.player.search.factored import PartTrees, independent_choices
 from ggp.player.search.guidance import profile
 from ggp.player.search.heuristic import Heuristic, Learning
-from ggp.player.search.imm import ImplicitMinimax
+from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
 from ggp.player.search.lines import BestLine
 from ggp.player.search.mcts import MCTS
 from ggp.player.search.puzzle import PuzzleSearch
@@ -168,6 +168,19 @@ ticTacToe: none) the search stays exactly the plain one.  With
 Breakthrough, seats swapped): 0.900 (0.70-0.97, 20 matches) at 0.5 s a move,
 0.675 (0.52-0.80, 40 matches) at 1 s, load average 4 to 17
 (docs/mcts-enhancements.md)."""
+
+SEARCH_PRIOR = True
+"""Where a heuristic is learnt, seed each new edge of the tree with `SEARCH_PRIOR_VISITS`
+virtual visits worth the heuristic's value of the child (`ggp.player.search.imm.HeuristicPrior`,
+progressive bias as Sancho seeds its nodes), beside implicit minimax."""
+
+SEARCH_PRIOR_VISITS = 8
+"""The virtual visits of the heuristic prior (Sancho weights its piece heuristic 6)."""
+
+RACE_SCALE = 0.1
+"""A challenger the races' screen chooses is confirmed in games whose moves get this
+share of the CPU seconds of the match's own searches (`ggp.player.search.races`,
+``confirm_seconds``): at 10 s a move, about a second, thousands of simulations."""
 
 SEARCH_MATERIAL = 0.5
 """The weight of the learnt heuristic's material term (`heuristic.material_term`)."""
@@ -389,6 +402,11 @@ class SearchWorker:
         self.tree_seconds = 0.0
         """...and to the search: races get a slice only while they have had no more
         than the search (a race move may run past its slice, several times over)."""
+        self.moves_cpu: list[float] = []
+        """The searching thread's CPU seconds in the tree of each search answered, races
+        left out (for the races' confirmation at the match's scale)..."""
+        self.moves_sims: list[int] = []
+        """...and the simulations behind each (pondered ones included)."""
         self.puzzle: PuzzleSearch | None = None
         """With `SEARCH_PUZZLES`, in a game of one role: its puzzle search (set at
         ``load``, moved onto the faster rules with the tree), searched and pondered
@@ -525,9 +543,11 @@ class SearchWorker:
         """A search tree at `state`, `depth` joint moves into the game, as `config`
         (by default `config`) says; a race's trees have no state table."""
         config = config or self.config
-        imm = None
+        imm = prior = None
         if config.imm and self.heuristic is not None:
             imm = ImplicitMinimax(self.heuristic, SEARCH_IMM)
+        if config.prior and self.heuristic is not None:
+            prior = HeuristicPrior(self.heuristic, SEARCH_PRIOR_VISITS)
         plain = not (config.mast or config.rave)
         plies = SEARCH_DECISIVE if config.decisive else 0
         playout = ServePlayout(plies, self.must_stop) if plain else None
@@ -543,6 +563,7 @@ class SearchWorker:
             rave=config.rave,
             mast=config.mast,
             imm=imm,
+            prior=prior,
             evaluator=playout,
             transpose=config.transpose,
         )
@@ -565,7 +586,7 @@ class SearchWorker:
         assert self.tree is not None
         print(f"search worker: learnt heuristic\n{learning.result.describe()}", file=sys.stderr)
         self.heuristic = learning.result
-        self.config = dataclasses.replace(self.config, imm=True)
+        self.config = dataclasses.replace(self.config, imm=True, prior=SEARCH_PRIOR)
         root = self.tree.root
         self.tree = self.new_tree(root.state, root.depth)
 
@@ -592,11 +613,28 @@ class SearchWorker:
             lambda: self.tree.root.state,
             race_move_seconds(state, self.rng),  # of the state the race starts from
             self.heuristic is not None,
+            confirm_seconds=self.scale_seconds,
         )
         print(
             f"search worker: racing configurations against {self.config.describe()}, "
             f"{self.race.move_seconds:.3f} CPU-s a move",
             file=sys.stderr,
+        )
+
+    def scale_seconds(self) -> float:
+        """CPU seconds of a race move at the match's scale: `RACE_SCALE` of the median
+        CPU seconds of the match's searches so far (of the last ten)."""
+        recent = sorted(self.moves_cpu[-10:])
+        return RACE_SCALE * recent[len(recent) // 2] if recent else 0.0
+
+    def match_scale(self) -> str:
+        """The match's searches so far, for the races' log lines."""
+        if not self.moves_sims:
+            return "no search of the match yet"
+        sims = sorted(self.moves_sims[-10:])
+        return (
+            f"the match's searches: {sims[len(sims) // 2]} simulations a move, "
+            f"a race move at scale {self.scale_seconds():.3f} CPU-s"
         )
 
     def must_stop(self) -> bool:
@@ -619,7 +657,10 @@ class SearchWorker:
         known = len(race.verdicts)
         changed = race.run(until)
         for verdict in race.verdicts[known:]:
-            print(f"search worker: race after {race.games} games: {verdict}", file=sys.stderr)
+            print(
+                f"search worker: race after {race.games} games: {verdict} ({self.match_scale()})",
+                file=sys.stderr,
+            )
         if changed:
             self.config = race.champion
             root = self.tree.root
@@ -648,6 +689,9 @@ class SearchWorker:
         deadline = start + seconds
         race_until = start + race * seconds
         cpu = time.process_time()
+        thread_cpu = time.thread_time()
+        raced = 0.0
+        """Thread CPU seconds of this search that went to races."""
         sims = 0
         slowest = 0.0
         self.take_better_search()
@@ -673,7 +717,9 @@ class SearchWorker:
                 self.take_better_search()
                 tree = self._tree_for(role)
             if began < race_until and iterations is None and self.racing():
+                race_cpu = time.thread_time()
                 self.run_race(race_until)
+                raced += time.thread_time() - race_cpu
                 tree = self._tree_for(role)
                 continue
             if began + slowest >= deadline or tree.search(iterations=1) == 0:
@@ -681,6 +727,9 @@ class SearchWorker:
             slowest = max(slowest, time.monotonic() - began)
             sims += 1
         self.slowest = slowest
+        if sims and iterations is None:
+            self.moves_cpu.append(time.thread_time() - thread_cpu - raced)
+            self.moves_sims.append(sims + self.pondered)
         move = tree.best_move(role)
         if plan is not None:
             move = Traps.best_of(plan, [stats.move for stats in tree.statistics(role)])
