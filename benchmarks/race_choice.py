@@ -8,7 +8,9 @@ For each game (a corpus name or a ``.kif`` path): a search worker
 waits for them to be final (native code, the heuristic) and races search
 configurations from the initial state, as ``ggp serve`` does during the start
 clock and pondering (`ggp.player.search.races`), for at most ``--race-cpu`` CPU
-seconds.  Its verdicts (each with its figures) and the configuration it ends
+seconds, a choice of the screen confirmed at the scale of a match move of
+``--move-cpu`` CPU seconds (a tenth of it a race move: `RACE_SCALE`).  Its
+verdicts (each with its figures) and the configuration it ends
 with are printed.  Then, where that differs from the default, ``--check``
 fresh self-play games of the chosen configuration against the default at the
 race's time a move, seats in turn, judge the choice on games the race did not
@@ -65,15 +67,16 @@ def check(worker: SearchWorker, chosen, default, games: int, seconds: float) -> 
     return {"games": games, "score": points / games, "interval95": [low, high]}
 
 
-def measure(path: Path, race_cpu: float, games: int) -> dict:
+def measure(path: Path, race_cpu: float, games: int, move_cpu: float) -> dict:
     load_before = os.getloadavg()[0]
     worker = prepared(path.read_text())
     default = worker.config
     began = time.process_time()
+    worker.moves_cpu = [move_cpu]  # the match's scale, as if it had searched a move
     worker.start_race()
     race = worker.race
     assert race is not None
-    while not race.finished and time.process_time() - began < race_cpu:
+    while race.ready and time.process_time() - began < race_cpu:
         worker.run_race(time.monotonic() + 1.0)
     chosen = worker.config
     entry = {
@@ -99,6 +102,12 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=Path("../shared/gdl-corpus/games"))
     parser.add_argument("--race-cpu", type=float, default=60.0, help="CPU seconds of races")
     parser.add_argument("--check", type=int, default=10, help="games to check a choice")
+    parser.add_argument(
+        "--move-cpu",
+        type=float,
+        default=8.0,
+        help="CPU seconds of a match's move, whose share confirms a choice (races.py)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
@@ -109,7 +118,7 @@ def main() -> None:
         path = Path(name) if name.endswith(".kif") else args.corpus / f"{name}.kif"
         if path.stem in done:
             continue
-        entry = measure(path, args.race_cpu, args.check)
+        entry = measure(path, args.race_cpu, args.check, args.move_cpu)
         results.append(entry)
         print(json.dumps(entry, indent=1), flush=True)
         if args.out:

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_the_benchmark_writes_each_games_verdicts_and_choice(tmp_path) -> None:
     out = tmp_path / "choice.json"
     command = [sys.executable, "benchmarks/race_choice.py", "--games", "games/gdl/tictactoe.kif"]
-    command += ["--race-cpu", "1", "--check", "2", "--out", str(out)]
+    command += ["--race-cpu", "1", "--check", "2", "--move-cpu", "0.2", "--out", str(out)]
     subprocess.run(command, cwd=ROOT, check=True, capture_output=True, timeout=600)
     (entry,) = json.loads(out.read_text())
     assert entry["game"] == "tictactoe" and entry["roles"] == 2

@@ -236,6 +236,10 @@ class OneVerdict:
         self.games, self.finished = 7, True
         return True
 
+    @property
+    def ready(self) -> bool:
+        return not self.finished
+
 
 def prepared(races_on: bool, tmp_path) -> SearchWorker:
     """A tic-tac-toe worker whose rules are final and whose learning has ended."""
@@ -315,3 +319,25 @@ def test_a_configuration_with_transpositions_makes_a_graph(tmp_path) -> None:
     graph = worker.race_tree(dataclasses.replace(worker.config, transpose=True), state)
     assert graph.search(iterations=200) == 200
     assert graph.positions is not None and len(graph.positions) == graph.node_count
+
+
+def test_the_match_scale_is_a_share_of_the_searches_cpu_races_left_out(tmp_path) -> None:
+    worker = prepared(False, tmp_path)
+    assert worker.scale_seconds() == 0.0 and "no search of the match yet" in worker.match_scale()
+    command = {"cmd": "search", "role": 0, "iterations": None}
+    answer = worker.handle({**command, "until": time.time() + 0.3})
+    (cpu,) = worker.moves_cpu
+    assert 0 < cpu <= answer["cpu"] + 0.05
+    assert worker.moves_sims == [answer["sims"] + answer["pondered"]]
+    assert worker.scale_seconds() == pytest.approx(search_worker.RACE_SCALE * cpu)
+    assert f"{answer['sims']} simulations a move" in worker.match_scale()
+
+
+def test_a_confirmation_waits_for_the_match_scale() -> None:
+    scale = [0.0]
+    found = race(0.5, ("stronger", 2.0), confirm_seconds=lambda: scale[0], confirm_games=1)
+    assert not found.run(until=float("inf"))  # returns once the screen is won: no scale yet
+    assert found.games == 7 and not found.ready and not found.finished
+    scale[0] = 5.0
+    assert found.ready and found.run(until=float("inf"))
+    assert found.champion == SearchConfig(2.0) and found.finished

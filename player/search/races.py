@@ -28,7 +28,8 @@ Race games are short (`move_seconds`: a few hundred simulations a move) where a
 move of the match has tens of thousands, so a challenger the screen chooses
 is *confirmed at the match's scale* before it replaces the champion: where
 the caller gives `confirm_seconds` (the CPU seconds of a race move near the
-match's own, `SCALE` of it in the search worker), the challenger plays
+match's own, `RACE_SCALE` of it in the search worker; 0 while the match has
+not searched yet: the confirmation then waits, `ready`), the challenger plays
 `CONFIRM_GAMES` more games at that budget and is chosen only if it scores at
 least one half in them (it does not lose where the match is played);
 otherwise it is dropped, "not confirmed at scale".  A verdict's figures give
@@ -294,11 +295,22 @@ class Race:
     def finished(self) -> bool:
         return self.standing is None
 
+    @property
+    def ready(self) -> bool:
+        """Whether a race move can be played now: not finished, and not a challenger
+        to confirm while the match's scale is unknown (`confirm_seconds` gives 0)."""
+        standing = self.standing
+        if standing is None:
+            return False
+        if standing.confirm is None or self.game is not None or self.confirm_seconds is None:
+            return True
+        return self.confirm_seconds() > 0
+
     def run(self, until: float, now: Callable[[], float] = time.monotonic) -> bool:
         """Play race moves until `now()` reaches `until` (a move is never cut);
         returns whether the champion changed."""
         before = self.champion
-        while not self.finished and now() < until:
+        while self.ready and now() < until:
             self.step()
         return self.champion != before
 

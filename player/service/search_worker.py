@@ -169,10 +169,12 @@ Breakthrough, seats swapped): 0.900 (0.70-0.97, 20 matches) at 0.5 s a move,
 0.675 (0.52-0.80, 40 matches) at 1 s, load average 4 to 17
 (docs/mcts-enhancements.md)."""
 
-SEARCH_PRIOR = True
+SEARCH_PRIOR = False
 """Where a heuristic is learnt, seed each new edge of the tree with `SEARCH_PRIOR_VISITS`
 virtual visits worth the heuristic's value of the child (`ggp.player.search.imm.HeuristicPrior`,
-progressive bias as Sancho seeds its nodes), beside implicit minimax."""
+progressive bias as Sancho seeds its nodes), beside implicit minimax.  Off until it
+wins at equal time (docs/per-game-search.md); races may still choose it per game
+("heuristic prior on/off")."""
 
 SEARCH_PRIOR_VISITS = 8
 """The virtual visits of the heuristic prior (Sancho weights its piece heuristic 6)."""
@@ -623,7 +625,8 @@ class SearchWorker:
 
     def scale_seconds(self) -> float:
         """CPU seconds of a race move at the match's scale: `RACE_SCALE` of the median
-        CPU seconds of the match's searches so far (of the last ten)."""
+        CPU seconds of the match's searches of a move so far (of the last ten; the
+        start clock's left out); 0 before the first."""
         recent = sorted(self.moves_cpu[-10:])
         return RACE_SCALE * recent[len(recent) // 2] if recent else 0.0
 
@@ -645,14 +648,14 @@ class SearchWorker:
     def racing(self) -> bool:
         """Whether a race is running (started now if it can start, `start_race`)."""
         self.start_race()
-        return self.race is not None and not self.race.finished
+        return self.race is not None and self.race.ready
 
     def run_race(self, until: float) -> None:
         """Race until `until` (monotonic; a race move may run past it); take the
         champion and log the verdicts, once there are any."""
         self.start_race()
         race = self.race
-        if race is None or race.finished:
+        if race is None or not race.ready:
             return
         known = len(race.verdicts)
         changed = race.run(until)
@@ -727,7 +730,7 @@ class SearchWorker:
             slowest = max(slowest, time.monotonic() - began)
             sims += 1
         self.slowest = slowest
-        if sims and iterations is None:
+        if sims and iterations is None and race == 0:  # a move's search, not the start's
             self.moves_cpu.append(time.thread_time() - thread_cpu - raced)
             self.moves_sims.append(sims + self.pondered)
         move = tree.best_move(role)
