@@ -478,13 +478,17 @@ def learn(
     material: float = MATERIAL,
     decisive: bool = False,
     rich: bool = RICH,
+    report: dict[str, Any] | None = None,
 ) -> Heuristic | None:
     """The heuristic of `game` learnt from random playouts (see the module), or None
     where no feature predicts the goals clearly; with `material` above 0, its
     material term added with that weight (`material_term`); with `decisive`,
     from decisive playouts where the rules run on native code (`sample`); with
     `rich`, the rule features tried too (`rule_features`), kept where they earn
-    their place.  The same `rng` state gives the same result."""
+    their place.  The same `rng` state gives the same result.  A `report` dict
+    gets the held-out figures whatever the verdict: ``counts`` (of the fact
+    counts alone) and ``rules`` (with the rule features), per role, and
+    ``rule_features``, the names of those tried (absent: not fitted)."""
     texts, samples = sample(game, rng, playouts, decisive=decisive)
     roles = len(game.roles)
     played = len(samples.goals)
@@ -509,9 +513,14 @@ def learn(
     counts_held = _held_out(columns, targets, train, test) if chosen else None
     extras: list[RuleFeature] = []
     held_out = counts_held
+    if report is not None and counts_held is not None:
+        report["counts"] = counts_held
     if tried:
         extra_columns = [counts for _, _, counts in tried]
         rich_held = _held_out(columns + extra_columns, targets, train, test)
+        if report is not None:
+            report["rules"] = rich_held
+            report["rule_features"] = [feature.name for _, feature, _ in tried]
         if counts_held is None or _mean(rich_held) >= _mean(counts_held) + RICH_MARGIN:
             extras = [feature for _, feature, _ in tried]
             columns = columns + extra_columns
