@@ -11,7 +11,8 @@ counts with the rule features that pass the feature test (the fit keeps them whe
 they beat the counts by `heuristic.RICH_MARGIN`); "-" where no feature passed.
 Then whether a heuristic is learnt at all (the held-out figure must pass
 `MIN_CORRELATION` and `MIN_Z`), which rule features it keeps, and the CPU seconds
-of the learning with and without trying the rule features.  The machine's load
+of the learning with and without trying the rule features (after a first
+learning, not timed, that warms the native code up).  The machine's load
 average is recorded beside each game.
 """
 
@@ -32,6 +33,7 @@ from ggp.player.search.heuristic import learn
 def figures(path: Path, seed: int) -> dict[str, Any]:
     """The held-out figures of the heuristic learnt on the game at `path` for `seed`."""
     game = game_from_file(path, reasoner="native")
+    learn(game, random.Random(seed), material=0.5, rich=False)  # the first call warms up
     report: dict[str, Any] = {}
     began = time.process_time()
     learnt = learn(game, random.Random(seed), material=0.5, report=report)
