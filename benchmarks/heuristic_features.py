@@ -36,7 +36,7 @@ def figures(path: Path, seed: int) -> dict[str, Any]:
     learn(game, random.Random(seed), material=0.5, rich=False)  # the first call warms up
     report: dict[str, Any] = {}
     began = time.process_time()
-    learnt = learn(game, random.Random(seed), material=0.5, report=report)
+    learnt = learn(game, random.Random(seed), material=0.5, rich=True, report=report)
     cpu = time.process_time() - began
     began = time.process_time()
     learn(game, random.Random(seed), material=0.5, rich=False)

@@ -238,7 +238,9 @@ class MCTSAgent(Agent):
     no heuristic, the search is plain.  `material` above 0 adds to a learnt
     heuristic its material term with that weight (`ggp.player.search.heuristic.material_term`).
     With `learn_decisive`, the heuristic is learnt from decisive playouts
-    (`playouts.Decisive`) instead of random ones, on native code.
+    (`playouts.Decisive`) instead of random ones, on native code; with
+    `rule_features`, the rule features (mobility, partial goal satisfaction) are
+    tried too, kept where they earn their place (`ggp.player.search.heuristic.learn`).
     With `traps`, a position the exact solver settles in a tenth of the move's
     time (`ggp.player.search.traps`; within 200,000 states when the move has no time)
     is played exactly, and among the moves that keep its value by the trap
@@ -276,6 +278,7 @@ class MCTSAgent(Agent):
         prior: int = PRIOR,
         material: float = MATERIAL,
         learn_decisive: bool = False,
+        rule_features: bool = False,
         partial_proofs: bool = PARTIAL_PROOFS,
         factor: bool = FACTOR,
         keep_parts: bool = KEEP_PARTS,
@@ -339,6 +342,7 @@ class MCTSAgent(Agent):
         self.prior = prior
         self.material = material
         self.learn_decisive = learn_decisive
+        self.rule_features = rule_features
         self.partial_proofs = partial_proofs
         self.factor = factor
         self.parts = PartTrees(self._part_tree, keep_parts)
@@ -366,7 +370,13 @@ class MCTSAgent(Agent):
             self.finishers = game.initial_state().playouts(seed, self.finish, FINISHING_MOVES)
         if self.heuristic or self.imm or self.prior:
             seed = random.Random(self.rng.getrandbits(32))
-            self.learnt = learn(game, seed, material=self.material, decisive=self.learn_decisive)
+            self.learnt = learn(
+                game,
+                seed,
+                material=self.material,
+                decisive=self.learn_decisive,
+                rich=self.rule_features,
+            )
 
     def choose_move(self, state: State, deadline: float | None) -> str:
         legal = state.legal_moves(self.role)
@@ -605,6 +615,7 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "prior": (_at_least(int, 0), "VISITS"),
     "material": (_at_least(float, 0), "W"),
     "learn_decisive": (_boolean, "yes|no"),
+    "rule_features": (_boolean, "yes|no"),
 }
 """The options of an ``mcts`` agent spec."""
 

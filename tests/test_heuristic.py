@@ -319,8 +319,8 @@ X_O = {(1, 1), (1, 2), (2, 2)}
 @pytest.mark.parametrize("native", [False, pytest.param(True, marks=needs_native)])
 def test_rule_features_are_kept_only_where_they_beat_the_counts(native: bool) -> None:
     game = compiled(TOKENS, "tokens", native)
-    rich = learn(game, random.Random(1), playouts=1000)
-    plain = learn(game, random.Random(1), playouts=1000, rich=False)
+    rich = learn(game, random.Random(1), playouts=1000, rich=True)
+    plain = learn(game, random.Random(1), playouts=1000)
     assert rich is not None and plain is not None
     assert plain.held_out_counts is None and not plain.extras
     assert rich.held_out_counts is not None

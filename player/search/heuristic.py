@@ -106,9 +106,12 @@ what the search sees."""
 MATERIAL = 0.0
 """The weight of the material term by default (`material_term`; 0: none)."""
 
-RICH = True
+RICH = False
 """Whether `learn` tries the rule features (mobility, partial goal satisfaction)
-by default; they are kept only where they earn their place (`RICH_MARGIN`)."""
+by default; they are kept only where they earn their place (`RICH_MARGIN`).  Off:
+trying them doubles the learning's CPU time on some games (dotsAndBoxes: 2.6 to
+5.8 CPU-s), so under load the heuristic came too late for the search in most
+self-play matches, and no match showed them winning (docs/per-game-search.md)."""
 
 RICH_MARGIN = 0.01
 """How much the held-out correlation (the roles' mean) of the fit with the rule

@@ -169,7 +169,7 @@ Breakthrough, seats swapped): 0.900 (0.70-0.97, 20 matches) at 0.5 s a move,
 0.675 (0.52-0.80, 40 matches) at 1 s, load average 4 to 17
 (docs/mcts-enhancements.md)."""
 
-SEARCH_PRIOR = False
+SEARCH_PRIOR = True
 """Where a heuristic is learnt, seed each new edge of the tree with `SEARCH_PRIOR_VISITS`
 virtual visits worth the heuristic's value of the child (`ggp.player.search.imm.HeuristicPrior`,
 progressive bias as Sancho seeds its nodes), beside implicit minimax.  Off until it
