@@ -113,7 +113,7 @@ class SearchConfig:
         if (self.imm or self.prior) and not heuristic:
             return False
         playouts = self.decisive + self.mast + self.rave
-        together = (self.rave and self.imm) or (self.rave and self.transpose)
+        together = self.rave and (self.imm or self.prior or self.transpose)
         return playouts <= 1 and not together
 
     def describe(self) -> str:
@@ -137,7 +137,7 @@ CHANGES: tuple[tuple[str, Change], ...] = (
     ("implicit minimax on/off", lambda s: dataclasses.replace(s, imm=not s.imm)),
     ("heuristic prior on/off", lambda s: dataclasses.replace(s, prior=not s.prior)),
     ("MAST playouts", lambda s: dataclasses.replace(s, mast=True, decisive=False)),
-    ("RAVE", lambda s: dataclasses.replace(s, rave=True, decisive=False, imm=False)),
+    ("RAVE", lambda s: dataclasses.replace(s, rave=True, decisive=False, imm=False, prior=False)),
     ("half the exploration", lambda s: dataclasses.replace(s, c=s.c / 2)),
     ("twice the exploration", lambda s: dataclasses.replace(s, c=s.c * 2)),
     ("transpositions on/off", lambda s: dataclasses.replace(s, transpose=not s.transpose)),
