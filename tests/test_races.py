@@ -178,8 +178,14 @@ def test_changes_that_make_no_valid_configuration_are_skipped() -> None:
         "half the exploration",
         "twice the exploration",
         "transpositions on/off",
-    ]  # implicit minimax needs a learnt heuristic
+    ]  # implicit minimax and the prior need a learnt heuristic
     assert names[1][1] == SearchConfig(0.35, mast=True)
+    assert not SearchConfig(0.35, prior=True).valid(False)
+    assert SearchConfig(0.35, imm=True, prior=True).valid(True)
+    assert not SearchConfig(0.35, rave=True, prior=True).valid(True)
+    assert SearchConfig(0.35, imm=True, prior=True).describe() == (
+        "random playouts, implicit minimax, heuristic prior, c=0.35"
+    )
     assert all(config.valid(False) for _, config in names)
     assert not SearchConfig(0.35, rave=True, imm=True).valid(True)
     assert not SearchConfig(0.35, decisive=True, mast=True).valid(True)
