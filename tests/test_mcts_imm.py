@@ -257,3 +257,16 @@ def test_the_prior_option_is_checked() -> None:
     assert agent.choose_move(game.initial_state(), None)
     assert agent.tree.prior is not None and agent.tree.prior.visits == 5
     assert agent.tree.imm is None
+
+
+def test_the_prior_stays_out_of_nodes_where_several_roles_choose() -> None:
+    from ggp.gdl.load import game_from_text
+    from test_races import GOOD_OR_BAD
+
+    start = game_from_text(GOOD_OR_BAD, reasoner="interpreter").initial_state()
+    plain = MCTS(start, rng=random.Random(3))
+    seeded = MCTS(start, prior=HeuristicPrior(HashEvaluation(), 5), rng=random.Random(3))
+    plain.search(iterations=12)
+    seeded.search(iterations=12)
+    assert len(seeded.root.choosers) == 2
+    assert seeded.root.counts == plain.root.counts and seeded.root.sums == plain.root.sums

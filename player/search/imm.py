@@ -142,7 +142,12 @@ class HeuristicPrior:
         self.visits = visits
 
     def seed(self, node: Node, joint: tuple[int, ...], child: Node) -> None:
-        """`joint` at `node` now leads to `child`: add the virtual visits."""
+        """`joint` at `node` now leads to `child`: add the virtual visits, where one
+        role chooses (where several move at once, a move leads to a child per joint
+        move and would gather virtual visits from each; as implicit minimax, the
+        prior stays out of such nodes)."""
+        if len(node.choosers) > 1:
+            return
         if child.imm is not None:  # evaluated already for implicit minimax
             value = child.imm
         elif child.rewards is not None:
