@@ -85,6 +85,9 @@ def assert_same_play(interpreted: GdlGame, native: CompiledGame, playouts: int) 
         expected = [interpreted.initial_state().playouts(python, 1, RANDOM)[0] for _ in range(4)]
         assert start.playouts(random.Random(seed), 4, RANDOM) == expected
         assert start.playouts(random.Random(seed), 1, RANDOM)[0] == expected[0]
+        many = start.playouts(random.Random(seed), 40, RANDOM)  # past the first buffer's room
+        assert len(many) == 40 and many[:4] == expected
+        assert many[4:] == native.native_playouts.playouts(start.bits, random.Random(seed), 40)[4:]
 
 
 @needs_native

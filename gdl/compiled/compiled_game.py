@@ -13,7 +13,7 @@ import random
 import threading
 from array import array
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, NoReturn, Protocol, TypeVar
 
 from ggp.games.amaf import MoveSlots, Tree
 from ggp.games.base import (
@@ -81,6 +81,10 @@ class NativeCode(Protocol):
         with `safe`, decisive and anti-decisive, see `playouts.Decisive`;
         wins looked for among the input bits `finish` only, if given);
         `PlayoutBroke` if one reaches a state where the rules break."""
+        ...
+
+    def random_playouts(self, bits: int, rng: random.Random, count: int) -> list[PlayoutResult]:
+        """The random playouts of `playouts` without its options (the shortest call)."""
         ...
 
     def finishing_moves(self, bits: int, rng: random.Random, count: int) -> int:
@@ -470,6 +474,11 @@ class CompiledState(State):
         same seed).  Any other policy plays its own `play`."""
         native = self._game.native_playouts
         if native is not None:
+            if type(policy) is Random:  # the common case, by the shortest way
+                try:
+                    return native.random_playouts(self.bits, rng, count)  # type: ignore[return-value]
+                except PlayoutBroke as broke:
+                    self._explain(broke)
             run = NATIVE_PLAYOUTS.get(type(policy))
             if run is not None:
                 return self._broke_explained(run, native, self, rng, count, policy)
@@ -504,13 +513,18 @@ class CompiledState(State):
         """`playouts(*args)`, where the rules breaking is explained by the interpreter."""
         try:
             return playouts(*args)
-        except PlayoutBroke as broke:  # the interpreter explains, as on the Python path
-            state = CompiledState(self._game, broke.bits)
-            if state.is_terminal():
-                state.goals()
-            else:
-                state.all_legal_moves()
-            raise GameError("a native playout reached a state where the rules break") from None
+        except PlayoutBroke as broke:
+            self._explain(broke)
+
+    def _explain(self, broke: PlayoutBroke) -> NoReturn:
+        """The interpreter's error where a native playout found the rules broken, as on
+        the Python path (or a `GameError` saying so)."""
+        state = CompiledState(self._game, broke.bits)
+        if state.is_terminal():
+            state.goals()
+        else:
+            state.all_legal_moves()
+        raise GameError("a native playout reached a state where the rules break") from None
 
     def is_terminal(self) -> bool:
         """Native code answers this alone: of the states a search adds, most are
@@ -552,7 +566,7 @@ class CompiledState(State):
 def _native_random(
     native: NativeCode, state: CompiledState, rng: random.Random, count: int, policy: Random
 ) -> list[PlayoutResult]:
-    return native.playouts(state.bits, rng, count)
+    return native.random_playouts(state.bits, rng, count)
 
 
 def _native_greedy(

@@ -22,6 +22,9 @@ compiled reasoner):
   (`playouts.Greedy`), and with ``safe`` also, when it has none, avoids
   a move after which another role can win at once (`playouts.Decisive`,
   which also says how several roles with a choice take theirs);
+- ``gdl_random_playouts(S, count, seed, results, fail)``: the random playouts
+  of ``gdl_playouts``, the goals and steps in one array (one call of few
+  arguments: the per-call cost counts where a playout takes a microsecond);
 - ``gdl_mast_playouts(S, count, seed, ...)``: `count` MAST playouts
   (`playouts.Mast`), the move averages arrays indexed by input index,
   read and updated in place;
@@ -109,6 +112,7 @@ void gdl_sees(const uint64_t *S, const uint64_t *D, int *counts, int *entries);
 void gdl_count_missing_goals_as(int value);
 int gdl_playouts(const char *S, int count, uint32_t seed, int greedy, int safe,
                  const uint64_t *finish, int *goals, int *steps, uint64_t *fail);
+int gdl_random_playouts(const char *S, int count, uint32_t seed, int *results, uint64_t *fail);
 int gdl_finishing_moves(const char *S, int count, uint32_t seed, uint64_t *last, int *goals,
                         int *steps, uint64_t *fail);
 int gdl_mast_playouts(const char *S, int count, uint32_t seed, int plies, double epsilon,
@@ -528,6 +532,13 @@ static int playouts(const char *S, int count, u32 seed, int greedy, int safe,
 int gdl_playouts(const char *S, int count, u32 seed, int greedy, int safe,
                  const u64 *finish, int *goals, int *steps, u64 *fail) {
     return playouts(S, count, seed, greedy, safe, finish, goals, steps, fail, 0, 0, 0);
+}
+
+/* gdl_playouts' random playouts, with fewer arguments to convert a call (a
+   one-playout call is a few microseconds): the goals into results (NR a playout),
+   then the steps (one a playout). */
+int gdl_random_playouts(const char *S, int count, u32 seed, int *results, u64 *fail) {
+    return playouts(S, count, seed, 0, 0, 0, results, results + count * NR, fail, 0, 0, 0);
 }
 
 int gdl_finishing_moves(const char *S, int count, u32 seed, u64 *last, int *goals,
