@@ -27,6 +27,7 @@ from ggp.gdl.native.attach import attach_in_background, attach_native
 from ggp.gdl.native.build import NativeUnavailable
 from ggp.gdl.native.csource import CGenerator, check_source
 from ggp.gdl.network import grounding
+from ggp.gdl.network.formulas import BASE, cone, fold
 from ggp.gdl.network.grounding import Budget
 from ggp.player.search.evaluation import RandomPlayout
 from ggp.player.search.mcts import MCTS
@@ -98,12 +99,72 @@ def test_twins_play_the_same_on_native_code(name: str) -> None:
 
 
 @needs_native
-@pytest.mark.parametrize("name", ["ticTacToe", "connectFour", "blocker", "sheepAndWolf"])
+@pytest.mark.parametrize("name", ["ticTacToe", "connectFour", "blocker", "sheepAndWolf", "reversi"])
 def test_corpus_games_play_the_same_on_native_code(shared_dir, name: str) -> None:
     path = shared_dir / "gdl-corpus" / "games" / f"{name}.kif"
     if not path.exists():
         pytest.skip(f"{name} is not in the corpus")
     assert_same_play(*native_game(path.read_text(), name), playouts=5)
+
+
+TURN_GUARDED = """
+(role white) (role black)
+(init (control white)) (init (step 0))
+(init (cell 1 white)) (init (cell 2 empty)) (init (cell 3 empty)) (init (cell 4 empty))
+(init (cell 5 black))
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7) (succ 7 8)
+(adj 1 2) (adj 2 3) (adj 3 4) (adj 4 5) (adj 2 1) (adj 3 2) (adj 4 3) (adj 5 4)
+(<= (can ?p ?a ?b) (true (cell ?a ?p)) (adj ?a ?b) (true (cell ?b empty)))
+(<= (legal ?p (move ?a ?b)) (true (control ?p)) (can ?p ?a ?b))
+(<= (legal ?p pass) (true (control ?p)))
+(<= (legal ?p noop) (role ?p) (not (true (control ?p))))
+(<= (next (cell ?b ?p)) (does ?p (move ?a ?b)))
+(<= (next (cell ?a empty)) (does ?p (move ?a ?b)))
+(<= (moved ?c) (does ?p (move ?c ?b)))
+(<= (moved ?c) (does ?p (move ?a ?c)))
+(<= (next (cell ?c ?x)) (true (cell ?c ?x)) (not (moved ?c)))
+(<= (next (control black)) (true (control white)))
+(<= (next (control white)) (true (control black)))
+(<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+(<= terminal (true (step 8)))
+(<= (goal ?p 100) (role ?p) (true (cell 4 ?p)))
+(<= (goal ?p 0) (role ?p) (not (true (cell 4 ?p))))
+"""
+"""A role's moves read a node (`can`) that only its legal moves read, under its turn."""
+
+
+def test_nodes_only_legal_moves_under_a_turn_read_are_guarded_by_it() -> None:
+    game = GdlGame.from_text(TURN_GUARDED, name="guarded")
+    network = compile_rules(game.strata, game.role_terms).network
+    targets = [node for moves in network.legal for node, _ in moves]
+    folded = fold(network, cone(network, targets))
+    guarded = csource.demand_guarded(network, folded, targets)
+    changed = {
+        network.nodes[node]: guarded[node] for node in folded if guarded[node] != folded[node]
+    }
+    assert changed and all(name[0] == "can" for name in changed)
+    for name, bodies in changed.items():  # (can ?p ?a ?b): under (true (control ?p))
+        turn = (BASE, network.base.index(("control", name[1])), True)
+        assert all(turn in body for body in bodies)
+    assert not any(guarded[node] != folded[node] for node in targets)
+
+
+def test_the_dispatch_zeroes_its_nodes_and_none_computed_before_it() -> None:
+    # reversi: a flip's body, dispatched, reads whether a line of discs follows, a
+    # node computed before the dispatch whose index lay among the dispatched ones
+    assert csource._zero_nodes([10, 11, 12, 20, 21], frozenset()) == (
+        "    memset(v + 10, 0, 12); (void)k;"
+    )
+    assert csource._zero_nodes([10, 11, 12, 20, 21], frozenset({15})) == (
+        "    memset(v + 10, 0, 3);     memset(v + 20, 0, 2); (void)k;"
+    )
+    spread = list(range(0, 400, 2))
+    assert "PRESET" in csource._zero_nodes(spread, frozenset(range(1, 400, 2)))
+
+
+@needs_native
+def test_guarded_nodes_and_framed_cells_play_the_same_on_native_code() -> None:
+    assert_same_play(*native_game(TURN_GUARDED, "guarded"), playouts=20)
 
 
 @needs_native

@@ -51,13 +51,24 @@ verifies that before the source is compiled.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from ggp.gdl.native.heuristic_source import HEURISTIC_DECLARATIONS, HEURISTIC_RUNTIME
 from ggp.gdl.native.rave_source import RAVE_DECLARATIONS, RAVE_RUNTIME
-from ggp.gdl.network.formulas import BASE, INPUT, NODE, Folded, Network, cone, fold
+from ggp.gdl.network.formulas import (
+    BASE,
+    INPUT,
+    NODE,
+    Body,
+    Folded,
+    Literal,
+    Network,
+    cone,
+    fold,
+)
 
 TABLE_BODIES = 32
 """Nodes with this many bodies or more, of three literals at most, are read from a
@@ -88,7 +99,7 @@ _WORDS = re.compile(r"(?<![0-9A-Za-z_])[A-Za-z_][A-Za-z0-9_]*")
 _ALLOWED = frozenset(
     {"include", "stdint", "h", "string", "typedef", "uint64_t", "uint32_t", "u64", "u32"}
     | {"static", "void", "int", "const", "unsigned", "char", "if", "for", "while", "define"}
-    | {"memset"}
+    | {"memset", "memcpy"}
     | {"S", "D", "o", "v", "c", "k", "i", "w", "x", "ch", "counts", "moves", "do", "ULL"}
     | {"NR", "NW", "NWI", "NN", "MOVES_MAX", "NGE", "TERMINAL", "GOAL_OF", "GOAL_NODE"}
     | {"GOAL_POS", "GOAL_VALUE", "BODY_A", "BODY_B", "BODY_C", "ROW_START", "ROW_NODE"}
@@ -812,9 +823,11 @@ class CGenerator:
         ]
         self.rows = []
         code = []
-        step_folded = fold(network, cone(network, legal_nodes + terminal))
-        state_only = "const u64 *S, unsigned char *v"
         step_targets = legal_nodes + terminal
+        step_folded = demand_guarded(
+            network, fold(network, cone(network, step_targets)), step_targets
+        )
+        state_only = "const u64 *S, unsigned char *v"
         code += self._chunked(
             "step",
             state_only,
@@ -1282,7 +1295,7 @@ class CGenerator:
         lines += [
             "static void dispatch(const u64 *S, const u64 *D, unsigned char *v) {",
             "    int w, i, k;",
-            _zero_nodes(sorted(preset)),
+            _zero_nodes(sorted(preset), early),
             "    for (w = 0; w < NWI; w++) {",
             "        u64 x = D[w];",
             "        while (x) {",
@@ -1443,12 +1456,26 @@ class CGenerator:
                 counts.update(lit for lit in body if lit[0] == BASE and lit[2])
         statements: list[list[str]] = []
         conjunction = self.expressions.conjunction
+        frame_counts = Counter(lit for rest in frames for lit in rest if lit[2])
+        framed: dict[tuple, list[str]] = {}
         for rest, words in sorted(frames.items()):
-            copies = [f"o[{w}] |= S[{w}] & {mask:#x}ULL;" for w, mask in sorted(words.items())]
-            if rest:
-                statements.append([f"    if ({conjunction(rest)}) {{ " + " ".join(copies) + " }"])
-            else:
-                statements.append(["    " + " ".join(copies)])
+            copies = " ".join(
+                f"o[{w}] |= S[{w}] & {mask:#x}ULL;" for w, mask in sorted(words.items())
+            )
+            positives = [lit for lit in rest if lit[2]]
+            guard = max(positives, key=lambda lit: (frame_counts[lit], lit)) if positives else None
+            if guard is not None and frame_counts[guard] < 2:
+                guard = None
+            inner = [lit for lit in rest if lit != guard]
+            line = f"if ({conjunction(inner)}) {{ {copies} }}" if inner else copies
+            framed.setdefault((guard,) if guard else (), []).append(line)
+        for guard, lines in sorted(framed.items()):  # e.g. a move's kind, then its cells
+            if not guard:
+                statements += [[f"    {line}"] for line in lines]
+                continue
+            for i in range(0, len(lines), BODIES):
+                part = " ".join(lines[i : i + BODIES])
+                statements.append([f"    if ({conjunction(guard)}) {{ {part} }}"])
         guarded: dict[tuple, list[str]] = {}
         for bit, body in others:
             bases = [lit for lit in body if lit[0] == BASE and lit[2]]
@@ -1489,10 +1516,112 @@ class CGenerator:
         lines.append("    dispatch(S, D, v);")
         lines.append("    eval_next(S, D, v);")
         lines.append("    eval_sinks(S, D, v, o);")
-        for bit, node in variable:
-            lines.append(f"    o[{bit >> 6}] |= (u64)v[{node}] << {bit & 63};")
+        lines += _packed_bits(variable, len(network.nodes))
         lines.append("}")
         return lines
+
+
+PACK = 0x0102040810204080
+"""Multiplying eight bytes each 0 or 1 by this puts byte ``i`` at bit ``56 + i``."""
+
+
+def _packed_bits(variable: list[tuple[int, int]], nodes: int) -> list[str]:
+    """Statements or-ing node values into the next state ``o``, `variable` its
+    (bit, node) pairs in increasing bits: runs of consecutive bits of one word
+    read from consecutive nodes are eight bytes of ``v`` read at once and packed
+    into bits by one multiplication (`PACK`), where the eight bytes are in ``v``;
+    the other bits one statement each."""
+    lines = []
+    i = 0
+    while i < len(variable):
+        bit, node = variable[i]
+        run = 1
+        while (
+            run < 8
+            and i + run < len(variable)
+            and variable[i + run] == (bit + run, node + run)
+            and (bit + run) >> 6 == bit >> 6
+        ):
+            run += 1
+        if run >= 3 and node + 8 <= nodes:
+            mask = f" & {(1 << 8 * run) - 1:#x}ULL" if run < 8 else ""
+            lines.append(
+                f"    {{ u64 x; memcpy(&x, v + {node}, 8); "
+                f"o[{bit >> 6}] |= ((x{mask}) * {PACK:#x}ULL) >> 56 << {bit & 63}; }}"
+            )
+        else:
+            run = 1
+            lines.append(f"    o[{bit >> 6}] |= (u64)v[{node}] << {bit & 63};")
+        i += run
+    return lines
+
+
+def demand_guarded(
+    network: Network, folded: dict[int, Folded], targets: Sequence[int]
+) -> dict[int, Folded]:
+    """`folded` with each node's bodies of two literals or more also reading a positive
+    base literal that every reader of the node reads, or that the reader's own
+    guard is: where that literal is false the node's value reaches no target, so
+    it need not be computed.  chineseCheckers6: whether a piece of a role can move
+    from one cell to another is read only by that role's legal moves, each under
+    its turn (``(true (control ?player))``), so five of the six roles' moves are
+    skipped (by the group test of `CGenerator._guarded`).
+
+    The targets' values are unchanged: a node with guard ``L`` becomes ``node and
+    L`` (or less, for bodies left alone) only where ``L`` is false, and there each
+    of its readers has ``L`` in the body that reads it (false anyway) or is itself
+    guarded by ``L``; the targets are guarded by nothing.  Bodies of one literal
+    are left alone (masks of single bits, nodes or-ed until one holds), and so are
+    nodes read from tables and cyclic components.
+    """
+    components = cone(network, targets)
+    cyclic = {
+        member
+        for component in components
+        if network.cyclic[component]
+        for member in network.components[component]
+    }
+    order = [member for component in components for member in network.components[component]]
+    readers: dict[int, list[tuple[int, Body]]] = {}
+    for node in order:
+        value = folded[node]
+        if type(value) is bool:
+            continue
+        for body in value:
+            for kind, index, _ in body:
+                if kind == NODE:
+                    readers.setdefault(index, []).append((node, body))
+    fixed = set(targets) | cyclic
+    guards: dict[int, frozenset[Literal]] = {}
+    for node in reversed(order):  # every reader before the nodes it reads
+        if node in fixed or node not in readers:
+            continue
+        common: frozenset[Literal] | None = None
+        for reader, body in readers[node]:
+            if reader in cyclic:
+                common = frozenset()
+                break
+            found = frozenset(lit for lit in body if lit[0] == BASE and lit[2])
+            found |= guards.get(reader, frozenset())
+            common = found if common is None else common & found
+            if not common:
+                break
+        if common:
+            guards[node] = common
+    counts = Counter(lit for found in guards.values() for lit in found)
+    guarded = dict(folded)
+    for node, found in guards.items():
+        value = folded[node]
+        if type(value) is bool or (
+            len(value) >= TABLE_BODIES and all(len(body) <= 3 for body in value)
+        ):
+            continue
+        guard = max(found, key=lambda lit: (counts[lit], lit))
+        guarded[node] = [
+            body if len(body) < 2 or guard in body else tuple(sorted((*body, guard)))
+            for body in value
+        ]
+    return guarded
 
 
 def _needed(folded: dict[int, Folded], node: int, memo: dict[int, frozenset]) -> frozenset:
@@ -1557,16 +1686,29 @@ def _zero_runs(nodes: list[int]) -> list[str]:
     return lines
 
 
-def _zero_nodes(nodes: Sequence[int]) -> str:
-    """A statement zeroing the nodes `nodes` (sorted) of ``v``: one memset of the range
-    they span where that is no more than `ZERO_SPAN` bytes a node, else a loop over
-    ``PRESET`` (a loop costs some instructions a node, a memset a few a cache line)."""
+ZERO_SEGMENTS = 16
+"""Ranges of ``v`` that `_zero_nodes` zeroes with a memset each at most (else a loop)."""
+
+
+def _zero_nodes(nodes: Sequence[int], keep: frozenset[int]) -> str:
+    """A statement zeroing the nodes `nodes` (sorted) of ``v`` and none of `keep`: a
+    memset of each range they span between two nodes of `keep` where that is no
+    more than `ZERO_SPAN` bytes a node (at most `ZERO_SEGMENTS` of them), else a loop
+    over ``PRESET`` (a loop costs some instructions a node, a memset a few a cache
+    line).  `keep` are the nodes computed before (``eval_early``): a range across
+    one zeroed it, and the bodies dispatched read it as false (reversi's flips)."""
     if not nodes:
         return "    (void)k;"
-    span = nodes[-1] - nodes[0] + 1
-    if span <= ZERO_SPAN * len(nodes):
-        return f"    memset(v + {nodes[0]}, 0, {span}); (void)k;"
-    return f"    for (k = 0; k < {len(nodes)}; k++) v[PRESET[k]] = 0;"
+    kept = sorted(keep)
+    segments: list[list[int]] = [[nodes[0]]]
+    for node in nodes[1:]:
+        if bisect.bisect_left(kept, segments[-1][-1]) != bisect.bisect_left(kept, node):
+            segments.append([])
+        segments[-1].append(node)
+    spans = [(segment[0], segment[-1] - segment[0] + 1) for segment in segments]
+    if len(segments) > ZERO_SEGMENTS or sum(span for _, span in spans) > ZERO_SPAN * len(nodes):
+        return f"    for (k = 0; k < {len(nodes)}; k++) v[PRESET[k]] = 0;"
+    return " ".join(f"    memset(v + {start}, 0, {span});" for start, span in spans) + " (void)k;"
 
 
 def _array(name: str, values: Sequence[int]) -> str:
