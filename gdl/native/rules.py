@@ -169,10 +169,12 @@ class NativeRules:
             out = self._local.random = _RandomResults(self)
         if count > out.size:
             out.grow(count)
-        seed = rng.getrandbits(32)
         state = bits.to_bytes(self.state_bytes, "little")
-        if self._random_playouts(state, count, seed, out.results, out.fail) < 0:
+        if self._random_playouts(state, count, rng.getrandbits(32), out.results, out.fail) < 0:
             raise PlayoutBroke(int.from_bytes(self.ffi.buffer(out.fail), "little"))
+        if count == 1:  # `_RandomResults.read`, inline
+            values = out.unpack_one(out.array)
+            return [(values[:-1], values[-1])]
         return out.read(count)
 
     def finishing_moves(self, bits: int, rng: random.Random, count: int) -> int:
@@ -332,26 +334,26 @@ class _RandomResults:
         self._roles = native.roles
         self.fail = native.ffi.new("uint64_t[]", native.words)
         self._readers: dict[int, struct.Struct] = {}
-        self._unpack_one = struct.Struct(f"{self._roles + 1}i").unpack_from
+        self.unpack_one = struct.Struct(f"{self._roles + 1}i").unpack_from
         self.size = 0
         self.grow(16)
 
     def grow(self, size: int) -> None:
         """Room for `size` playouts at least."""
         self.size = max(size, 2 * self.size)
-        self._array = array("i", bytes(4 * self.size * (self._roles + 1)))
-        self.results = self._ffi.from_buffer("int[]", self._array)
+        self.array = array("i", bytes(4 * self.size * (self._roles + 1)))
+        self.results = self._ffi.from_buffer("int[]", self.array)
 
     def read(self, count: int) -> list[PlayoutResult]:
         """The first `count` playouts' goals and steps, as a call filled them."""
         roles = self._roles
         if count == 1:
-            values = self._unpack_one(self._array)
+            values = self.unpack_one(self.array)
             return [(values[:roles], values[roles])]
         reader = self._readers.get(count)
         if reader is None:
             reader = self._readers[count] = struct.Struct(f"{count * (roles + 1)}i")
-        values = reader.unpack_from(self._array)
+        values = reader.unpack_from(self.array)
         steps = count * roles
         return [(values[i * roles : (i + 1) * roles], values[steps + i]) for i in range(count)]
 
