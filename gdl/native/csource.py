@@ -22,7 +22,7 @@ compiled reasoner):
   (`playouts.Greedy`), and with ``safe`` also, when it has none, avoids
   a move after which another role can win at once (`playouts.Decisive`,
   which also says how several roles with a choice take theirs);
-- ``gdl_random_playouts(S, count, seed, results, fail)``: the random playouts
+- ``gdl_random_playouts(S, count, seed, missing, results, fail)``: the random playouts
   of ``gdl_playouts``, the goals and steps in one array (one call of few
   arguments: the per-call cost counts where a playout takes a microsecond);
 - ``gdl_mast_playouts(S, count, seed, ...)``: `count` MAST playouts
@@ -123,7 +123,8 @@ void gdl_sees(const uint64_t *S, const uint64_t *D, int *counts, int *entries);
 void gdl_count_missing_goals_as(int value);
 int gdl_playouts(const char *S, int count, uint32_t seed, int greedy, int safe,
                  const uint64_t *finish, int *goals, int *steps, uint64_t *fail);
-int gdl_random_playouts(const char *S, int count, uint32_t seed, int *results, uint64_t *fail);
+int gdl_random_playouts(const char *S, int count, uint32_t seed, int missing, int *results,
+                        uint64_t *fail);
 int gdl_finishing_moves(const char *S, int count, uint32_t seed, uint64_t *last, int *goals,
                         int *steps, uint64_t *fail);
 int gdl_mast_playouts(const char *S, int count, uint32_t seed, int plies, double epsilon,
@@ -547,8 +548,11 @@ int gdl_playouts(const char *S, int count, u32 seed, int greedy, int safe,
 
 /* gdl_playouts' random playouts, with fewer arguments to convert a call (a
    one-playout call is a few microseconds): the goals into results (NR a playout),
-   then the steps (one a playout). */
-int gdl_random_playouts(const char *S, int count, u32 seed, int *results, u64 *fail) {
+   then the steps (one a playout); missing sets gdl_count_missing_goals_as first
+   (in the same call rather than one more). */
+int gdl_random_playouts(const char *S, int count, u32 seed, int missing, int *results,
+                        u64 *fail) {
+    missing_goal = missing;
     return playouts(S, count, seed, 0, 0, 0, results, results + count * NR, fail, 0, 0, 0);
 }
 

@@ -160,7 +160,7 @@ class NativeRules:
 
     def random_playouts(self, bits: int, rng: random.Random, count: int) -> list[PlayoutResult]:
         """The random playouts of `playouts` (no greedy moves), by the shortest way:
-        a call of five arguments and the results unpacked from one array.  A
+        a call of six arguments and the results unpacked from one array.  A
         one-playout ticTacToe call is a microsecond of playout beside about two of
         seeding, so what the call costs around them counts."""
         try:
@@ -170,7 +170,8 @@ class NativeRules:
         if count > out.size:
             out.grow(count)
         state = bits.to_bytes(self.state_bytes, "little")
-        if self._random_playouts(state, count, rng.getrandbits(32), out.results, out.fail) < 0:
+        seed = rng.getrandbits(32)  # the library's missing goal set by the same call
+        if self._random_playouts(state, count, seed, self.missing_goal, out.results, out.fail) < 0:
             raise PlayoutBroke(int.from_bytes(self.ffi.buffer(out.fail), "little"))
         if count == 1:  # `_RandomResults.read`, inline
             values = out.unpack_one(out.array)
