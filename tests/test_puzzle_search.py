@@ -385,3 +385,30 @@ def test_fail_first_is_left_out_where_it_would_order_nothing() -> None:
     many = game_from_text(_picks(NEEDLE_GOAL, letters), reasoner="compiled")
     search = PuzzleSearch(many.initial_state(), random.Random(1), _Clock(1e-6))
     assert "fail-first" not in [turn.name for turn in search._turns]
+
+
+def test_a_kept_table_spares_the_depth_first_search_what_it_searched_before() -> None:
+    capped = game_from_text(CAPPED, "capped")
+    state = capped.initial_state()
+    table = dfs.Table()
+    _last_line(dfs.iterative_deepening(state, table=table, first_depth=4))
+    child = state.next_listed(["(pick 0 a)"])
+    outcome = dfs.Outcome()
+    assert list(dfs.iterative_deepening(child, outcome, table=table, first_depth=3)) == []
+    assert outcome.complete  # read from the table: nothing expanded
+    fresh = dfs.Outcome()
+    assert list(dfs.iterative_deepening(child, fresh, first_depth=3)) and fresh.complete
+
+
+def test_the_puzzle_search_keeps_its_depth_first_table_across_moves() -> None:
+    game = game_from_text(CAPPED, "capped")
+    clock = _Clock(1e-6)
+    search = PuzzleSearch(game.initial_state(), random.Random(1), clock)
+    search._turns = [turn for turn in search._turns if turn.name == "dfs"]
+    search.search(deadline=clock.now + 2e-5)  # part of the way
+    assert not search.done and search._dfs_table.entries
+    kept = dict(search._dfs_table.entries)
+    move = search.move()
+    search.advance(move, game.initial_state().next_listed([move]))
+    assert "dfs" in [turn.name for turn in search._turns]
+    assert kept.items() <= search._dfs_table.entries.items()

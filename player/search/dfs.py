@@ -80,17 +80,28 @@ class Outcome:
 
 
 @dataclass
+class Table:
+    """What depth-first searches found below the states they searched: kept from one
+    search to the next, a search from a state the last one went through (the move
+    played) does not search again what that one searched below it."""
+
+    entries: dict[object, tuple[int, bool, int]] = field(default_factory=dict)
+    """Per state searched: the best goal found below it, whether that search was
+    complete, and the depth left when it was searched."""
+    cut: bool = False
+    """Whether a bound cut a state off in a search that wrote to it: its entries then
+    trust the bound."""
+
+
+@dataclass
 class _Search:
     order: Callable[[State, Children], Children] | None
     bound: Callable[[State], int] | None
     floor: Callable[[], int] | None
     max_entries: int
-    table: dict[object, tuple[int, bool, int]] = field(default_factory=dict)
-    """Per state searched: the best goal found below it, whether that search was
-    complete, and the depth left when it was searched."""
+    table: Table
     path: list[str] = field(default_factory=list)
     best: int = -1
-    cut: bool = False
 
 
 class GaveUp(Exception):
@@ -105,6 +116,7 @@ def iterative_deepening(
     first_depth: int = 1,
     bound: Callable[[State], int] | None = None,
     floor: Callable[[], int] | None = None,
+    table: Table | None = None,
 ) -> Iterator[Line | None]:
     """Search `state` as the module says; `outcome`, if given, is filled in at the end.
 
@@ -113,10 +125,12 @@ def iterative_deepening(
     `first_depth` is the depth limit of the first iteration (the length of every
     line, where all have one, makes it a plain depth-first search); `bound`, the
     most a line through a state can reach, cuts off the states where it is no
-    better than the best line found (by this search, or as `floor` says, by any).
+    better than the best line found (by this search, or as `floor` says, by any);
+    `table`, what searches before this one found (from the state searched or a state
+    before it, on the same rules, the lines as long), is read and added to.
     """
     outcome = outcome if outcome is not None else Outcome()
-    search = _Search(order, bound, floor, max_entries)
+    search = _Search(order, bound, floor, max_entries, table if table is not None else Table())
     depth = first_depth
     try:
         while True:
@@ -129,8 +143,8 @@ def iterative_deepening(
     except GaveUp:
         outcome.gave_up = True
     finally:
-        outcome.entries = len(search.table)
-        outcome.cut = search.cut
+        outcome.entries = len(search.table.entries)
+        outcome.cut = search.table.cut
 
 
 def _best(search: _Search) -> int:
@@ -150,10 +164,10 @@ def _dfs(search: _Search, state: State, depth: int) -> Iterator[Line | None]:
     if depth == 0:
         return -1, False
     if search.bound is not None and search.bound(state) <= _best(search):
-        search.cut = True
+        search.table.cut = True
         return -1, True  # nothing better below
     key = state_key(state)
-    entry = search.table.get(key)
+    entry = search.table.entries.get(key)
     if entry is not None and (entry[1] or entry[2] >= depth):
         return entry[0], entry[1]
     yield None
@@ -170,7 +184,8 @@ def _dfs(search: _Search, state: State, depth: int) -> Iterator[Line | None]:
         if search.best >= TOP_GOAL:
             complete = False  # not all searched, but nothing left to look for
             break
-    if len(search.table) >= search.max_entries and key not in search.table:
+    entries = search.table.entries
+    if len(entries) >= search.max_entries and key not in entries:
         raise GaveUp
-    search.table[key] = (value, complete, depth)
+    entries[key] = (value, complete, depth)
     return value, complete

@@ -33,7 +33,9 @@ reaches 100, or the depth-first search has searched every line (the best line is
 then optimal), nothing is searched any more: its moves are played as they are.
 When a move is played (`advance`), the best line goes on from the new state if
 the move was its first (it still reaches its goal there) and the searches start
-again from the new state, where the lines are shorter.
+again from the new state, where the lines are shorter; the depth-first search
+keeps its table (`dfs.Table`), so what it searched below the new state before
+the move is not searched again.
 """
 
 from __future__ import annotations
@@ -109,6 +111,8 @@ class PuzzleSearch:
         self.first_top: float | None = None
         """When (by `clock`) a line reaching 100 was first held."""
         self._dfs_outcome = dfs.Outcome()
+        self._dfs_table = dfs.Table()
+        """The depth-first search's table, kept from move to move (`dfs.Table`)."""
         self._goals: dict[object, int] = {}
         """The goals of states the depth-first search scored (`_bound`)."""
         self._turns: list[_Turn] = []
@@ -123,6 +127,8 @@ class PuzzleSearch:
 
     def _start(self) -> None:
         self._dfs_outcome = dfs.Outcome()
+        if len(self._dfs_table.entries) >= dfs.MAX_ENTRIES:
+            self._dfs_table = dfs.Table()  # full: the search would give up at once
         state, rng = self.state, self.rng
         guidance, bounded = self.profile.guidance, self.profile.bounded
         order = self._best_scored if guidance is not None or bounded else None
@@ -140,6 +146,7 @@ class PuzzleSearch:
                     first_depth=depth,
                     bound=bound,
                     floor=self._floor,
+                    table=self._dfs_table,
                 ),
             ),
             _Turn(
