@@ -29,6 +29,7 @@ from ggp.games.base import Finishers, GameDefinitionError, GameError, State
 from ggp.player.search.evaluation import RandomPlayout
 from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
 from ggp.player.search.mast import MastPlayout, MoveAverages
+from ggp.player.search.proof_distance import proven_choice
 from ggp.player.search.rave import BIAS, REF, Rave
 from ggp.player.search.shallow import proven_moves
 from ggp.player.search.solver import allowed_moves, joints_to_prove, move_bounds, prove
@@ -39,6 +40,10 @@ if TYPE_CHECKING:
 
 
 FINAL_CHOICES = ("visits", "mean")
+
+PROOF_DISTANCE = True
+"""At a proven root where one role chooses, play the quickest proven win or the
+slowest proven loss (`ggp.player.search.proof_distance`) rather than the most visited."""
 
 DEFAULT_C = 0.7
 """The default exploration constant, chosen by measurement (docs/mcts-study.md)."""
@@ -593,6 +598,10 @@ class MCTS:
         root = self.root
         if root.decisive is not None and root.choosers == (role,):
             return root.moves[role][root.decisive]
+        if PROOF_DISTANCE:
+            chosen = proven_choice(root, role)
+            if chosen is not None:
+                return root.moves[role][chosen]
         stats = self.statistics(role)
         if not stats:
             raise GameError("no move to choose: the root state is terminal")
