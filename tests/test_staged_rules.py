@@ -7,7 +7,9 @@ import math
 import os
 import threading
 import time
+import types
 
+import pytest
 from gdl_texts import TICTACTOE
 from ggp.games.base import GameError
 from ggp.gdl.compiled.compiled_game import CompiledGame
@@ -83,6 +85,44 @@ def test_rules_ready_in_the_middle_of_a_search_are_taken_if_it_is_at_most_half_o
     assert answer["reasoner"] == "interpreter, then compiled"
     assert isinstance(worker.tree.root.state.game, CompiledGame)
     assert worker.tree.root.visits < 200  # the new tree holds the simulations after the move
+
+
+@pytest.mark.parametrize("small", [search_worker.SMALL_TREE, 0])
+def test_past_half_a_search_moves_to_the_rules_only_from_a_small_tree(small, monkeypatch) -> None:
+    """The rules come when 40 of the search's 60 s have passed (a clock moved on,
+    not waited for): a tree of a few nodes is left for them, unless none is small."""
+    monkeypatch.setattr(search_worker, "SMALL_TREE", small)
+    builder = HeldBuilder()
+    worker = SearchWorker(builder)
+    worker.handle({"cmd": "load", "rules": TICTACTOE, "traps": False})
+    tree = worker.tree
+    search_once = tree.search
+    skipped = [0.0]
+    looks = []
+
+    def release_late(**budget) -> int:
+        looks.append(1)
+        if len(looks) == 3:
+            builder.release.set()
+            worker.staged.wait(120)
+            skipped[0] = 40.0
+        return search_once(**budget)
+
+    def monotonic() -> float:
+        return time.monotonic() + skipped[0]
+
+    clock = types.SimpleNamespace(
+        monotonic=monotonic, time=time.time, process_time=time.process_time
+    )
+    monkeypatch.setattr(search_worker, "time", clock)
+    monkeypatch.setattr(tree, "search", release_late)
+    answer = search(worker, 0, 6)
+    assert tree.node_count <= 10  # a few nodes at the release
+    if small:
+        assert answer["reasoner"] == "interpreter, then compiled"
+        assert isinstance(worker.tree.root.state.game, CompiledGame)
+    else:
+        assert answer["reasoner"] == "interpreter" and worker.tree is tree
 
 
 def test_rules_that_do_not_compile_leave_the_interpreter_playing() -> None:
