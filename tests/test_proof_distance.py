@@ -6,6 +6,7 @@ import random
 
 import pytest
 from ggp.gdl.load import game_from_text
+from ggp.player.search import mcts
 from ggp.player.search.mcts import MCTS
 from ggp.player.search.proof_distance import proven_choice
 
@@ -31,7 +32,10 @@ ENDS = """
 
 
 @pytest.mark.parametrize(("winner", "loser", "expected"), [("a", "b", "quick"), ("b", "a", "slow")])
-def test_the_quickest_proven_win_and_the_slowest_proven_loss(winner, loser, expected) -> None:
+def test_the_quickest_proven_win_and_the_slowest_proven_loss(
+    winner, loser, expected, monkeypatch
+) -> None:
+    monkeypatch.setattr(mcts, "PROOF_DISTANCE", True)
     game = game_from_text(ENDS.replace("WINNER", winner).replace("LOSER", loser))
     tree = MCTS(game.initial_state(), rng=random.Random(1), solver=True)
     tree.search(iterations=2_000)

@@ -41,9 +41,13 @@ if TYPE_CHECKING:
 
 FINAL_CHOICES = ("visits", "mean")
 
-PROOF_DISTANCE = True
+PROOF_DISTANCE = False
 """At a proven root where one role chooses, play the quickest proven win or the
-slowest proven loss (`ggp.player.search.proof_distance`) rather than the most visited."""
+slowest proven loss (`ggp.player.search.proof_distance`) rather than the most visited.
+Off: at equal time against the search without it (3 s a move, one worker,
+load 16 to 24), simultaneous Connect Four, whose two boards are searched apart
+and were proven one won and one lost in both matches lost to Sancho 1.61c,
+scored 0.417 (0.24-0.61, 24 matches; docs/results.md)."""
 
 DEFAULT_C = 0.7
 """The default exploration constant, chosen by measurement (docs/mcts-study.md)."""
