@@ -26,6 +26,7 @@ from ggp.player.service.search_worker import (
     skip_full_collections,
 )
 from ggp.player.service.worker_client import WorkerClient, WorkerDied, WorkerError, WorkerTimeout
+from test_gdl_game import RACE as TURN_RACE
 from test_mcts_factored import RACE
 
 
@@ -427,3 +428,25 @@ def test_with_factor_a_turn_taking_game_keeps_the_joint_tree(monkeypatch) -> Non
         assert worker.part is None
         answers.append((answer["move"], answer["stats"], answer["nodes"]))
     assert answers[0] == answers[1]
+
+
+NO_MOVE_AT_THREE = TURN_RACE.replace(
+    "(<= (legal ?p noop) (role ?p) (not (true (control ?p))))",
+    "(<= (legal ?p noop) (role ?p) (not (true (control ?p))) (not (true (count 3))))",
+)
+"""The race of counts where, at 3, the role not in control has no legal move (as
+3pffa's rules leave a role in some states): the rules break on some ways only."""
+
+
+@pytest.mark.parametrize("traps", [False, True])
+def test_ways_where_the_rules_break_are_lost_iterations_not_a_lost_worker(traps) -> None:
+    worker = SearchWorker()
+    worker.handle({"cmd": "load", "rules": NO_MOVE_AT_THREE, "traps": traps})
+    worker.settle(120)
+    for _ in range(2):
+        answer = worker.handle(
+            {"cmd": "search", "role": 0, "until": time.time() + 30, "iterations": 300}
+        )
+        assert "error" not in answer and answer["move"] in {"(Add 1)", "(Add 2)"}
+    assert worker.tree.broken > 0  # the ways through a count of 3 broke
+    worker.ponder()

@@ -215,6 +215,7 @@ class MCTS:
         partial_proofs: bool = PARTIAL_PROOFS,
         part: frozenset[str] | None = None,
         part_playouts: bool = PART_PLAYOUTS,
+        broken_rules: bool = False,
     ) -> None:
         if shallow < 0 or shallow_visits < 1:
             raise GameError(
@@ -245,6 +246,12 @@ class MCTS:
             raise GameError(f"the node limit must be at least 1, got {max_nodes}")
         self.c = c
         self.final = final
+        self.broken_rules = broken_rules
+        """Whether an iteration in which the rules break is counted in `broken` and
+        the search goes on (a player's search: the rules are the game's fault, and
+        the way is backed up as a loss for every role) rather than raising."""
+        self.broken = 0
+        """Iterations in which the rules broke, with `broken_rules`."""
         self.stochastic = stochastic
         self.rng = rng or random.Random()
         self.solver = solver
@@ -306,7 +313,7 @@ class MCTS:
         An iteration in which the rules break (`GameDefinitionError`: no legal
         move, no goal value...) is backed up as a loss for every role, so that
         the search does not take the same way as an untried move again, and
-        the error is raised.
+        the error is raised (with `broken_rules`, counted instead).
         """
         node = self.root
         path: list[tuple[Node, tuple[int, ...]]] = []
@@ -362,7 +369,10 @@ class MCTS:
                 proof = self.solver and self.positions is not None
         except GameDefinitionError:
             self._back_up(path, [0.0] * len(self.root.state.game.roles), False)
-            raise
+            if not self.broken_rules:
+                raise
+            self.broken += 1
+            return
         self._back_up(path, rewards, proof)
 
     def _back_up(

@@ -95,7 +95,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from ggp.games.base import Game, GameError, State
+from ggp.games.base import Game, GameDefinitionError, GameError, State
 from ggp.games.playouts import RANDOM, Decisive
 from ggp.gdl.compiled.compiled_game import CompiledGame
 from ggp.player.search.evaluation import RandomPlayout
@@ -575,6 +575,7 @@ class SearchWorker:
             prior=prior,
             evaluator=playout,
             transpose=config.transpose,
+            broken_rules=True,
         )
 
     def race_tree(self, config: SearchConfig, state: State) -> MCTS:
@@ -805,7 +806,12 @@ class SearchWorker:
         if self.traps is None or self.traps.role != role:
             self.traps = Traps(role)
         assert self.tree is not None
-        return self.traps.solve(self.tree.root.state, deadline)
+        try:
+            return self.traps.solve(self.tree.root.state, deadline)
+        except GameDefinitionError as error:  # rules that break below: the search alone
+            print(f"search worker: the exact solver stops: {error}", file=sys.stderr)
+            self.traps_on = False
+            return None
 
     def _tactics(self, role: int, deadline: float) -> Verdict | None:
         """With `tactics_on`, what the tactical search proves at the current state by
@@ -817,7 +823,12 @@ class SearchWorker:
             return None
         if self.tactics is None or self.tactics.role != role:
             self.tactics = Tactics(role)
-        verdict = self.tactics.analyse(tree.root.state, deadline, TACTICS_NODES)
+        try:
+            verdict = self.tactics.analyse(tree.root.state, deadline, TACTICS_NODES)
+        except GameDefinitionError as error:  # as `_solve`
+            print(f"search worker: the tactics stop: {error}", file=sys.stderr)
+            self.tactics_on = False
+            return None
         if verdict.found:
             print(
                 f"search worker: tactics at move {self.steps}: {verdict.describe()}",
@@ -900,6 +911,7 @@ class SearchWorker:
             part=part,
             part_playouts=SEARCH_PART_PLAYOUTS,
             evaluator=self.playout,
+            broken_rules=True,
         )
 
     @property
