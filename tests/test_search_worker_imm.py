@@ -114,6 +114,7 @@ class SteppingClock:
 
 def test_a_search_more_than_half_over_keeps_its_tree(monkeypatch) -> None:
     monkeypatch.setattr(search_worker, "SEARCH_IMM", 0.4)
+    monkeypatch.setattr(search_worker, "SMALL_TREE", 0)  # a tree worth keeping, however small
     worker = SearchWorker()
     worker.handle({"cmd": "load", "rules": TOKENS})
     worker.settle(120)

@@ -617,11 +617,17 @@ class SearchWorker:
         if build is not None and build.is_alive():
             return
         state = tree.root.state
+        try:
+            seconds = race_move_seconds(state, self.rng)  # of the state the race starts from
+        except GameDefinitionError as error:  # rules that break in playouts: no races
+            print(f"search worker: no races: {error}", file=sys.stderr)
+            self.races_on = False
+            return
         self.race = Race(
             self.config,
             self.race_tree,
             lambda: self.tree.root.state,
-            race_move_seconds(state, self.rng),  # of the state the race starts from
+            seconds,
             self.heuristic is not None,
             confirm_seconds=self.scale_seconds,
         )
