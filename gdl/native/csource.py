@@ -1460,6 +1460,19 @@ class CGenerator:
                 counts.update(lit for lit in body if lit[0] == BASE and lit[2])
         statements: list[list[str]] = []
         conjunction = self.expressions.conjunction
+
+        def grouped_statements(groups: dict[tuple, list[str]]) -> list[list[str]]:
+            """Each group's lines under its guard, tested once for `BODIES` lines."""
+            out: list[list[str]] = []
+            for guard, lines in sorted(groups.items()):
+                if not guard:
+                    out += [[f"    {line}"] for line in lines]
+                    continue
+                for i in range(0, len(lines), BODIES):
+                    part = " ".join(lines[i : i + BODIES])
+                    out.append([f"    if ({conjunction(guard)}) {{ {part} }}"])
+            return out
+
         frame_counts = Counter(lit for rest in frames for lit in rest if lit[2])
         framed: dict[tuple, list[str]] = {}
         for rest, words in sorted(frames.items()):
@@ -1473,13 +1486,7 @@ class CGenerator:
             inner = [lit for lit in rest if lit != guard]
             line = f"if ({conjunction(inner)}) {{ {copies} }}" if inner else copies
             framed.setdefault((guard,) if guard else (), []).append(line)
-        for guard, lines in sorted(framed.items()):  # e.g. a move's kind, then its cells
-            if not guard:
-                statements += [[f"    {line}"] for line in lines]
-                continue
-            for i in range(0, len(lines), BODIES):
-                part = " ".join(lines[i : i + BODIES])
-                statements.append([f"    if ({conjunction(guard)}) {{ {part} }}"])
+        statements += grouped_statements(framed)  # e.g. a move's kind, then its cells
         guarded: dict[tuple, list[str]] = {}
         for bit, body in others:
             bases = [lit for lit in body if lit[0] == BASE and lit[2]]
@@ -1490,13 +1497,7 @@ class CGenerator:
             value = f"(u64)({conjunction(rest)})" if rest else "1ULL"
             statement = f"o[{bit >> 6}] |= {value} << {bit & 63};"
             guarded.setdefault((guard,) if guard else (), []).append(statement)
-        for guard, lines in sorted(guarded.items()):
-            if not guard:
-                statements += [[f"    {line}"] for line in lines]
-                continue
-            for i in range(0, len(lines), BODIES):
-                part = " ".join(lines[i : i + BODIES])
-                statements.append([f"    if ({conjunction(guard)}) {{ {part} }}"])
+        statements += grouped_statements(guarded)
         return statements
 
     def _next_state(

@@ -18,20 +18,9 @@ from collections.abc import Iterator
 from ggp.games.base import State
 from ggp.player.search.dfs import state_key
 from ggp.player.search.guidance import Guidance
-from ggp.player.search.lines import ROLE, TOP_GOAL, Line
+from ggp.player.search.lines import ROLE, TOP_GOAL, Line, MovePath, path_moves
 
 MAX_STATES = 500_000
-
-_Path = tuple[str, "_Path"] | None
-"""The moves to a state, last first, as a linked list (shared among siblings)."""
-
-
-def _moves(path: _Path) -> tuple[str, ...]:
-    moves = []
-    while path is not None:
-        move, path = path
-        moves.append(move)
-    return tuple(reversed(moves))
 
 
 def best_first(
@@ -40,7 +29,7 @@ def best_first(
     """Search `state` as the module says."""
     order = itertools.count()
     seen = {state_key(state)}
-    frontier: list[tuple[float, int, State, _Path]] = [(0.0, next(order), state, None)]
+    frontier: list[tuple[float, int, State, MovePath]] = [(0.0, next(order), state, None)]
     best = -1
     while frontier and len(seen) < max_states:
         _, _, current, path = heapq.heappop(frontier)
@@ -50,12 +39,12 @@ def best_first(
             if key in seen:
                 continue
             seen.add(key)
-            reached: _Path = (move, path)
+            reached: MovePath = (move, path)
             if child.is_terminal():
                 goal = child.goals()[ROLE]
                 if goal > best:
                     best = goal
-                    yield Line(goal, _moves(reached))
+                    yield Line(goal, path_moves(reached))
                     if goal >= TOP_GOAL:
                         return
                 continue

@@ -22,22 +22,11 @@ from collections.abc import Iterator
 
 from ggp.games.base import State
 from ggp.player.search.dfs import state_key
-from ggp.player.search.lines import ROLE, TOP_GOAL, Line
+from ggp.player.search.lines import ROLE, TOP_GOAL, Line, MovePath, path_moves
 
 MAX_STATES = 250_000
 """Positions in the table at most (an int and a link of the line each; the eight
 puzzle has 181,440)."""
-
-_Path = tuple[str, "_Path"] | None
-"""The moves to a state, last first, as a linked list (shared among siblings)."""
-
-
-def _moves(path: _Path) -> tuple[str, ...]:
-    moves = []
-    while path is not None:
-        move, path = path
-        moves.append(move)
-    return tuple(reversed(moves))
 
 
 def _position(state: State, counters: int) -> object:
@@ -51,7 +40,7 @@ def breadth_first(
     """Search `state` as the module says, `counters` being the bits of the step
     counter (left out of the positions)."""
     seen = {_position(state, counters)}
-    frontier: deque[tuple[State, _Path]] = deque([(state, None)])
+    frontier: deque[tuple[State, MovePath]] = deque([(state, None)])
     best = -1
     while frontier and len(seen) < max_states:
         current, path = frontier.popleft()
@@ -61,14 +50,14 @@ def breadth_first(
             if position in seen:
                 continue
             seen.add(position)
-            reached: _Path = (move, path)
+            reached: MovePath = (move, path)
             if not child.is_terminal():
                 frontier.append((child, reached))
                 continue
             goal = child.goals()[ROLE]
             if goal > best:
                 best = goal
-                yield Line(goal, _moves(reached))
+                yield Line(goal, path_moves(reached))
                 if goal >= TOP_GOAL:
                     return
         yield None

@@ -97,3 +97,16 @@ class BestLine:
             self.line = Line(self.line.goal, self.line.moves[1:])
         else:
             self.line = None
+
+
+MovePath = tuple[str, "MovePath"] | None
+"""The moves to a state, last first, as a linked list (shared among siblings)."""
+
+
+def path_moves(path: MovePath) -> tuple[str, ...]:
+    """The moves of `path`, first first."""
+    moves = []
+    while path is not None:
+        move, path = path
+        moves.append(move)
+    return tuple(reversed(moves))
