@@ -32,7 +32,9 @@ compiled reasoner):
   part of the state, the roles without a move in the input mask ``part``
   frozen (`playouts.Part`);
 - ``gdl_amaf_playouts``: the random playouts recording their moves in RAVE's
-  AMAF tables (`ggp.gdl.native.rave_source`).
+  AMAF tables (`ggp.gdl.native.rave_source`);
+- ``gdl_tactics``: the search for forced wins and losses
+  (`ggp.gdl.native.tactics_source`).
 
 Each node is a byte of an array ``v`` on the C stack of the call (a
 thread-local one costs a function call per access in a shared library),
@@ -58,6 +60,7 @@ from collections.abc import Iterable, Sequence
 
 from ggp.gdl.native.heuristic_source import HEURISTIC_DECLARATIONS, HEURISTIC_RUNTIME
 from ggp.gdl.native.rave_source import RAVE_DECLARATIONS, RAVE_RUNTIME
+from ggp.gdl.native.tactics_source import TACTICS_DECLARATIONS, TACTICS_RUNTIME
 from ggp.gdl.network.formulas import (
     BASE,
     INPUT,
@@ -134,6 +137,7 @@ int gdl_part_playouts(const char *S, int count, uint32_t seed, const uint64_t *p
 """
     + RAVE_DECLARATIONS
     + HEURISTIC_DECLARATIONS
+    + TACTICS_DECLARATIONS
 )
 """What the library exports (cffi's ``cdef``)."""
 
@@ -866,7 +870,8 @@ class CGenerator:
         for name, position in (("BODY_A", 0), ("BODY_B", 1), ("BODY_C", 2)):
             lines.append(_array(name, [row[position] for row in self.rows]))
         lines.append(_ROWS)
-        return "\n".join(lines + code + [_RUNTIME, RAVE_RUNTIME, HEURISTIC_RUNTIME]) + "\n"
+        runtimes = [_RUNTIME, RAVE_RUNTIME, HEURISTIC_RUNTIME, TACTICS_RUNTIME]
+        return "\n".join(lines + code + runtimes) + "\n"
 
     def _sees(self) -> list[str]:
         """``gdl_sees``: the cone of the ``sees`` nodes evaluated for the state and the
@@ -1727,6 +1732,7 @@ def check_source(source: str) -> None:
     # Fixed text (trusted): the rows, the runtime, RAVE's and the heuristic's functions.
     generated = source.replace(_ROWS, "").replace(_RUNTIME, "")
     generated = generated.replace(RAVE_RUNTIME, "").replace(HEURISTIC_RUNTIME, "")
+    generated = generated.replace(TACTICS_RUNTIME, "")
     generated = generated.replace(_NODE_TABLE, "")
     for word in _WORDS.findall(generated):
         if word not in _ALLOWED and not _GENERATED.fullmatch(word):

@@ -54,6 +54,9 @@ from dataclasses import dataclass
 from itertools import product
 
 from ggp.games.base import State
+from ggp.gdl.compiled.compiled_game import CompiledState
+from ggp.gdl.native.rules import NativeRules
+from ggp.gdl.native.tactics import NativeTactics
 
 WIN = 100
 """The goal a win gives us..."""
@@ -65,6 +68,10 @@ MAX_DEPTH = 5
 """Plies searched at most from the position to move from: our move and two more
 of ours (a win in three moves, a turn-taking game) or of the other side's (a
 loss within its second move)."""
+
+NATIVE_MAX_DEPTH = 20
+"""Plies searched at most by the native search (`ggp.gdl.native.tactics`), which runs
+a hundred times as many states a second: its deadline or budget ends it first."""
 
 MAX_JOINTS = 400
 """Joint moves a state may have to be searched: past this it is left unknown
@@ -162,8 +169,12 @@ def _plies(count: int) -> str:
 class Tactics:
     """Forced wins and losses of role index `role`, over one match (see the module)."""
 
-    def __init__(self, role: int, max_entries: int = MAX_ENTRIES) -> None:
+    def __init__(self, role: int, max_entries: int = MAX_ENTRIES, native: bool = True) -> None:
         self.role = role
+        self.use_native = native
+        """Whether to search in the game's native library where the state has one."""
+        self.native: NativeTactics | None = None
+        """The native search and its table, made at the first native state."""
         self.max_entries = max_entries
         self.table: dict[str, list[int]] = {}
         """State key -> [plies a win is proven within, plies none is within,
@@ -172,16 +183,32 @@ class Tactics:
         self._budget = 0
         self._deadline = 0.0
 
+    def native_rules(self, state: State) -> NativeRules | None:
+        """The native library the search of `state` runs in (None: the search in Python):
+        that of a compiled state whose game answers its goals natively."""
+        if not self.use_native or not isinstance(state, CompiledState):
+            return None
+        native = state.game.native_playouts
+        return native if isinstance(native, NativeRules) else None
+
     def analyse(
         self,
         state: State,
         deadline: float,
         budget: int,
-        max_depth: int = MAX_DEPTH,
+        max_depth: int | None = None,
     ) -> Verdict:
         """Our moves at the non-terminal `state` proven to win or lose within
-        `max_depth` plies, deepening one ply at a time until `deadline`
-        (monotonic) or until `budget` states are looked at (see the module)."""
+        `max_depth` plies (default `MAX_DEPTH`, `NATIVE_MAX_DEPTH` in native code),
+        deepening one ply at a time until `deadline` (monotonic) or until `budget`
+        states are looked at (see the module)."""
+        native = self.native_rules(state)
+        if native is not None:
+            assert isinstance(state, CompiledState)
+            depth = NATIVE_MAX_DEPTH if max_depth is None else max_depth
+            return self._analyse_native(native, state, deadline, budget, depth)
+        if max_depth is None:
+            max_depth = MAX_DEPTH
         began = time.monotonic()
         if len(self.table) > self.max_entries:
             self.table.clear()
@@ -212,6 +239,23 @@ class Tactics:
             pass
         seconds = time.monotonic() - began
         return Verdict(moves, wins, losses, done, finished, self.nodes, seconds)
+
+    def _analyse_native(
+        self, native: NativeRules, state: CompiledState, deadline: float, budget: int, depth: int
+    ) -> Verdict:
+        """`analyse` in the native library, its table kept from call to call."""
+        began = time.monotonic()
+        search = self.native
+        if search is None or search.native is not native:
+            search = self.native = NativeTactics(native, self.role)
+        found = search.search(state.bits, depth, budget, deadline)
+        seconds = time.monotonic() - began
+        if found is None:
+            return Verdict((), {}, {}, 0, True, 0, seconds)
+        moves = state.legal_moves(self.role)
+        wins = {move: plies for move, plies in zip(moves, found.wins, strict=True) if plies}
+        losses = {move: plies for move, plies in zip(moves, found.losses, strict=True) if plies}
+        return Verdict(moves, wins, losses, found.depth, found.finished, found.nodes, seconds)
 
     # ------------------------------------------------------------ the searches
 

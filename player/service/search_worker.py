@@ -324,7 +324,11 @@ TACTICS_SHARE = 0.1
 """The share of a move's time the tactical search may take..."""
 
 TACTICS_NODES = 200_000
-"""...and the states it may look at (about 2 CPU-s on native Breakthrough)."""
+"""...and the states it may look at in Python (about 2 CPU-s of Breakthrough's
+compiled rules), or..."""
+
+NATIVE_TACTICS_NODES = 50_000_000
+"""...in the game's native library (about 10 CPU-s of native Breakthrough)."""
 
 TACTICS_REPLIES = 3
 """While pondering where another role is on move, every fourth slice goes to the
@@ -830,7 +834,9 @@ class SearchWorker:
         if self.tactics is None or self.tactics.role != role:
             self.tactics = Tactics(role)
         try:
-            verdict = self.tactics.analyse(tree.root.state, deadline, TACTICS_NODES)
+            verdict = self.tactics.analyse(
+                tree.root.state, deadline, self._tactics_budget(tree.root.state)
+            )
         except GameDefinitionError as error:  # as `_solve`
             print(f"search worker: the tactics stop: {error}", file=sys.stderr)
             self.tactics_on = False
@@ -841,6 +847,13 @@ class SearchWorker:
                 file=sys.stderr,
             )
         return verdict
+
+    def _tactics_budget(self, state: State) -> int:
+        """The states the tactics may look at from `state`: `NATIVE_TACTICS_NODES` where
+        they run in the native library, else `TACTICS_NODES`."""
+        assert self.tactics is not None
+        native = self.tactics.native_rules(state) is not None
+        return NATIVE_TACTICS_NODES if native else TACTICS_NODES
 
     def _answer(
         self,
@@ -994,9 +1007,10 @@ class SearchWorker:
         if not self.replies:
             return False
         began = time.monotonic()
-        verdict = tactics.analyse(self.replies[0], began + PONDER_SLICE, TACTICS_NODES)
-        if verdict.finished:
-            self.replies.pop(0)
+        reply = self.replies.pop(0)
+        verdict = tactics.analyse(reply, began + PONDER_SLICE, self._tactics_budget(reply))
+        if not verdict.finished:  # its turn again after the others' (native: deeper each time)
+            self.replies.append(reply)
         return True
 
     def advance(self, joint: list[str]) -> dict[str, Any]:

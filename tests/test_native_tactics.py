@@ -1,0 +1,147 @@
+"""The tactical search in the game's native library (`ggp.gdl.native.tactics`) and its
+use by `ggp.player.search.tactics.Tactics` where a state is native."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+from gdl_texts import PENNIES, TICTACTOE
+from ggp.gdl.compiled.compiled_game import CompiledGame, CompiledState
+from ggp.gdl.native.tactics import NativeTactics
+from ggp.player.search.tactics import Tactics, Verdict
+from perfect_play import value
+from test_gdl_native import library_cache, native_game, needs_native  # noqa: F401
+from test_tactics import SURE_WIN, after, mover, random_states
+
+pytestmark = needs_native
+
+CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "gdl-corpus" / "games"
+
+
+def native(text: str, name: str) -> CompiledGame:
+    return native_game(text, name)[1]
+
+
+def both(state: CompiledState, role: int, depth: int, budget: int = 10**7) -> tuple[Verdict, ...]:
+    """The verdicts of the native search and of the search in Python."""
+    deadline = time.monotonic() + 120
+    return tuple(
+        Tactics(role, native=use).analyse(state, deadline, budget, max_depth=depth)
+        for use in (True, False)
+    )
+
+
+def test_the_native_search_is_used_on_native_states() -> None:
+    game = native(TICTACTOE, "ticTacToe")
+    state = game.initial_state()
+    assert Tactics(0).native_rules(state) is game.native
+    assert Tactics(0, native=False).native_rules(state) is None
+
+
+def test_native_proofs_hold_under_perfect_play_and_agree_with_python() -> None:
+    """Tic-tac-toe: after a move proven to win, perfect play gives the mover 100;
+    after one proven to lose, 0; and the native search proves exactly what the
+    search in Python proves, within the same plies, at each depth it is cut at."""
+    game = native(TICTACTOE, "ticTacToe")
+    wins = losses = 0
+    for state in random_states(game, 80, seed=5):
+        assert isinstance(state, CompiledState)
+        role = mover(state)
+        for depth in (1, 2, 3, 5, 9):
+            fast, slow = both(state, role, depth)
+            assert (fast.wins, fast.losses, fast.depth) == (slow.wins, slow.losses, slow.depth)
+            assert fast.finished and fast.moves == slow.moves
+            joint = ["noop", "noop"]
+            for move in fast.moves:
+                joint[role] = move
+                truth = value(state.next(joint))[role]
+                if move in fast.wins:
+                    assert truth == 100 and fast.wins[move] <= depth, state.render()
+                    wins += 1
+                if move in fast.losses:
+                    assert truth == 0 and fast.losses[move] <= depth, state.render()
+                    losses += 1
+    assert wins > 30 and losses > 30
+
+
+def test_a_threat_left_open_is_a_loss_within_two_plies() -> None:
+    """O must block the row X threatens: every other move loses within two plies."""
+    game = native(TICTACTOE, "ticTacToe")
+    state = after(game, ["(mark 1 1)", "(mark 2 1)", "(mark 1 2)"])
+    assert isinstance(state, CompiledState) and mover(state) == 1
+    fast, slow = both(state, 1, 2)
+    assert fast.losses == slow.losses
+    assert set(fast.moves) - set(fast.losses) == {"(mark 1 3)"}
+    assert set(fast.losses.values()) == {2}
+    assert fast.allowed() == ["(mark 1 3)"]
+
+
+def test_simultaneous_moves_are_not_read_as_turns() -> None:
+    pennies = native(PENNIES, "pennies").initial_state()
+    for role in (0, 1):
+        assert not Tactics(role).analyse(pennies, time.monotonic() + 60, 10**6).found
+    sure = native(SURE_WIN, "sureWin").initial_state()
+    verdict = Tactics(0).analyse(sure, time.monotonic() + 60, 10**6)
+    assert verdict.wins == {"Win": 1} and verdict.losses == {"Lose": 1}
+    # right loses only if left plays Win, which right's move cannot force: nothing proven
+    assert not Tactics(1).analyse(sure, time.monotonic() + 60, 10**6).found
+
+
+def test_a_budget_stops_the_search_and_the_table_serves_the_next() -> None:
+    game = native(TICTACTOE, "ticTacToe")
+    state = game.initial_state()
+    tactics = Tactics(0)
+    small = tactics.analyse(state, time.monotonic() + 60, 500)
+    assert not small.finished and small.nodes <= 500
+    whole = tactics.analyse(state, time.monotonic() + 60, 10**7)
+    assert whole.finished and whole.depth == 20 and not whole.found  # a draw
+    again = tactics.analyse(state, time.monotonic() + 60, 10**7)
+    assert again.finished and again.nodes < whole.nodes / 10
+
+
+def test_a_deadline_stops_the_search() -> None:
+    game = native(TICTACTOE, "ticTacToe")
+    verdict = Tactics(0).analyse(game.initial_state(), time.monotonic() - 1, 10**9)
+    assert not verdict.finished and verdict.nodes <= 4096
+
+
+def test_bad_input_is_refused_or_searches_nothing() -> None:
+    game = native(TICTACTOE, "ticTacToe")
+    assert game.native is not None
+    with pytest.raises(ValueError, match="no role 2"):
+        NativeTactics(game.native, 2)
+    search = NativeTactics(game.native, 0, table_bytes=1 << 12)
+    assert search.entries & (search.entries - 1) == 0
+    state = after(game, ["(mark 1 1)", "(mark 2 1)", "(mark 1 2)", "(mark 2 2)", "(mark 1 3)"])
+    assert state.is_terminal()
+    assert isinstance(state, CompiledState)
+    assert search.search(state.bits, 5, 1000, time.monotonic() + 60) is None
+    verdict = Tactics(0).analyse(state, time.monotonic() + 60, 1000)
+    assert verdict.moves == () and not verdict.found
+
+
+@pytest.mark.skipif(not (CORPUS / "breakthrough.kif").exists(), reason="no ../shared corpus")
+def test_breakthrough_positions_agree_with_python_and_go_deeper() -> None:
+    """On corpus Breakthrough (a small table, so that entries are replaced) the two
+    searches prove the same within 3 plies, and the native one searches deeper."""
+    game = native((CORPUS / "breakthrough.kif").read_text(), "breakthrough")
+    rng = random.Random(2)
+    deeper = 0
+    for _ in range(6):
+        state = game.initial_state()
+        for _ in range(rng.randrange(20, 50)):
+            if state.is_terminal():
+                break
+            state = state.next_listed([rng.choice(moves) for moves in state.all_legal_moves()])
+        if state.is_terminal():
+            continue
+        assert isinstance(state, CompiledState)
+        role = mover(state)
+        fast, slow = both(state, role, 3)
+        assert (fast.wins, fast.losses, fast.depth) == (slow.wins, slow.losses, slow.depth)
+        deep = Tactics(role).analyse(state, time.monotonic() + 60, 300_000)
+        deeper += deep.depth > slow.depth or deep.found
+    assert deeper >= 3
