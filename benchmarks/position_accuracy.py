@@ -1,0 +1,338 @@
+"""How often does the served search keep a position's exact value? Graded on logged positions.
+
+    python benchmarks/position_accuracy.py build LOG.json [LOG.json ...] \\
+        --solver /tmp/connect4_solver --discs 8-24 --out positions.json
+    python benchmarks/position_accuracy.py grade positions.json --cpu 1 --seeds 3 \\
+        [--spec serve --spec c=0.7 --spec final=mean ...] [--limit N] [--out grades.json]
+
+``build`` reads match logs (ggp.org JSON) of the corpus's connectFour and
+connectFourSimultaneous, finds every step where our player (the role whose URL
+is not an opponent's port, ``--opponent-ports``) chose a drop on a board holding
+a number of discs in ``--discs``, and asks the exact solver
+(benchmarks/connect4_solver.c, built) for the value of each of our drops there
+(+1 win, 0 draw, -1 loss for us under perfect play; on the simultaneous game the
+value on the board we drop on, the other board left aside: each board is an
+ordinary turn-taking game, see benchmarks/simultaneous_boards.py).  A position
+is kept when some drop keeps a better value than another throws away (a choice
+that matters) and the solver answered within ``--timeout``.  Only ``build``
+knows Connect Four.
+
+``grade`` replays each position on native code (the log's rules) and searches it
+as ``ggp serve``'s search worker does at a fixed CPU budget (``--cpu`` seconds of
+this thread, or ``--simulations``), from a fresh tree: where the roles' moves
+are independent (`ggp.player.search.factored.independent_choices`), the tree
+over our part (`SearchWorker._part_tree`); otherwise the tree of joint moves
+with the worker's defaults (decisive playouts where `decisive_suits` says so).
+It does not run the races, the exact solver's traps, the tactics, pondering or
+tree reuse.  A move is right if its exact value is the position's best.  Each
+SPEC changes the tree (``key=value,...``: ``c``, ``final`` (visits, mean,
+robust...), ``transpose``, ``decisive``, ``solver``, ``part_playouts``;
+``serve`` alone is the worker's search unchanged).  It prints, per SPEC, the
+share of right moves over positions x seeds with its 95% Wilson interval, per
+game and over all, the simulations per position, and the load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlparse
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from ggp.games.base import Game, State  # noqa: E402
+from ggp.player.search.factored import independent_choices  # noqa: E402
+from ggp.player.search.mcts import MCTS  # noqa: E402
+from ggp.player.service.search_worker import (  # noqa: E402
+    SEARCH_C,
+    SEARCH_DECISIVE,
+    SEARCH_PART_PLAYOUTS,
+    SEARCH_SHALLOW,
+    SEARCH_SOLVER,
+    ServePlayout,
+    decisive_suits,
+)
+from ggp.server.stats import wilson_interval  # noqa: E402
+from mcts_enhancements import native_game  # noqa: E402
+from root_diagnosis import replay  # noqa: E402
+from simultaneous_boards import board_sequences, exact, parse_move  # noqa: E402
+
+OPPONENT_PORTS = "9160,9161,9170,9301,9302"
+"""The ports Sancho listened on in docs/strength/logs/sancho-*: the other URL is ours."""
+
+CHUNK = 32
+"""Simulations searched between two looks at the CPU clock."""
+
+
+@dataclass(frozen=True)
+class Position:
+    """A logged decision of ours and the exact value of each of our legal moves."""
+
+    log: str
+    step: int
+    role: int
+    values: dict[str, int]
+    played: str
+    game: str
+    discs: int
+
+    def right(self, move: str) -> bool:
+        """Whether `move` keeps the position's best value."""
+        return self.values.get(move) == max(self.values.values())
+
+    def as_json(self) -> dict:
+        return self.__dict__
+
+    @classmethod
+    def from_json(cls, data: dict) -> Position:
+        return cls(**data)
+
+
+def our_role(match: dict, opponent_ports: set[int]) -> int | None:
+    """The index of the one player whose URL's port is not an opponent's."""
+    ours = [
+        index
+        for index, url in enumerate(match.get("playerNamesFromHost") or [])
+        if urlparse(url).port not in opponent_ports
+    ]
+    return ours[0] if len(ours) == 1 else None
+
+
+def decisions(match: dict, role: int) -> Iterable[tuple[int, int, str, str]]:
+    """Our drops in a Connect Four log: (step, board, the board's columns before, move).
+    Board 0 is connectFour's one board; on the simultaneous game, the board we drop on."""
+    moves = match["moves"]
+    for step, joint in enumerate(moves):
+        move = joint[role]
+        if move == "noop":
+            continue
+        words = move.strip("() ").split()
+        if len(words) == 2:  # connectFour: one board, the turn-taking drops in order
+            columns = "".join(
+                j[r].strip("() ").split()[1] for j in moves[:step] for r in (0, 1) if j[r] != "noop"
+            )
+            yield step, 0, columns, move
+        else:
+            _, board = parse_move(move)
+            yield step, board, board_sequences(moves[:step])[board][0] if step else "", move
+
+
+def move_name(board: int, column: int) -> str:
+    """Our drop in `column` on `board` (0: connectFour's one board)."""
+    return f"(drop {column} {board})" if board else f"(drop {column})"
+
+
+def build(
+    paths: list[Path], solver: Path, discs: range, timeout: float, opponent_ports: set[int]
+) -> list[Position]:
+    """The positions of the logs at `paths` (see the module)."""
+    found = []
+    for path in paths:
+        match = json.loads(path.read_text())
+        role = our_role(match, opponent_ports)
+        if role is None:
+            print(f"{path}: which player is ours is not clear, left out", file=sys.stderr)
+            continue
+        game = Path(match.get("x-game", path.name.split(".")[0])).stem
+        for step, board, columns, move in decisions(match, role):
+            if len(columns) not in discs:
+                continue
+            values = exact(solver, columns, timeout)
+            if values is None or len(set(values.values())) < 2:
+                continue
+            found.append(
+                Position(
+                    log=str(path),
+                    step=step,
+                    role=role,
+                    values={move_name(board, c): v for c, v in values.items()},
+                    played=move,
+                    game=game,
+                    discs=len(columns),
+                )
+            )
+            print(f"{path.name} step {step}: {found[-1].values}", file=sys.stderr)
+    return found
+
+
+def parse_spec(spec: str) -> dict[str, str]:
+    if spec == "serve":
+        return {}
+    pairs = [item.partition("=") for item in spec.split(",") if item]
+    if any(not key or not sep for key, sep, _ in pairs):
+        raise SystemExit(f"spec {spec!r}: give key=value,... or serve")
+    return {key: value for key, _, value in pairs}
+
+
+def yes(value: str) -> bool:
+    if value not in ("yes", "no"):
+        raise SystemExit(f"{value!r}: yes or no")
+    return value == "yes"
+
+
+def served_tree(state: State, role: int, spec: dict[str, str], rng: random.Random) -> MCTS:
+    """The tree `ggp serve`'s search worker would search `role`'s move with at
+    `state` (fresh), changed as `spec` says."""
+    never = lambda: False  # noqa: E731
+    common: dict = {
+        "c": float(spec.get("c", SEARCH_C)),
+        "final": spec.get("final", "visits"),
+        "rng": rng,
+        "broken_rules": True,
+        "transpose": yes(spec.get("transpose", "no")),
+    }
+    if independent_choices(state):
+        part_playouts = yes(spec.get("part_playouts", "yes" if SEARCH_PART_PLAYOUTS else "no"))
+        return MCTS(
+            state,
+            solver=yes(spec.get("solver", "yes" if SEARCH_SOLVER else "no")) and part_playouts,
+            part=frozenset(state.legal_moves(role)),
+            part_playouts=part_playouts,
+            evaluator=ServePlayout(0, never),
+            **common,
+        )
+    decisive = yes(spec.get("decisive", "yes" if decisive_suits(state.game) else "no"))
+    return MCTS(
+        state,
+        solver=yes(spec.get("solver", "yes" if SEARCH_SOLVER else "no")),
+        shallow=SEARCH_SHALLOW,
+        evaluator=ServePlayout(SEARCH_DECISIVE if decisive else 0, never),
+        **common,
+    )
+
+
+def search(tree: MCTS, cpu: float | None, simulations: int | None) -> int:
+    """Search `tree` for `cpu` seconds of this thread or `simulations`; the simulations run."""
+    if simulations is not None:
+        return tree.search(iterations=simulations)
+    assert cpu is not None
+    began, sims = time.thread_time(), 0
+    while time.thread_time() - began < cpu:
+        done = tree.search(iterations=CHUNK)
+        sims += done
+        if done < CHUNK:  # proven or terminal: nothing more to search
+            break
+    return sims
+
+
+@dataclass
+class Grade:
+    right: int = 0
+    trials: int = 0
+    sims: int = 0
+
+    def add(self, right: bool, sims: int) -> None:
+        self.right += right
+        self.trials += 1
+        self.sims += sims
+
+    def describe(self) -> str:
+        low, high = wilson_interval(self.right, self.trials)
+        share = self.right / self.trials if self.trials else 0.0
+        sims = self.sims // max(1, self.trials)
+        return f"{share:.3f} ({low:.2f}-{high:.2f}) of {self.trials}, {sims} simulations each"
+
+
+def grade(
+    positions: list[Position],
+    spec: str,
+    seeds: int,
+    cpu: float | None,
+    simulations: int | None,
+    games: Callable[[str], Game],
+) -> dict[str, Grade]:
+    """The grades of `spec` per game and over all (key ``all``)."""
+    grades: dict[str, Grade] = {"all": Grade()}
+    options = parse_spec(spec)
+    for index, position in enumerate(positions):
+        match = json.loads(Path(position.log).read_text())
+        game = games(match.get("x-rules") or match["x-game"])
+        state = replay(game, match["moves"], position.step)
+        for seed in range(seeds):
+            tree = served_tree(state, position.role, options, random.Random(seed * 7919 + index))
+            sims = search(tree, cpu, simulations)
+            right = position.right(tree.best_move(position.role))
+            grades["all"].add(right, sims)
+            grades.setdefault(position.game, Grade()).add(right, sims)
+    return grades
+
+
+def cached(make: Callable[[str], Game]) -> Callable[[str], Game]:
+    built: dict[str, Game] = {}
+
+    def game(rules: str) -> Game:
+        if rules not in built:
+            built[rules] = make(rules)
+        return built[rules]
+
+    return game
+
+
+def native_rules(rules: str) -> Game:
+    """The game of a log's ``x-rules`` (text) or ``x-game`` (a path or corpus name)."""
+    if "(" in rules:
+        path = Path(f"/tmp/position_accuracy.{os.getpid()}.{abs(hash(rules))}.kif")
+        path.write_text(rules)
+        return native_game(str(path))
+    return native_game(rules)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    make = commands.add_parser("build", help="positions from Connect Four logs")
+    make.add_argument("logs", type=Path, nargs="+")
+    make.add_argument("--solver", type=Path, required=True)
+    make.add_argument("--discs", default="8-24", help="discs on the board, FROM-TO")
+    make.add_argument("--timeout", type=float, default=20.0, help="solver seconds a position")
+    make.add_argument("--opponent-ports", default=OPPONENT_PORTS)
+    make.add_argument("--out", type=Path, required=True)
+    judge = commands.add_parser("grade", help="grade the search on positions")
+    judge.add_argument("positions", type=Path)
+    judge.add_argument("--spec", action="append", help="tree changes (default: serve)")
+    judge.add_argument("--seeds", type=int, default=3)
+    budget = judge.add_mutually_exclusive_group()
+    budget.add_argument("--cpu", type=float, help="CPU seconds a search (default 1)")
+    budget.add_argument("--simulations", type=int, help="simulations a search")
+    judge.add_argument("--limit", type=int, help="the first N positions only")
+    judge.add_argument("--out", type=Path, help="write the grades as JSON")
+    args = parser.parse_args()
+    if args.command == "build":
+        first, _, last = args.discs.partition("-")
+        ports = {int(port) for port in args.opponent_ports.split(",")}
+        found = build(
+            args.logs, args.solver, range(int(first), int(last or first) + 1), args.timeout, ports
+        )
+        args.out.write_text(json.dumps([p.as_json() for p in found], indent=1) + "\n")
+        print(f"{len(found)} positions from {len(args.logs)} logs -> {args.out}")
+        return
+    positions = [Position.from_json(p) for p in json.loads(args.positions.read_text())]
+    positions = positions[: args.limit] if args.limit else positions
+    cpu = None if args.simulations else (args.cpu or 1.0)
+    games = cached(native_rules)
+    results = {}
+    for spec in args.spec or ["serve"]:
+        load = os.getloadavg()[0]
+        grades = grade(positions, spec, args.seeds, cpu, args.simulations, games)
+        after = os.getloadavg()[0]
+        budget = f"{cpu:g} CPU-s" if cpu else f"{args.simulations} simulations"
+        print(f"{spec} ({budget} a search, {args.seeds} seeds, load {load:.1f} to {after:.1f}):")
+        for name, found in grades.items():
+            print(f"  {name:24} {found.describe()}")
+        results[spec] = {
+            "load": [load, after],
+            **{name: found.__dict__ for name, found in grades.items()},
+        }
+    if args.out:
+        args.out.write_text(json.dumps(results, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
