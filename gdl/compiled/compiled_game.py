@@ -39,6 +39,7 @@ from ggp.games.playouts import (
 )
 from ggp.gdl.compiled.compile import CompiledRules, compile_rules
 from ggp.gdl.interpreter.game import GdlGame, GdlState
+from ggp.gdl.native.tree import NativeTree
 from ggp.gdl.network.grounding import Budget
 from ggp.gdl.syntax.terms import Rule, Term
 
@@ -209,6 +210,14 @@ class CompiledGame(GdlGame):
         if not self.compiled.goals_left:
             self.playout_batch = playout_batch
             self.native_playouts = native
+
+    def native_tree(self) -> NativeTree | None:
+        """A search tree held and searched by the native library (`ggp.gdl.native.tree`),
+        where native code plays whole playouts; None elsewhere."""
+        native = self.native_playouts
+        if native is None or not hasattr(native, "lib"):
+            return None
+        return NativeTree(native, self.compiled.move_texts, lambda bits: CompiledState(self, bits))
 
     def count_missing_goals_as(self, value: int | None) -> None:
         super().count_missing_goals_as(value)

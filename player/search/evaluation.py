@@ -49,6 +49,17 @@ class RandomPlayout:
         elif greedy:
             self.policy = Greedy(greedy, finishers)
 
+    def native_playouts(self, state: State) -> tuple[int, bool] | None:
+        """The playouts `evaluate` plays in `state`'s game as the native tree loop
+        names them (`ggp.player.search.native_search`): the moves in which winning
+        moves are taken and whether losing ones are avoided too; None where it cannot
+        play them (finishers)."""
+        if self.finishers is not None:
+            return None
+        if self.decisive:
+            return self.decisive, True
+        return self.greedy, False
+
     def evaluate_part(self, state: State, rng: random.Random, part: frozenset[str]) -> Rewards:
         """The mean of `Game.playout_batch` random playouts of the part of `part`,
         the other parts frozen (`ggp.games.playouts.Part`; neither greedy nor decisive)."""

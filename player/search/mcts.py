@@ -29,6 +29,7 @@ from ggp.games.base import Finishers, GameDefinitionError, GameError, State
 from ggp.player.search.evaluation import RandomPlayout
 from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
 from ggp.player.search.mast import MastPlayout, MoveAverages
+from ggp.player.search.native_search import ADVANCED, EXPAND, NativeSearch
 from ggp.player.search.proof_distance import proven_choice
 from ggp.player.search.rave import BIAS, REF, Rave
 from ggp.player.search.shallow import proven_moves
@@ -285,8 +286,35 @@ class MCTS:
         cap never walks the tree."""
         self.positions: dict[tuple[int, str], Node] | None = {} if transpose else None
         """With `transpose`: every node held, by depth and state key."""
-        self.root = self._new_node(state, depth)
-        self._ensure_expanded(self.root)
+        self._native = NativeSearch.start(self, state, depth)
+        """The tree in the game's native library, where the search is of the kind it
+        runs (`ggp.player.search.native_search`; None: the Python tree)."""
+        if self._native is None:
+            self._root = self._new_node(state, depth)
+            self._ensure_expanded(self._root)
+
+    @property
+    def root(self) -> Node:
+        """The root node (with the native tree, a view of it and its children)."""
+        native = self._native
+        return self._root if native is None else native.root()
+
+    @root.setter
+    def root(self, node: Node) -> None:
+        self._root = node
+
+    @property
+    def native(self) -> bool:
+        """Whether the game's native library holds and searches the tree."""
+        return self._native is not None
+
+    def _leave_native(self) -> None:
+        """Go on with the Python tree: the native tree's nodes as `Node`s."""
+        native = self._native
+        assert native is not None
+        self._root = native.materialize()
+        self._nodes, self._exact = native.count, True
+        self._native = None
 
     def search(self, iterations: int | None = None, deadline: float | None = None) -> int:
         """Run iterations until `iterations` are done or `deadline` (monotonic) passes.
@@ -297,6 +325,11 @@ class MCTS:
         if iterations is None and deadline is None:
             raise ValueError("search needs a number of iterations, a deadline or both")
         done = 0
+        if self._native is not None:
+            done, over = self._native.run(iterations, deadline)
+            if over:
+                return done
+            self._leave_native()  # a node where several roles choose: Python's from here
         root = self.root
         while iterations is None or done < iterations:
             if root.proven is not None:  # terminal or solved: nothing to search
@@ -565,6 +598,8 @@ class MCTS:
     @property
     def node_count(self) -> int:
         """The nodes the tree holds, root included."""
+        if self._native is not None:
+            return self._native.count
         if not self._exact:
             self._nodes = sum(1 for _ in subtree(self.root))
             self._exact = True
@@ -639,6 +674,15 @@ class MCTS:
         transpositions, the nodes the new root cannot reach are dropped (a walk
         of what is kept, which counts it too).
         """
+        native = self._native
+        if native is not None:
+            done = native.advance(joint, state)
+            if done == ADVANCED:
+                return
+            self._leave_native()
+            if done == EXPAND:  # the new root is the library's: expanded here, or raises
+                self._ensure_expanded(self._root)
+                return
         root = self.root
         child = None
         if root.moves is not None and len(joint) == len(root.moves):

@@ -248,6 +248,12 @@ class ServePlayout(RandomPlayout):
         self.policy = self.native_policy if native else RANDOM
         return super().evaluate(state, rng)
 
+    def native_playouts(self, state: State) -> tuple[int, bool] | None:
+        native = getattr(state.game, "native_playouts", None) is not None
+        self.decisive = self.plies if native else 0
+        self.policy = self.native_policy if native else RANDOM
+        return super().native_playouts(state)
+
     def _stoppable(self, state: State, rng: random.Random) -> Rewards:
         self.playouts += 1
         while not state.is_terminal():

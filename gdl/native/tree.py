@@ -1,0 +1,235 @@
+"""A search tree held and searched by a game's native library (`tree_source`).
+
+`NativeTree` is the optional capability a compiled game with native code offers
+the search (`CompiledGame.native_tree`): `ggp.player.search.native_search` runs
+`MCTS`'s iterations through it where they are the kind the C loop runs, and reads
+its nodes back as states and move texts.  Nodes are numbered, the root 0; a child
+always has a larger number than its parent.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+FLAG_TERMINAL = 1
+FLAG_BOUNDS = 2
+FLAG_PROVEN = 4
+FLAG_ALLOWED = 8
+FLAG_IMM_MOVES = 16
+FLAG_EXPANDED = 32
+
+EXPANDED = 0
+"""`expand`: the node's moves are known."""
+SEVERAL = 1
+"""`expand`, `search`: several roles have a choice there (the C loop takes one at most)."""
+BROKEN = 2
+"""`search`: the rules broke in an iteration (with ``stop_on_broken``)."""
+RULES_BREAK = -1
+"""`expand`: a role has no legal move."""
+NO_MEMORY = -2
+
+
+class NodeData(NamedTuple):
+    """One node as the library holds it: moves as input indexes, the chooser's move i
+    at position i of `children`, `allowed` and `values` (-1: no child holds a value)."""
+
+    bits: int
+    visits: int
+    flags: int
+    chooser: int
+    moves: tuple[tuple[int, ...], ...] | None
+    counts: list[list[int]]
+    sums: list[list[float]]
+    decisive: int
+    untried: int
+    children: list[int]
+    allowed: list[int]
+    values: list[float]
+    imm: list[float]
+    lower: list[float]
+    upper: list[float]
+
+
+class SearchResult(NamedTuple):
+    done: int
+    """The iterations run."""
+    stopped: int
+    """0 when done (iterations, time or a proven root); else `SEVERAL` or `BROKEN`."""
+    broken: int
+    """Iterations in which the rules broke."""
+    playouts: int
+
+
+class NativeTree:
+    """A tree of `native`'s library (a `ggp.gdl.native.rules.NativeRules`)."""
+
+    def __init__(self, native: Any, texts: Sequence[str], state: Callable[[int], Any]) -> None:
+        self.native = native
+        self.texts = texts
+        """The move text of each input index."""
+        self.state = state
+        """The game's state of given bits."""
+        self.ffi = ffi = native.ffi
+        self.lib = lib = native.lib
+        tree = lib.gdl_tree_new()
+        if tree == ffi.NULL:
+            raise MemoryError("no memory for a native search tree")
+        self.tree = ffi.gc(tree, lib.gdl_tree_free)
+        self._mt = ffi.new("uint32_t[]", 625)
+        self._out = ffi.new("int64_t[]", 3)
+        self._tables: Any = None
+
+    def configure(
+        self,
+        *,
+        c: float,
+        solver: bool,
+        alpha: float | None,
+        prior: int,
+        heuristic: Any,
+        batch: int,
+        greedy: int,
+        safe: bool,
+        max_nodes: int | None,
+        stop_on_broken: bool,
+    ) -> None:
+        """The search's settings: implicit minimax's weight (None: off), the prior's
+        virtual visits (0: off), both with `heuristic` (`heuristic.Heuristic` of fact
+        counts), the playouts a leaf and their policy (`playouts.Greedy`,
+        `playouts.Decisive`), the node cap (None: none)."""
+        tree = self.tree
+        tree.c = c
+        tree.solver = solver
+        tree.imm = alpha is not None
+        tree.alpha = 0.0 if alpha is None else alpha
+        tree.prior = prior
+        tree.batch = batch
+        tree.greedy = greedy
+        tree.safe = safe
+        tree.max_nodes = max_nodes or 0
+        tree.stop_on_broken = stop_on_broken
+        if heuristic is not None:
+            self._tables = masks, weights = heuristic.native_tables(self.native)
+            tree.masks, tree.weights = masks, weights
+            tree.features = len(heuristic.masks)
+        else:
+            tree.features = 0
+
+    def reset(self, bits: int) -> bool:
+        """Hold the one node of state `bits`; False where the rules break in its goals."""
+        state = self.native._state(bits)
+        return self.lib.gdl_tree_reset(self.tree, state) == 0
+
+    def expand(self, node: int, rng: random.Random) -> int:
+        """Expand `node`, drawing from `rng` as `Node.expand`: `EXPANDED`, `SEVERAL`
+        or `RULES_BREAK` (then nothing is drawn)."""
+        with self._drawing(rng) as mt:
+            status = self.lib.gdl_tree_expand(self.tree, node, mt)
+        if status == NO_MEMORY:
+            raise MemoryError("no memory for the native search tree")
+        return status
+
+    def search(
+        self, rng: random.Random, iterations: int | None, seconds: float | None
+    ) -> SearchResult:
+        """Iterations until `iterations` are done, `seconds` passed or the root is
+        proven, drawing from `rng` as the Python search does."""
+        self.lib.gdl_count_missing_goals_as(self.native.missing_goal)
+        out = self._out
+        out[1] = out[2] = 0
+        limit = -1 if iterations is None else iterations
+        time = -1.0 if seconds is None else max(0.0, seconds)
+        with self._drawing(rng) as mt:
+            done = self.lib.gdl_tree_search(self.tree, mt, limit, time, out)
+        if out[0] == NO_MEMORY:
+            raise MemoryError("no memory for the native search tree")
+        return SearchResult(done, int(out[0]), int(out[1]), int(out[2]))
+
+    def _drawing(self, rng: random.Random) -> _Drawing:
+        return _Drawing(self._mt, rng)
+
+    def reroot(self, node: int) -> None:
+        """Keep `node`'s subtree alone, `node` the root."""
+        if self.lib.gdl_tree_reroot(self.tree, node) != 0:
+            raise MemoryError("no memory for the native search tree")
+
+    @property
+    def count(self) -> int:
+        """The nodes held."""
+        return self.tree.n
+
+    def bits(self, node: int) -> int:
+        """The state of `node`."""
+        words = self.native.words
+        start = node * words
+        return int.from_bytes(self.ffi.buffer(self.tree.word + start, 8 * words), "little")
+
+    def child(self, node: int, i: int) -> int:
+        """The child the chooser's move i (0 without a chooser) leads to at the
+        expanded `node`; -1: none yet."""
+        return self.tree.edge[self.tree.node[node].edges + i].child
+
+    def node(self, node: int) -> NodeData:
+        """What the library holds of `node`."""
+        tree = self.tree
+        x = tree.node[node]
+        roles = self.native.roles
+        values = tree.val[node * 3 * roles : (node + 1) * 3 * roles]
+        flags, chooser, k = x.flags, x.chooser, x.moves
+        moves = None
+        counts: list[list[int]] = []
+        sums: list[list[float]] = []
+        children: list[int] = []
+        allowed: list[int] = []
+        edge_values: list[float] = []
+        if flags & FLAG_EXPANDED:
+            slots = tree.slot[x.slots : x.slots + k + roles - 1]
+            rows = []
+            start = 0
+            for role in range(roles):
+                size = k if role == chooser else 1
+                rows.append(slots[start : start + size])
+                start += size
+            moves = tuple(tuple(s.input for s in row) for row in rows)
+            counts = [[s.count for s in row] for row in rows]
+            sums = [[s.sum for s in row] for row in rows]
+            edges = tree.edge[x.edges : x.edges + k]
+            children = [e.child for e in edges]
+            allowed = [e.allowed for e in edges]
+            edge_values = [e.imm for e in edges]
+        return NodeData(
+            self.bits(node),
+            x.visits,
+            flags,
+            chooser,
+            moves,
+            counts,
+            sums,
+            x.decisive,
+            x.untried,
+            children,
+            allowed,
+            edge_values,
+            values[0:roles],
+            values[roles : 2 * roles],
+            values[2 * roles : 3 * roles],
+        )
+
+
+class _Drawing:
+    """Python's generator state lent to the library for one call: its Mersenne
+    Twister words in, the words the library leaves back into the generator."""
+
+    def __init__(self, mt: Any, rng: random.Random) -> None:
+        self.mt = mt
+        self.rng = rng
+
+    def __enter__(self) -> Any:
+        version, words, self.gauss = self.rng.getstate()
+        self.mt[0:625] = words
+        return self.mt
+
+    def __exit__(self, *exc: object) -> None:
+        self.rng.setstate((3, tuple(self.mt[0:625]), self.gauss))

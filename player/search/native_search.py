@@ -1,0 +1,274 @@
+"""`MCTS`'s iterations in the game's native library, where the search is of the kind it runs.
+
+A game whose native code plays whole playouts offers a tree the library holds and
+searches (`Game.native_tree`, `ggp.gdl.native.tree`): select, expand, step,
+evaluate and back up in C over flat arrays, with no Python a simulation.  It runs
+UCT at nodes where at most one role has a choice, with the solver's proofs,
+implicit minimax, the heuristic prior (an evaluation of fact counts), a node cap,
+and random, greedy or decisive playouts; RAVE, MAST, transpositions, state tables,
+parts, the shallow proof search and stochastic choice stay on the Python tree.
+It draws from the search's `random.Random` as the Python search does, so a seed's
+search makes the same choices with the same statistics on either side.
+
+`NativeSearch.start` decides at a tree's start whether it applies.  The root the
+rest of the search reads (`MCTS.root`) is then a view: the root's `Node` and its
+children (without theirs), made when asked for after the tree changed.  Where the
+C loop meets a node where several roles choose, `materialize` gives the whole tree
+as `Node`s and the Python search goes on from there.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ggp.games.base import GameDefinitionError, State
+from ggp.player.search.evaluation import RandomPlayout
+from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
+from ggp.player.search.tree import Node
+
+if TYPE_CHECKING:
+    from ggp.player.search.mcts import MCTS
+
+NATIVE_TREE = True
+"""Whether a search runs in the native library where it can (off: the Python tree always)."""
+
+# The library's node flags (`ggp.gdl.native.tree`) and answers.
+_TERMINAL, _BOUNDS, _PROVEN, _ALLOWED, _IMM_MOVES, _EXPANDED = 1, 2, 4, 8, 16, 32
+_SEVERAL, _BROKEN = 1, 2
+_VIEW, _NUMBERS, _NONE = 0, 1, 2
+
+ADVANCED, NOT_HERE, EXPAND = 0, 1, 2
+"""What `NativeSearch.advance` did."""
+
+
+class NativeSearch:
+    """An `MCTS` tree held by the native library (`start`)."""
+
+    def __init__(self, search: MCTS, tree: Any, state: State, depth: int, heuristic: Any) -> None:
+        self.search_ = search
+        self.tree = tree
+        self.game = state.game
+        self.state = state
+        """A state of the game, for what the evaluator plays in it."""
+        self.depth = depth
+        self.heuristic = heuristic
+        self._view: Node | None = None
+
+    @classmethod
+    def start(cls, search: MCTS, state: State, depth: int) -> NativeSearch | None:
+        """The native tree for `search` at `state`, or None where it does not apply
+        (then nothing was drawn from the search's generator)."""
+        if not NATIVE_TREE or not _applies(search):
+            return None
+        heuristic = _heuristic(search, state)
+        if heuristic is False:
+            return None
+        capability = getattr(state.game, "native_tree", None)
+        bits = getattr(state, "bits", None)
+        if capability is None or bits is None or state.is_terminal():
+            return None
+        if search.evaluator.native_playouts(state) is None:
+            return None
+        tree = capability()
+        if tree is None:
+            return None
+        self = cls(search, tree, state, depth, heuristic)
+        self._configure()
+        if not tree.reset(bits) or tree.expand(0, search.rng) != 0:
+            return None
+        return self
+
+    def _configure(self) -> None:
+        search = self.search_
+        evaluator = search.evaluator
+        assert isinstance(evaluator, RandomPlayout)
+        policy = evaluator.native_playouts(self.state)
+        assert policy is not None
+        greedy, safe = policy
+        self.tree.configure(
+            c=search.c,
+            solver=search.solver,
+            alpha=None if search.imm is None else search.imm.alpha,
+            prior=0 if search.prior is None else search.prior.visits,
+            heuristic=self.heuristic,
+            batch=self.game.playout_batch,
+            greedy=greedy,
+            safe=safe,
+            max_nodes=search.max_nodes,
+            stop_on_broken=not search.broken_rules,
+        )
+
+    def run(self, iterations: int | None, deadline: float | None) -> tuple[int, bool]:
+        """`MCTS.search` in the library: the iterations done and whether the search is
+        over (False: a node where several roles choose is next, for the Python tree)."""
+        search = self.search_
+        self._view = None
+        self._configure()
+        seconds = None if deadline is None else deadline - time.monotonic()
+        result = self.tree.search(search.rng, iterations, seconds)
+        search.evaluator.playouts += result.playouts
+        search.broken += result.broken
+        if result.stopped == _BROKEN:
+            raise GameDefinitionError("the rules break in the search (a move or goal missing)")
+        return result.done, result.stopped != _SEVERAL
+
+    @property
+    def count(self) -> int:
+        return self.tree.count
+
+    def root(self) -> Node:
+        """The root's view (see the module's docstring)."""
+        if self._view is None:
+            self._view = self._node(0, self.depth, _VIEW)
+        return self._view
+
+    def advance(self, joint: Sequence[str], state: State) -> int:
+        """`MCTS.advance` in the library: `ADVANCED`; `NOT_HERE` where the new root is
+        not for the C loop and nothing changed (then `materialize` and advance the
+        Python tree); `EXPAND` where the new root is the library's root but several
+        roles choose there or its rules break (then `materialize` and expand it)."""
+        self._view = None
+        tree = self.tree
+        data = tree.node(0)
+        child = -1
+        bits = getattr(state, "bits", None)
+        if bits is None or state.game is not self.game:
+            return NOT_HERE
+        if data.moves is not None and len(joint) == len(data.moves):
+            texts = tree.texts
+            index = []
+            for moves, move in zip(data.moves, joint, strict=True):
+                named = [texts[i] for i in moves]
+                if move not in named:
+                    break
+                index.append(named.index(move))
+            else:
+                chooser = data.chooser
+                child = tree.child(0, index[chooser] if chooser >= 0 else 0)
+        if child >= 0 and tree.bits(child) == bits:
+            tree.reroot(child)
+        elif state.is_terminal() or not tree.reset(bits):
+            return NOT_HERE
+        self.depth += 1
+        if tree.node(0).flags & (_EXPANDED | _TERMINAL):
+            return ADVANCED
+        return ADVANCED if tree.expand(0, self.search_.rng) == 0 else EXPAND
+
+    def materialize(self) -> Node:
+        """The whole tree as `Node`s (the root returned)."""
+        count = self.tree.count
+        nodes: list[Node] = []
+        depths = [self.depth] * count
+        for index in range(count):  # a child's number is larger than its parent's
+            node = self._node(index, depths[index], _NUMBERS)
+            nodes.append(node)
+            for child in node.children.values():
+                depths[child] = node.depth + 1
+        for node in nodes:
+            node.children = {joint: nodes[child] for joint, child in node.children.items()}
+        return nodes[0]
+
+    def _node(self, index: int, depth: int, children: int) -> Node:
+        """Node `index` as a `Node`, its children as `Node`s without theirs (`_VIEW`),
+        as node numbers for `materialize` to link (`_NUMBERS`) or none (`_NONE`)."""
+        tree = self.tree
+        data = tree.node(index)
+        node = Node.__new__(Node)
+        node.state = tree.state(data.bits)
+        node.depth = depth
+        flags = data.flags
+        node.rewards = list(data.lower) if flags & _TERMINAL else None
+        node.visits = data.visits
+        node.moves = None
+        node.counts, node.sums, node.untried, node.joints = [], [], [], []
+        node.choosers = ()
+        node.children = {}
+        node.decisive = None if data.decisive < 0 else data.decisive
+        node.lower = tuple(data.lower) if flags & _BOUNDS else None
+        node.upper = tuple(data.upper) if flags & _BOUNDS else None
+        node.proven = node.rewards if flags & _TERMINAL else None
+        if flags & _PROVEN and node.proven is None:
+            node.proven = list(data.lower)
+        node.allowed = None
+        node.probed = False
+        node.amaf = None
+        node.slots = None
+        node.imm = list(data.imm) if self.search_.imm is not None else None
+        node.imm_moves = list(data.values) if flags & _IMM_MOVES else None
+        node.frozen = None
+        node.stale = False
+        node.ucb = None
+        if data.moves is None:
+            return node
+        texts = tree.texts
+        node.moves = tuple(tuple(texts[i] for i in moves) for moves in data.moves)
+        node.counts = data.counts
+        node.sums = data.sums
+        roles = len(data.moves)
+        chooser = data.chooser
+        node.untried = [[0] for _ in range(roles)]
+        if chooser >= 0:
+            k = len(data.moves[chooser])
+            node.untried[chooser] = list(range(k - 1, data.untried - 1, -1))
+            node.choosers = (chooser,)
+            before, after = (0,) * chooser, (0,) * (roles - chooser - 1)
+            node.joints = [(*before, i, *after) for i in range(k)]
+            if flags & _ALLOWED:
+                node.allowed = [None] * roles
+                node.allowed[chooser] = [i for i, a in enumerate(data.allowed) if a]
+            joints = node.joints
+        else:
+            joints = [(0,) * roles]
+        for joint, child in zip(joints, data.children, strict=True):
+            if child < 0 or children == _NONE:
+                continue
+            if children == _VIEW:
+                node.children[joint] = self._node(child, depth + 1, _NONE)
+            else:
+                node.children[joint] = child
+        return node
+
+
+def _applies(search: MCTS) -> bool:
+    """Whether `search` is of the kind the C loop runs (see the module's docstring)."""
+    from ggp.player.search import mcts
+
+    evaluator = search.evaluator
+    return (
+        type(search.rng) is random.Random
+        and not search.stochastic
+        and search.shallow == 0
+        and search.rave is None
+        and search.averages is None
+        and search.positions is None
+        and search.table is None
+        and search.part is None
+        and not search.part_playouts
+        and not mcts.PROOF_DISTANCE
+        and isinstance(evaluator, RandomPlayout)
+        and (  # a subclass playing otherwise says what it plays, or is not taken
+            type(evaluator).evaluate is RandomPlayout.evaluate
+            or type(evaluator).native_playouts is not RandomPlayout.native_playouts
+        )
+        and (search.imm is None or type(search.imm) is ImplicitMinimax)
+        and (search.prior is None or type(search.prior) is HeuristicPrior)
+    )
+
+
+def _heuristic(search: MCTS, state: State) -> Any:
+    """The learnt evaluation the C loop computes (None: none needed), or False where it
+    cannot: not one of fact counts over this game's state bits, or two of them."""
+    found = [part.heuristic for part in (search.imm, search.prior) if part is not None]
+    if not found:
+        return None
+    heuristic = found[0]
+    if any(other is not heuristic for other in found):
+        return False
+    if not getattr(heuristic, "counts_only", False) or getattr(heuristic, "game", None) is not (
+        state.game
+    ):
+        return False
+    return heuristic
