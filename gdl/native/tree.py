@@ -10,6 +10,7 @@ always has a larger number than its parent.
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -77,7 +78,9 @@ class NativeTree:
         if tree == ffi.NULL:
             raise MemoryError("no memory for a native search tree")
         self.tree = ffi.gc(tree, lib.gdl_tree_free)
-        self._mt = ffi.new("uint32_t[]", 625)
+        self._words = array("I", bytes(4 * 625))
+        self._mt = ffi.from_buffer("uint32_t[]", self._words)
+        self._limits = ffi.new("double[]", 4)
         self._out = ffi.new("int64_t[]", 3)
         self._tables: Any = None
 
@@ -132,23 +135,38 @@ class NativeTree:
         return status
 
     def search(
-        self, rng: random.Random, iterations: int | None, seconds: float | None
+        self,
+        rng: random.Random,
+        iterations: int | None,
+        seconds: float | None = None,
+        cpu_seconds: float | None = None,
+        finish: tuple[float, float] | None = None,
     ) -> SearchResult:
-        """Iterations until `iterations` are done, `seconds` passed or the root is
-        proven, drawing from `rng` as the Python search does."""
+        """Iterations until `iterations` are done or the root is proven, or until
+        `seconds` pass (monotonic clock), `cpu_seconds` (this thread's CPU clock), or
+        with `finish` (seconds, slowest), until an iteration as slow as the slowest
+        so far would end after those seconds (`slowest` gives the new slowest),
+        drawing from `rng` as the Python search does."""
         self.lib.gdl_count_missing_goals_as(self.native.missing_goal)
-        out = self._out
+        out, limits = self._out, self._limits
         out[1] = out[2] = 0
+        limits[0] = -1.0 if seconds is None else max(0.0, seconds)
+        limits[1] = -1.0 if cpu_seconds is None else max(0.0, cpu_seconds)
+        limits[2], limits[3] = (-1.0, 0.0) if finish is None else (max(0.0, finish[0]), finish[1])
         limit = -1 if iterations is None else iterations
-        time = -1.0 if seconds is None else max(0.0, seconds)
         with self._drawing(rng) as mt:
-            done = self.lib.gdl_tree_search(self.tree, mt, limit, time, out)
+            done = self.lib.gdl_tree_search(self.tree, mt, limit, limits, out)
         if out[0] == NO_MEMORY:
             raise MemoryError("no memory for the native search tree")
         return SearchResult(done, int(out[0]), int(out[1]), int(out[2]))
 
+    @property
+    def slowest(self) -> float:
+        """The slowest iteration of the last `search` with `finish` (seconds)."""
+        return self._limits[3]
+
     def _drawing(self, rng: random.Random) -> _Drawing:
-        return _Drawing(self._mt, rng)
+        return _Drawing(self._mt, self._words, rng)
 
     def reroot(self, node: int) -> None:
         """Keep `node`'s subtree alone, `node` the root."""
@@ -222,14 +240,15 @@ class _Drawing:
     """Python's generator state lent to the library for one call: its Mersenne
     Twister words in, the words the library leaves back into the generator."""
 
-    def __init__(self, mt: Any, rng: random.Random) -> None:
+    def __init__(self, mt: Any, words: array, rng: random.Random) -> None:
         self.mt = mt
+        self.words = words
         self.rng = rng
 
     def __enter__(self) -> Any:
-        version, words, self.gauss = self.rng.getstate()
-        self.mt[0:625] = words
+        _, state, self.gauss = self.rng.getstate()
+        self.words[:] = array("I", state)
         return self.mt
 
     def __exit__(self, *exc: object) -> None:
-        self.rng.setstate((3, tuple(self.mt[0:625]), self.gauss))
+        self.rng.setstate((3, tuple(self.words), self.gauss))

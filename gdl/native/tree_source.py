@@ -17,12 +17,15 @@ seed's search is the same on either side.
 - ``gdl_tree_expand(t, node, mt)``: the node's legal moves, shuffled as
   `ggp.player.search.tree.Node.expand` shuffles them (0; 1 where several roles have
   a choice, nothing drawn; -1 where a role has no move).
-- ``gdl_tree_search(t, mt, iterations, seconds, out)``: iterations until
-  `iterations` (-1: any) are done, `seconds` (-1: none) have passed on the
-  monotonic clock or the root is proven; returns the iterations done.  ``out``:
-  why it stopped (0 done; 1 a node where several roles choose is to be expanded,
-  nothing of that iteration done; 2 the rules broke, with ``stop_on_broken``), the
-  iterations in which the rules broke, the playouts run.
+- ``gdl_tree_search(t, mt, iterations, limits, out)``: iterations until
+  `iterations` (-1: any) are done or the root is proven, or until a limit (-1:
+  none): ``limits[0]`` seconds have passed on the monotonic clock, ``limits[1]``
+  on the calling thread's CPU clock, or, with ``limits[2]``, until an iteration as
+  slow as the slowest so far (``limits[3]``, seconds, updated) would end after
+  ``limits[2]`` seconds.  Returns the iterations done.  ``out``: why it stopped
+  (0 done; 1 a node where several roles choose is to be expanded, nothing of that
+  iteration done; 2 the rules broke, with ``stop_on_broken``), the iterations in
+  which the rules broke, the playouts run.
 - ``gdl_tree_reroot(t, node)``: the subtree of `node` alone is kept, `node` the root
   (0); nodes are renumbered in the order of a depth-first walk.
 """
@@ -54,7 +57,7 @@ Tree *gdl_tree_new(void);
 void gdl_tree_free(Tree *t);
 int gdl_tree_reset(Tree *t, const uint64_t *S);
 int gdl_tree_expand(Tree *t, int node, uint32_t *mt);
-int gdl_tree_search(Tree *t, uint32_t *mt, int iterations, double seconds, int64_t *out);
+int gdl_tree_search(Tree *t, uint32_t *mt, int iterations, double *limits, int64_t *out);
 int gdl_tree_reroot(Tree *t, int node);
 """
 """What the library exports for the tree loop (cffi's ``cdef``)."""
@@ -563,19 +566,23 @@ broken:
     return 2;
 }
 
-static double monotonic_seconds(void) {
+static double clock_seconds(clockid_t clock) {
     struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
+    clock_gettime(clock, &now);
     return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
 }
 
-int gdl_tree_search(Tree *t, u32 *mt, int iterations, double seconds, int64_t *out) {
+int gdl_tree_search(Tree *t, u32 *mt, int iterations, double *limits, int64_t *out) {
     int done = 0, status;
-    double deadline = seconds >= 0 ? monotonic_seconds() + seconds : 0.0;
+    double start = clock_seconds(CLOCK_MONOTONIC), now = start, began;
+    double cpu = limits[1] >= 0 ? clock_seconds(CLOCK_THREAD_CPUTIME_ID) : 0.0;
     out[0] = 0;
     while (iterations < 0 || done < iterations) {
         if (t->node[0].flags & T_PROVEN) break;
-        if (seconds >= 0 && monotonic_seconds() >= deadline) break;
+        if (limits[0] >= 0 && now - start >= limits[0]) break;
+        if (limits[1] >= 0 && clock_seconds(CLOCK_THREAD_CPUTIME_ID) - cpu >= limits[1]) break;
+        if (limits[2] >= 0 && now - start + limits[3] >= limits[2]) break;
+        began = now;
         status = tree_iterate(t, mt, out);
         if (status == T_SEVERAL || status == -2) {
             out[0] = status;
@@ -586,6 +593,8 @@ int gdl_tree_search(Tree *t, u32 *mt, int iterations, double seconds, int64_t *o
             out[0] = 2;
             break;
         }
+        if (limits[0] >= 0 || limits[2] >= 0) now = clock_seconds(CLOCK_MONOTONIC);
+        if (limits[2] >= 0 && now - began > limits[3]) limits[3] = now - began;
     }
     return done;
 }

@@ -253,6 +253,9 @@ class MCTS:
         the way is backed up as a loss for every role) rather than raising."""
         self.broken = 0
         """Iterations in which the rules broke, with `broken_rules`."""
+        self.slowest = 0.0
+        """The slowest iteration of the searches with `finish_by` (monotonic seconds);
+        the caller may set it (to 0 for a new measure)."""
         self.stochastic = stochastic
         self.rng = rng or random.Random()
         self.solver = solver
@@ -316,17 +319,28 @@ class MCTS:
         self._nodes, self._exact = native.count, True
         self._native = None
 
-    def search(self, iterations: int | None = None, deadline: float | None = None) -> int:
+    def search(
+        self,
+        iterations: int | None = None,
+        deadline: float | None = None,
+        *,
+        finish_by: float | None = None,
+        thread_deadline: float | None = None,
+    ) -> int:
         """Run iterations until `iterations` are done or `deadline` (monotonic) passes.
 
         The clock is read between iterations, so one slow playout can overrun
-        the deadline by its own length, no more.  Returns the iterations run.
+        the deadline by its own length, no more.  With `finish_by` (monotonic), an
+        iteration starts only if one as slow as the slowest so far (`slowest`)
+        would end by then; with `thread_deadline`, only until the calling thread's
+        CPU clock (`time.thread_time`) reaches it.  Returns the iterations run.
         """
-        if iterations is None and deadline is None:
+        limits = (deadline, finish_by, thread_deadline)
+        if iterations is None and all(limit is None for limit in limits):
             raise ValueError("search needs a number of iterations, a deadline or both")
         done = 0
         if self._native is not None:
-            done, over = self._native.run(iterations, deadline)
+            done, over = self._native.run(iterations, deadline, finish_by, thread_deadline)
             if over:
                 return done
             self._leave_native()  # a node where several roles choose: Python's from here
@@ -336,8 +350,16 @@ class MCTS:
                 break
             if deadline is not None and time.monotonic() >= deadline:
                 break
+            if thread_deadline is not None and time.thread_time() >= thread_deadline:
+                break
+            if finish_by is not None:
+                began = time.monotonic()
+                if began + self.slowest >= finish_by:
+                    break
             self._iterate()
             done += 1
+            if finish_by is not None:
+                self.slowest = max(self.slowest, time.monotonic() - began)
         return done
 
     def _iterate(self) -> None:

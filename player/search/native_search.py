@@ -101,14 +101,28 @@ class NativeSearch:
             stop_on_broken=not search.broken_rules,
         )
 
-    def run(self, iterations: int | None, deadline: float | None) -> tuple[int, bool]:
+    def run(
+        self,
+        iterations: int | None,
+        deadline: float | None,
+        finish_by: float | None = None,
+        thread_deadline: float | None = None,
+    ) -> tuple[int, bool]:
         """`MCTS.search` in the library: the iterations done and whether the search is
         over (False: a node where several roles choose is next, for the Python tree)."""
         search = self.search_
         self._view = None
         self._configure()
-        seconds = None if deadline is None else deadline - time.monotonic()
-        result = self.tree.search(search.rng, iterations, seconds)
+        now = time.monotonic()
+        result = self.tree.search(
+            search.rng,
+            iterations,
+            None if deadline is None else deadline - now,
+            None if thread_deadline is None else thread_deadline - time.thread_time(),
+            None if finish_by is None else (finish_by - now, search.slowest),
+        )
+        if finish_by is not None:
+            search.slowest = self.tree.slowest
         search.evaluator.playouts += result.playouts
         search.broken += result.broken
         if result.stopped == _BROKEN:

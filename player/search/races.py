@@ -243,8 +243,11 @@ class RaceGame:
             if not roles:
                 continue
             end = self.clock() + self.move_seconds
-            while self.clock() < end and tree.search(iterations=1):
-                self.sims[side] += 1
+            if getattr(tree, "native", False) and self.clock is time.thread_time:  # in C
+                self.sims[side] += tree.search(thread_deadline=end)
+            else:
+                while self.clock() < end and tree.search(iterations=1):
+                    self.sims[side] += 1
             self.searches[side] += 1
             for role in roles:
                 joint[role] = tree.best_move(role)

@@ -137,6 +137,12 @@ REPLY_PAUSE = 0.1
 """Seconds a worker waits after answering a search before it ponders: the
 server, at the same priority, then has the CPU to send the reply on time."""
 
+NATIVE_SLICE = 0.02
+"""Seconds of a search's iterations in one call of a tree the native library holds
+(`MCTS.native`): between calls the search looks, as between Python iterations, for
+better rules or a heuristic ready and for races to run.  Each iteration still
+starts only if one as slow as the slowest so far ends by the deadline."""
+
 SEARCH_C = 0.35
 """The exploration constant of the search (the ``mcts`` agent's default, 0.7, was
 measured on the Python reasoners).  On native code, where a move gets tens of
@@ -751,7 +757,18 @@ class SearchWorker:
                 raced += time.thread_time() - race_cpu
                 tree = self._tree_for(role)
                 continue
-            if began + slowest >= deadline or tree.search(iterations=1) == 0:
+            if began + slowest >= deadline:
+                break
+            if tree.native:  # the library's loop, a slice at a time (`NATIVE_SLICE`)
+                tree.slowest = slowest
+                left = None if iterations is None else iterations - sims
+                done = tree.search(left, began + NATIVE_SLICE, finish_by=deadline)
+                slowest = tree.slowest
+                if done == 0:
+                    break
+                sims += done
+                continue
+            if tree.search(iterations=1) == 0:
                 break
             slowest = max(slowest, time.monotonic() - began)
             sims += 1
