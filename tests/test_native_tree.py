@@ -13,8 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from ggp.games.base import Game
+from ggp.games.base import Game, GameDefinitionError
 from ggp.games.registry import GDL_DIR, load_game
+from ggp.gdl.load import game_from_text
 from ggp.gdl.native import build
 from ggp.player.search import native_search
 from ggp.player.search.heuristic import Heuristic
@@ -182,3 +183,90 @@ def test_advancing_off_the_tree_starts_afresh_or_hands_over() -> None:
     other = load_game("connect_four")  # the built-in Python game: the Python tree's
     search.advance(joint, other.initial_state().next(joint))
     assert not search.native and search.node_count == 1
+
+
+THEN_TOGETHER = """
+(role a) (role b)
+(init (step 0))
+(opening left) (opening right) (opening middle)
+(pick p) (pick q)
+(succ 0 1) (succ 1 2) (succ 2 3)
+(<= (legal a (open ?m)) (true (step 0)) (opening ?m))
+(<= (legal b noop) (true (step 0)))
+(<= (legal ?r (choose ?p)) (role ?r) (true (step ?n)) (distinct ?n 0) (pick ?p))
+(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
+(<= (next (opened ?m)) (does a (open ?m)))
+(<= (next (opened ?m)) (true (opened ?m)))
+(<= (next (same)) (does a (choose ?p)) (does b (choose ?p)))
+(<= (next (same)) (true (same)))
+(<= terminal (true (step 3)))
+(<= (goal a 100) (true (same)) (not (true (opened middle))))
+(<= (goal a 50) (true (same)) (true (opened middle)))
+(<= (goal a 0) (not (true (same))))
+(<= (goal b 0) (true (same)))
+(<= (goal b 100) (not (true (same))))
+"""
+"""One role opens, then both choose at once: the native tree hands over to Python."""
+
+BREAKS = """
+(role a) (role b)
+(init (step 0))
+(option good) (option bad)
+(<= (legal a (go ?m)) (true (step 0)) (option ?m))
+(<= (legal b noop) (true (step 0)))
+(<= (legal a noop) (true (step 1)))
+(<= (legal b (mark ?m)) (true (step 1)) (option ?m))
+(<= (next (step 1)) (does a (go good)))
+(<= (next (broke)) (does a (go bad)))
+(<= (next (step 2)) (true (step 1)))
+(<= (next (won)) (does b (mark good)))
+(<= terminal (true (step 2)))
+(<= (goal a 100) (true (step 2)) (not (true (won))))
+(<= (goal a 0) (true (won)))
+(<= (goal b 100) (true (won)))
+(<= (goal b 0) (true (step 2)) (not (true (won))))
+"""
+"""After a's move ``bad`` no role has a legal move: the rules break there."""
+
+
+def text_game(rules: str) -> Game:
+    game = game_from_text(rules, reasoner="native")
+    game.native_build.join()
+    assert game.native is not None
+    game.playout_batch = 1
+    return game
+
+
+def test_where_several_roles_choose_the_python_tree_goes_on() -> None:
+    game = text_game(THEN_TOGETHER)
+    options = configurations(game)["solver"]
+    native, python = both_ways(game, options, rounds=2, iterations=200)
+    assert native == python
+    search = MCTS(game.initial_state(), rng=random.Random(7), **options())
+    assert search.native
+    search.search(iterations=200)
+    assert not search.native and search.node_count > 10
+
+
+@pytest.mark.parametrize("broken_rules", [True, False])
+def test_where_the_rules_break_the_search_counts_or_raises_as_in_python(
+    broken_rules: bool,
+) -> None:
+    game = text_game(BREAKS)
+    seen = []
+    for native in (True, False):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(native_search, "NATIVE_TREE", native)
+            search = MCTS(game.initial_state(), rng=random.Random(3), broken_rules=broken_rules)
+            assert search.native == native
+            if broken_rules:
+                done = search.search(iterations=50)
+                stats = [(s.move, s.visits, s.value) for s in search.statistics(0)]
+                seen.append((done, search.broken, stats, search.rng.random()))
+            else:
+                with pytest.raises(GameDefinitionError):
+                    search.search(iterations=50)
+                seen.append(search.root.visits)
+    assert seen[0] == seen[1]
+    if broken_rules:
+        assert seen[0][1] > 0
