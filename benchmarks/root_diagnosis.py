@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ggp.games.base import Game, State  # noqa: E402
 from ggp.games.playouts import RANDOM, Decisive, Greedy
+from ggp.player.search import native_search
 from ggp.player.search.mcts import MCTS  # noqa: E402
 from ggp.player.service.worker_pool import combined_move, summed_statistics  # noqa: E402
 from mcts_enhancements import native_game, search_options  # noqa: E402
@@ -162,6 +163,7 @@ def parse_values(text: str | None) -> dict[str, float]:
 
 
 def main() -> None:
+    native_search.NATIVE_TREE = False  # the Python tree's nodes are walked here
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("log", type=Path, help="match log (ggp.org JSON)")
     parser.add_argument("--step", type=int, required=True, help="0-based step to search")

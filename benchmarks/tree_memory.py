@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 from ggp.games.playouts import RANDOM
+from ggp.player.search import native_search
 from ggp.player.search.mcts import MCTS
 from ggp.player.search.tree import subtree
 from ggp.player.service.game_factory import game_from_text
@@ -129,6 +130,7 @@ def child(args: argparse.Namespace, max_nodes: int | None) -> dict:
 
 
 def main() -> None:
+    native_search.NATIVE_TREE = False  # the Python tree's nodes are walked here
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game", type=Path, help="a .kif file")
     parser.add_argument("--seconds", type=float, default=30.0, help="search time of a run (30)")
