@@ -12,7 +12,9 @@ values divided by 100, one per role: a draw is worth half a win.
 proofs (`solver`), the shallow proof search (`shallow`), RAVE (`rave`), implicit
 minimax and the heuristic prior (`imm`).  None of those imports this module.
 The search only uses the `ggp.games.base` interface, so it plays GDL games
-unchanged.
+unchanged; where a game's native code offers to hold and search the tree itself
+(`Game.native_tree`), the iterations run there (`native_search`), with the same
+decisions for a seed.
 """
 
 from __future__ import annotations
@@ -289,7 +291,7 @@ class MCTS:
         cap never walks the tree."""
         self.positions: dict[tuple[int, str], Node] | None = {} if transpose else None
         """With `transpose`: every node held, by depth and state key."""
-        self._native = NativeSearch.start(self, state, depth)
+        self._native = None if PROOF_DISTANCE else NativeSearch.start(self, state, depth)
         """The tree in the game's native library, where the search is of the kind it
         runs (`ggp.player.search.native_search`; None: the Python tree)."""
         if self._native is None:

@@ -22,15 +22,12 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ggp.games.base import GameDefinitionError, State
 from ggp.player.search.evaluation import RandomPlayout
 from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
 from ggp.player.search.tree import Node
-
-if TYPE_CHECKING:
-    from ggp.player.search.mcts import MCTS
 
 NATIVE_TREE = True
 """Whether a search runs in the native library where it can (off: the Python tree always)."""
@@ -45,9 +42,10 @@ ADVANCED, NOT_HERE, EXPAND = 0, 1, 2
 
 
 class NativeSearch:
-    """An `MCTS` tree held by the native library (`start`)."""
+    """An `MCTS` tree held by the native library (`start`).  The search is typed `Any`
+    here: `mcts` imports this module, not the other way round."""
 
-    def __init__(self, search: MCTS, tree: Any, state: State, depth: int, heuristic: Any) -> None:
+    def __init__(self, search: Any, tree: Any, state: State, depth: int, heuristic: Any) -> None:
         self.search_ = search
         self.tree = tree
         self.game = state.game
@@ -58,7 +56,7 @@ class NativeSearch:
         self._view: Node | None = None
 
     @classmethod
-    def start(cls, search: MCTS, state: State, depth: int) -> NativeSearch | None:
+    def start(cls, search: Any, state: State, depth: int) -> NativeSearch | None:
         """The native tree for `search` at `state`, or None where it does not apply
         (then nothing was drawn from the search's generator)."""
         if not NATIVE_TREE or not _applies(search):
@@ -246,10 +244,8 @@ class NativeSearch:
         return node
 
 
-def _applies(search: MCTS) -> bool:
+def _applies(search: Any) -> bool:
     """Whether `search` is of the kind the C loop runs (see the module's docstring)."""
-    from ggp.player.search import mcts
-
     evaluator = search.evaluator
     return (
         type(search.rng) is random.Random
@@ -261,7 +257,6 @@ def _applies(search: MCTS) -> bool:
         and search.table is None
         and search.part is None
         and not search.part_playouts
-        and not mcts.PROOF_DISTANCE
         and isinstance(evaluator, RandomPlayout)
         and (  # a subclass playing otherwise says what it plays, or is not taken
             type(evaluator).evaluate is RandomPlayout.evaluate
@@ -272,7 +267,7 @@ def _applies(search: MCTS) -> bool:
     )
 
 
-def _heuristic(search: MCTS, state: State) -> Any:
+def _heuristic(search: Any, state: State) -> Any:
     """The learnt evaluation the C loop computes (None: none needed), or False where it
     cannot: not one of fact counts over this game's state bits, or two of them."""
     found = [part.heuristic for part in (search.imm, search.prior) if part is not None]
