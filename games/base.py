@@ -18,7 +18,7 @@ import random
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from ggp.games import amaf
 
@@ -104,6 +104,12 @@ class Game(ABC):
     @abstractmethod
     def state_from_facts(self, facts: Sequence[str]) -> State:
         """Rebuild a state from its GDL facts (the inverse of `State.facts`)."""
+
+    def native_tree(self) -> Any:
+        """A search tree the game's native code holds and searches itself (the
+        loop of `ggp.player.search.mcts.MCTS` in C, `ggp.gdl.native.tree.NativeTree`),
+        for states with integer `bits`; None (here) where it has none."""
+        return None
 
     def move_slots(self) -> amaf.MoveSlots:
         """A numbering of the moves for AMAF tables (`ggp.games.amaf`): here made as

@@ -64,13 +64,11 @@ class NativeSearch:
         heuristic = _heuristic(search, state)
         if heuristic is False:
             return None
-        capability = getattr(state.game, "native_tree", None)
         bits = getattr(state, "bits", None)
-        if capability is None or bits is None or state.is_terminal():
+        if bits is None or state.is_terminal() or search.evaluator.native_playouts(state) is None:
             return None
-        if search.evaluator.native_playouts(state) is None:
-            return None
-        tree = capability()
+        capability = getattr(state.game, "native_tree", None)  # `Game.native_tree`
+        tree = None if capability is None else capability()
         if tree is None:
             return None
         self = cls(search, tree, state, depth, heuristic)
