@@ -39,7 +39,6 @@ from ggp.games.playouts import (
 )
 from ggp.gdl.compiled.compile import CompiledRules, compile_rules
 from ggp.gdl.interpreter.game import GdlGame, GdlState
-from ggp.gdl.native.tree import NativeTree
 from ggp.gdl.network.grounding import Budget
 from ggp.gdl.syntax.terms import Rule, Term
 
@@ -211,13 +210,14 @@ class CompiledGame(GdlGame):
             self.playout_batch = playout_batch
             self.native_playouts = native
 
-    def native_tree(self) -> NativeTree | None:
+    def native_tree(self) -> Any:
         """A search tree held and searched by the native library (`ggp.gdl.native.tree`),
         where native code plays whole playouts; None elsewhere."""
         native = self.native_playouts
-        if native is None or not hasattr(native, "lib"):
+        tree = getattr(native, "tree", None)  # native code that holds trees
+        if tree is None:
             return None
-        return NativeTree(native, self.compiled.move_texts, lambda bits: CompiledState(self, bits))
+        return tree(self.compiled.move_texts, lambda bits: CompiledState(self, bits))
 
     def count_missing_goals_as(self, value: int | None) -> None:
         super().count_missing_goals_as(value)

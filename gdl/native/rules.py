@@ -17,7 +17,7 @@ import random
 import struct
 import threading
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from ggp.games.amaf import Tree
@@ -26,6 +26,7 @@ from ggp.games.move_averages import MoveAverages
 from ggp.gdl.compiled.compiled_game import PlayoutBroke
 from ggp.gdl.native.build import NativeUnavailable, build_library, new_ffi
 from ggp.gdl.native.csource import CGenerator
+from ggp.gdl.native.tree import NativeTree
 from ggp.gdl.network.formulas import Network
 
 
@@ -120,6 +121,11 @@ class NativeRules:
         scratch.state_bytes[:] = bits.to_bytes(self.state_bytes, "little")
         scratch.does_bytes[:] = does.to_bytes(len(scratch.does_bytes), "little")
         return self._per_role(self.lib.gdl_sees, scratch.state, scratch.does)
+
+    def tree(self, texts: Sequence[str], state: Callable[[int], Any]) -> NativeTree:
+        """A search tree this library holds and searches (`ggp.gdl.native.tree`), its
+        moves named by `texts` (by input index) and its states made by `state`."""
+        return NativeTree(self, texts, state)
 
     def _scratch(self) -> _Scratch:
         """This thread's buffers for one call of `legal`, `goals`, `sees` or `next` (made

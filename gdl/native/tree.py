@@ -173,6 +173,11 @@ class NativeTree:
         if self.lib.gdl_tree_reroot(self.tree, node) != 0:
             raise MemoryError("no memory for the native search tree")
 
+    def failed(self) -> int:
+        """The state where the rules broke in the last `search` that stopped there."""
+        words = self.native.words
+        return int.from_bytes(self.ffi.buffer(self.tree.fail, 8 * words), "little")
+
     @property
     def count(self) -> int:
         """The nodes held."""

@@ -24,8 +24,8 @@ seed's search is the same on either side.
   slow as the slowest so far (``limits[3]``, seconds, updated) would end after
   ``limits[2]`` seconds.  Returns the iterations done.  ``out``: why it stopped
   (0 done; 1 a node where several roles choose is to be expanded, nothing of that
-  iteration done; 2 the rules broke, with ``stop_on_broken``), the iterations in
-  which the rules broke, the playouts run.
+  iteration done; 2 the rules broke, with ``stop_on_broken``: the state where they
+  broke in ``t->fail``), the iterations in which the rules broke, the playouts run.
 - ``gdl_tree_reroot(t, node)``: the subtree of `node` alone is kept, `node` the root
   (0); nodes are renumbered in the order of a depth-first walk.
 """
@@ -222,7 +222,10 @@ static int new_node(Tree *t, const u64 *S) {
     lower = LOWER(t, n);
     if (TERMINAL) {
         eval_goal_entries(S, t->v);
-        if (!check_goals(g, t->v)) return -1;
+        if (!check_goals(g, t->v)) {
+            memcpy(t->fail, S, sizeof(u64) * NW);
+            return -1;
+        }
         for (r = 0; r < NR; r++) lower[r] = UPPER(t, n)[r] = IMM(t, n)[r] = g[r] * 0.01;
         x->flags = T_TERMINAL | T_BOUNDS | T_PROVEN;
     } else if (t->imm) tree_evaluate(t, S, IMM(t, n));
@@ -504,7 +507,10 @@ static int tree_iterate(Tree *t, u32 *mt, int64_t *out) {
         if (!(x->flags & T_EXPANDED)) {
             status = gdl_tree_expand(t, node, mt);
             if (status == T_SEVERAL || status == -2) return status;
-            if (status == T_BROKEN) goto broken;
+            if (status == T_BROKEN) {
+                memcpy(t->fail, t->word + (size_t)node * NW, sizeof(u64) * NW);
+                goto broken;
+            }
             x = &t->node[node];
         }
         i = tree_choose(t, x);
@@ -532,7 +538,10 @@ static int tree_iterate(Tree *t, u32 *mt, int64_t *out) {
             eval_terminal(o, t->v);
             if (TERMINAL) {
                 eval_goal_entries(o, t->v);
-                if (!check_goals(g, t->v)) goto broken;
+                if (!check_goals(g, t->v)) {
+                    memcpy(t->fail, o, sizeof(u64) * NW);
+                    goto broken;
+                }
                 for (r = 0; r < NR; r++) rewards[r] = g[r] * 0.01;
                 note_decisive(t, node, i, rewards);
             } else if (!tree_play_out(t, o, mt, rewards, out)) goto broken;

@@ -121,7 +121,12 @@ class NativeSearch:
             search.slowest = self.tree.slowest
         search.evaluator.playouts += result.playouts
         search.broken += result.broken
-        if result.stopped == _BROKEN:
+        if result.stopped == _BROKEN:  # the rules' own error there, as the Python tree raises
+            state = self.tree.state(self.tree.failed())
+            if state.is_terminal():
+                state.goals()
+            else:
+                state.all_legal_moves()
             raise GameDefinitionError("the rules break in the search (a move or goal missing)")
         return result.done, result.stopped != _SEVERAL
 
