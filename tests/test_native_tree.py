@@ -9,10 +9,12 @@ import hashlib
 import json
 import random
 import shutil
+import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from gdl_texts import TICTACTOE
 from ggp.games.base import Game, GameDefinitionError
 from ggp.games.registry import GDL_DIR, load_game
 from ggp.gdl.load import game_from_text
@@ -21,6 +23,7 @@ from ggp.player.search import native_search
 from ggp.player.search.heuristic import Heuristic
 from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
 from ggp.player.search.mcts import MCTS
+from ggp.player.service.search_worker import SearchWorker
 
 try:
     import cffi  # noqa: F401
@@ -270,3 +273,20 @@ def test_where_the_rules_break_the_search_counts_or_raises_as_in_python(
     assert seen[0] == seen[1]
     if broken_rules:
         assert seen[0][1] > 0
+
+
+def test_the_served_search_moves_to_the_native_tree_once_the_code_is_attached() -> None:
+    worker = SearchWorker()
+    worker.handle({"cmd": "load", "rules": TICTACTOE, "traps": False, "races": False})
+    worker.settle(120)
+    game = worker.tree.root.state.game
+    game.native_build.join()
+    assert game.native is not None
+    command = {"cmd": "search", "role": 0, "until": time.time() + 120, "iterations": 60}
+    answer = worker.handle(command)
+    assert worker.tree.native and answer["sims"] == 60
+    move = answer["move"]
+    worker.handle({"cmd": "advance", "joint": [move, "noop"]})
+    assert worker.tree.native and worker.tree.root.depth == 1
+    answer = worker.handle({**command, "role": 1})
+    assert answer["sims"] == 60 and answer["move"] in worker.tree.root.moves[1]

@@ -363,6 +363,8 @@ class SearchWorker:
     def __init__(self, build: Builder = build_native) -> None:
         self.build = build
         self.staged: StagedRules | None = None
+        self.native_checked: Game | None = None
+        """The game for which `take_native_tree` has looked at a native tree."""
         """The faster rules being built, until the search takes them (`take_faster_rules`)."""
         self.history: list[list[str]] = []
         """The joint moves played (to reach the current state in the faster game)."""
@@ -549,14 +551,57 @@ class SearchWorker:
             self.take_faster_rules()
 
     def take_better_search(self) -> None:
-        """Take what has become ready since the last look: the faster rules, the heuristic."""
+        """Take what has become ready since the last look: the faster rules, the heuristic,
+        the native tree."""
         self.take_faster_rules()
         self.take_heuristic()
+        self.take_native_tree()
 
     @property
     def improving(self) -> bool:
         """Whether something the search will take is still being prepared."""
-        return self.staged is not None or self.learning is not None
+        return self.staged is not None or self.learning is not None or self._native_to_come
+
+    @property
+    def _native_to_come(self) -> bool:
+        """Whether the tree is Python's on compiled rules whose native code is being
+        built or is attached, and `take_native_tree` has not looked at it yet."""
+        tree = self.tree
+        if tree is None or tree.native:
+            return False
+        game = tree.root.state.game
+        return (
+            isinstance(game, CompiledGame)
+            and game is not self.native_checked
+            and (
+                game.native_playouts is not None
+                or (game.native_build is not None and game.native_build.is_alive())
+            )
+        )
+
+    def take_native_tree(self) -> None:
+        """Once the game's native code is attached, search a tree it holds and searches
+        (`MCTS.native`) where the search is of the kind it runs: a fresh tree at the
+        root replaces the Python one, as for the heuristic (`take_heuristic`, called
+        at the same points); looked at once a game."""
+        tree = self.tree
+        if tree is None or tree.native:
+            return
+        root = tree.root
+        game = root.state.game
+        if not isinstance(game, CompiledGame) or game is self.native_checked:
+            return
+        if game.native_playouts is None:
+            return
+        self.native_checked = game
+        fresh = self.new_tree(root.state, root.depth)
+        if fresh.native:
+            print(
+                f"search worker: the native library searches from move {self.steps} "
+                f"(the Python tree's {tree.node_count} nodes dropped)",
+                file=sys.stderr,
+            )
+            self.tree = fresh
 
     def new_tree(
         self,
