@@ -10,6 +10,7 @@ always has a larger number than its parent.
 from __future__ import annotations
 
 import random
+import struct
 from array import array
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
@@ -81,6 +82,7 @@ class NativeTree:
         self._words = array("I", bytes(4 * 625))
         self._mt = ffi.from_buffer("uint32_t[]", self._words)
         self._limits = ffi.new("double[]", 4)
+        self._values = struct.Struct(f"{3 * native.roles}d")
         self._out = ffi.new("int64_t[]", 3)
         self._tables: Any = None
 
@@ -194,51 +196,58 @@ class NativeTree:
         expanded `node`; -1: none yet."""
         return self.tree.edge[self.tree.node[node].edges + i].child
 
-    def node(self, node: int) -> NodeData:
-        """What the library holds of `node`."""
-        tree = self.tree
-        x = tree.node[node]
+    def node(self, node: int, moves: bool = True) -> NodeData:
+        """What the library holds of `node` (read as bytes: a cffi access a field
+        would cost more than the rest); without `moves`, not its moves (None)."""
+        tree, buffer = self.tree, self.ffi.buffer
         roles = self.native.roles
-        values = tree.val[node * 3 * roles : (node + 1) * 3 * roles]
-        flags, chooser, k = x.flags, x.chooser, x.moves
+        visits, slots, edges, chooser, k, decisive, untried, flags = _NODE.unpack(
+            buffer(tree.node + node, _NODE.size)
+        )
+        values = self._values.unpack(buffer(tree.val + 3 * roles * node, self._values.size))
+        listed = moves
         moves = None
         counts: list[list[int]] = []
         sums: list[list[float]] = []
         children: list[int] = []
         allowed: list[int] = []
         edge_values: list[float] = []
-        if flags & FLAG_EXPANDED:
-            slots = tree.slot[x.slots : x.slots + k + roles - 1]
+        if flags & FLAG_EXPANDED and listed:
+            items = list(_SLOT.iter_unpack(buffer(tree.slot + slots, 16 * (k + roles - 1))))
             rows = []
             start = 0
             for role in range(roles):
                 size = k if role == chooser else 1
-                rows.append(slots[start : start + size])
+                rows.append(items[start : start + size])
                 start += size
-            moves = tuple(tuple(s.input for s in row) for row in rows)
-            counts = [[s.count for s in row] for row in rows]
-            sums = [[s.sum for s in row] for row in rows]
-            edges = tree.edge[x.edges : x.edges + k]
-            children = [e.child for e in edges]
-            allowed = [e.allowed for e in edges]
-            edge_values = [e.imm for e in edges]
+            moves = tuple(tuple(item[0] for item in row) for row in rows)
+            counts = [[item[1] for item in row] for row in rows]
+            sums = [[item[2] for item in row] for row in rows]
+            columns = zip(*_SLOT.iter_unpack(buffer(tree.edge + edges, 16 * k)), strict=True)
+            children, allowed, edge_values = (list(column) for column in columns)
         return NodeData(
             self.bits(node),
-            x.visits,
+            visits,
             flags,
             chooser,
             moves,
             counts,
             sums,
-            x.decisive,
-            x.untried,
+            decisive,
+            untried,
             children,
             allowed,
             edge_values,
-            values[0:roles],
-            values[roles : 2 * roles],
-            values[2 * roles : 3 * roles],
+            list(values[0:roles]),
+            list(values[roles : 2 * roles]),
+            list(values[2 * roles : 3 * roles]),
         )
+
+
+_NODE = struct.Struct("8i")
+"""A node as the library lays it out (`TNode`)."""
+_SLOT = struct.Struct("iid")
+"""A move's slot (`TSlot`: input, count, sum) or an edge (`TEdge`: child, allowed, value)."""
 
 
 class _Drawing:

@@ -12,7 +12,8 @@ search makes the same choices with the same statistics on either side.
 
 `NativeSearch.start` decides at a tree's start whether it applies.  The root the
 rest of the search reads (`MCTS.root`) is then a view: the root's `Node` and its
-children (without theirs), made when asked for after the tree changed.  Where the
+children (their states, visits, proofs and values; their moves and children are not
+read, and not made), made when asked for after the tree changed.  Where the
 C loop meets a node where several roles choose, `materialize` gives the whole tree
 as `Node`s and the Python search goes on from there.
 """
@@ -187,10 +188,11 @@ class NativeSearch:
         return nodes[0]
 
     def _node(self, index: int, depth: int, children: int) -> Node:
-        """Node `index` as a `Node`, its children as `Node`s without theirs (`_VIEW`),
-        as node numbers for `materialize` to link (`_NUMBERS`) or none (`_NONE`)."""
+        """Node `index` as a `Node`, its children as `Node`s (`_VIEW`), as node numbers
+        for `materialize` to link (`_NUMBERS`), or as a child in a view (`_NONE`): its
+        state, visits, proofs and values, not its moves (read as not expanded)."""
         tree = self.tree
-        data = tree.node(index)
+        data = tree.node(index, children != _NONE)
         node = Node.__new__(Node)
         node.state = tree.state(data.bits)
         node.depth = depth
@@ -219,7 +221,7 @@ class NativeSearch:
         if data.moves is None:
             return node
         texts = tree.texts
-        node.moves = tuple(tuple(texts[i] for i in moves) for moves in data.moves)
+        node.moves = tuple(tuple(map(texts.__getitem__, moves)) for moves in data.moves)
         node.counts = data.counts
         node.sums = data.sums
         roles = len(data.moves)
