@@ -1,18 +1,23 @@
 """The tactical search of a game's native library (`ggp.gdl.native.tactics_source`).
 
-`NativeTactics` holds one role's transposition table over a match and asks the
+`NativeTactics` holds one role's transposition tables over a match and asks the
 library's ``gdl_tactics`` for the forced wins and losses of that role's moves at a
-state; `ggp.player.search.tactics` turns the answer into its `Verdict`.
+state, full-width or local (`ggp.gdl.native.locality`); `ggp.player.search.tactics`
+turns the answers into its `Verdict`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from ggp.gdl.native.rules import NativeRules
 
-TABLE_BYTES = 32 << 20
+TABLE_BYTES = 16 << 20
 """Bytes of a transposition table at most (entries: the largest power of two that fits)."""
+
+
+MASK64 = (1 << 64) - 1
 
 
 class Found(NamedTuple):
@@ -30,28 +35,53 @@ class Found(NamedTuple):
 
 
 class NativeTactics:
-    """Role `role`'s tactical search over `native`, with its own transposition table."""
+    """Role `role`'s tactical search over `native`, with its own transposition table;
+    with `touch` (per input index, the bits of the facts its move touches), a local
+    search too, with a table of its own."""
 
-    def __init__(self, native: NativeRules, role: int, table_bytes: int = TABLE_BYTES) -> None:
+    def __init__(
+        self,
+        native: NativeRules,
+        role: int,
+        touch: Sequence[int] | None = None,
+        table_bytes: int = TABLE_BYTES,
+    ) -> None:
         if not 0 <= role < native.roles:
             raise ValueError(f"no role {role} in a game of {native.roles} roles")
+        if touch is not None and len(touch) != native.inputs:
+            raise ValueError(f"{len(touch)} touch masks for {native.inputs} inputs")
         self.native = native
         self.role = role
+        ffi = native.ffi
         words = native.lib.gdl_tactics_entry_words()
         entries = 1
         while entries * 2 * words * 8 <= table_bytes:
             entries *= 2
         self.entries = entries
-        self.table: Any = native.ffi.new("uint64_t[]", entries * words)
+        self.table: Any = ffi.new("uint64_t[]", entries * words)
+        self.touch: Any = None
+        self.local_table: Any = None
+        if touch is not None:
+            words_of = native.words
+            self.touch = ffi.new(
+                "uint64_t[]",
+                [mask >> (64 * w) & MASK64 for mask in touch for w in range(words_of)],
+            )
+            self.local_table = ffi.new("uint64_t[]", entries * words)
         self._info: Any = native.ffi.new("int64_t[]", 3)
         self._wins: Any = native.ffi.new("int[]", native.moves_max + 1)
         self._losses: Any = native.ffi.new("int[]", native.moves_max + 1)
 
-    def search(self, bits: int, max_depth: int, budget: int, deadline: float) -> Found | None:
+    def search(
+        self, bits: int, max_depth: int, budget: int, deadline: float, local: bool = False
+    ) -> Found | None:
         """The role's moves at the state `bits` proven to win or lose within `max_depth`
         plies, deepening a ply at a time until `budget` states are made or `deadline`
         (`time.monotonic`); None where nothing can be searched (a terminal state, a role
-        without moves, too many joint moves)."""
+        without moves, too many joint moves).  `local`: the local search (needs touch
+        masks)."""
+        if local and self.touch is None:
+            raise ValueError("a local search needs the moves' touch masks")
         native = self.native
         state = native.ffi.from_buffer("uint64_t[]", bits.to_bytes(native.state_bytes, "little"))
         count = native.lib.gdl_tactics(
@@ -60,8 +90,9 @@ class NativeTactics:
             max_depth,
             budget,
             deadline,
-            self.table,
+            self.local_table if local else self.table,
             self.entries,
+            self.touch if local else native.ffi.NULL,
             self._wins,
             self._losses,
             self._info,

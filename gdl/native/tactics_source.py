@@ -20,6 +20,15 @@ run over the native rules in one call:
   two, zeroed before its first use): a state and four depths: plies within which a
   win is proven (255: none), plies within which none exists (0: nothing known),
   the same two for a loss.  The caller clears it when the role changes.
+- ``touch`` (null: none): per input index, ``NW`` words of the facts its move
+  touches (`ggp.gdl.native.locality`).  With it the search is *local*: where the
+  side that needs one good move (ours for a win, the others' for a loss) has one
+  role with a choice, only its moves that touch a fact changed by the last two
+  plies are tried (from the second ply after the root on: the first is not
+  restricted).  A local proof is a proof all the same (a good move was found among
+  fewer), so what it proves holds; it proves less, and deeper for the same states.
+  Its "nothing proven" entries depend on the line that led to a state, so a local
+  search keeps a table of its own.
 
 Move ordering is by a history score per input (moves that proved or refuted
 something before are tried first), kept per question within a call.
@@ -29,7 +38,8 @@ from __future__ import annotations
 
 TACTICS_DECLARATIONS = """
 int gdl_tactics(const uint64_t *S, int role, int max_depth, int64_t budget, double deadline,
-                uint64_t *table, int64_t entries, int *wins, int *losses, int64_t *info);
+                uint64_t *table, int64_t entries, const uint64_t *touch, int *wins,
+                int *losses, int64_t *info);
 int gdl_tactics_entry_words(void);
 """
 """What the library exports for the tactics (cffi's ``cdef``)."""
@@ -42,6 +52,7 @@ TACTICS_RUNTIME = """
 #define TT_WORDS (NW + 1)
 #define TT_USED (1ULL << 32)
 #define TT_PROBES 4
+#define TT_EXACT 250  /* plies within which none exists: at any depth (the most searched) */
 
 typedef struct {
     u64 *table;
@@ -50,6 +61,8 @@ typedef struct {
     int64_t nodes, budget;
     double deadline;
     unsigned char *v;
+    const u64 *touch;
+    int cut;  /* a "not proven" met since it was cleared may be proven deeper */
     int64_t history[2][NWI * 64];
 } Tactics;
 
@@ -160,11 +173,37 @@ static void side_credit(Tactics *t, const Side *side, int k, int q, const int *c
     }
 }
 
-static int tactics_node(Tactics *t, const u64 *S, int depth, int q);
+/* Whether option k of side may be searched: with touch masks, where one role of the
+   side has a choice, its move must touch a fact changed by the last two plies (near,
+   null: any move may). */
+static int side_near(const Tactics *t, const Side *side, int k, const int *counts,
+                     const int *first, const int *moves, const u64 *near) {
+    int i, role, choosers = 0, pick = -1, w;
+    const u64 *mask;
+    if (!t->touch || !near) return 1;
+    for (i = 0; i < side->count; i++) {
+        role = side->roles[i];
+        if (counts[role] > 1) {
+            choosers++;
+            pick = moves[first[role] + k % counts[role]];
+        }
+        k /= counts[role];
+    }
+    if (choosers != 1) return 1;
+    mask = t->touch + (long)pick * NW;
+    for (w = 0; w < NW; w++)
+        if (mask[w] & near[w]) return 1;
+    return 0;
+}
+
+static int tactics_node(Tactics *t, const u64 *S, int depth, int q, const u64 *last,
+                        const u64 *before);
 
 /* Whether question q is proven at the state S (just made) within depth plies: 1, 0,
-   or -1 where the search stopped. */
-static int tactics_child(Tactics *t, const u64 *S, int depth, int q) {
+   or -1 where the search stopped.  last: the facts the ply into S changed; before:
+   those the ply before changed (null: not known). */
+static int tactics_child(Tactics *t, const u64 *S, int depth, int q, const u64 *last,
+                         const u64 *before) {
     unsigned char *v = t->v;  /* TERMINAL reads v */
     int g[NR];
     u64 *e;
@@ -173,34 +212,56 @@ static int tactics_child(Tactics *t, const u64 *S, int depth, int q) {
         e = tt_find(t, S, 0);
         if (e) {
             if (TT_GET(e, 2 * q) <= depth) return 1;
-            if (TT_GET(e, 2 * q + 1) >= depth) return 0;
+            if (TT_GET(e, 2 * q + 1) >= depth) {
+                if (TT_GET(e, 2 * q + 1) != TT_EXACT) t->cut = 1;
+                return 0;
+            }
         }
         eval_step(S, v);
     }
     if (TERMINAL) {
         eval_goal_entries(S, v);
-        if (!check_goals(g, v)) return 0;
+        if (!check_goals(g, v)) {
+            t->cut = 1;
+            return 0;
+        }
         return q == 0 ? g[t->role] == 100 : g[t->role] == 0;
     }
-    if (depth == 0) return 0;
-    return tactics_node(t, S, depth, q);
+    if (depth == 0) {
+        t->cut = 1;
+        return 0;
+    }
+    return tactics_node(t, S, depth, q, last, before);
 }
 
 /* Question q at the non-terminal state S within depth >= 1 plies, t->v holding
-   eval_step's values for S: 1, 0, or -1 where the search stopped. */
-static int tactics_node(Tactics *t, const u64 *S, int depth, int q) {
+   eval_step's values for S: 1, 0, or -1 where the search stopped.  A 0 is exact
+   (none at any depth) when no refutation under it met a depth limit, a "not proven"
+   entry that is not exact, a move left out or a broken rule (t->cut). */
+static int tactics_node(Tactics *t, const u64 *S, int depth, int q, const u64 *last,
+                        const u64 *before) {
     int counts[NR], first[NR], moves[MOVES_MAX + 1];
     int attack_order[TACTICS_JOINTS], defend_order[TACTICS_JOINTS];
-    u64 D[NWI], child[NW], *e;
+    u64 D[NWI], child[NW], changed[NW], near[NW], *e;
     Side attack, defend;
-    int role, a, d, r, all, found = 0;
+    int role, a, d, r, w, all, found = 0, outer = t->cut;
     legal_lists(S, counts, moves, t->v);
-    if (!tactics_sides(t, counts, q, &attack, &defend)) return 0;
+    if (!tactics_sides(t, counts, q, &attack, &defend)) {
+        t->cut = 1;
+        return 0;
+    }
+    t->cut = 0;
     first[0] = 0;
     for (role = 1; role < NR; role++) first[role] = first[role - 1] + counts[role - 1];
     side_order(t, &attack, q, counts, first, moves, attack_order);
     side_order(t, &defend, q, counts, first, moves, defend_order);
+    if (before)
+        for (w = 0; w < NW; w++) near[w] = last[w] | before[w];
     for (a = 0; a < attack.options && !found; a++) {
+        if (!side_near(t, &attack, attack_order[a], counts, first, moves, before ? near : 0)) {
+            t->cut = 1;
+            continue;
+        }
         all = 1;
         for (d = 0; d < defend.options; d++) {
             memset(D, 0, sizeof(D));
@@ -209,7 +270,8 @@ static int tactics_node(Tactics *t, const u64 *S, int depth, int q) {
             if (t->nodes >= t->budget) return -1;
             if (++t->nodes % TACTICS_CLOCK == 0 && monotonic_now() >= t->deadline) return -1;
             next_state(S, D, child, t->v);
-            r = tactics_child(t, child, depth - 1, q);
+            for (w = 0; w < NW; w++) changed[w] = child[w] ^ S[w];
+            r = tactics_child(t, child, depth - 1, q, changed, last);
             if (r < 0) return -1;
             if (!r) {
                 all = 0;
@@ -225,20 +287,26 @@ static int tactics_node(Tactics *t, const u64 *S, int depth, int q) {
     e = tt_find(t, S, 1);
     if (found) {
         if (TT_GET(e, 2 * q) > depth) TT_SET(e, 2 * q, depth);
-    } else if (TT_GET(e, 2 * q + 1) < depth) TT_SET(e, 2 * q + 1, depth);
+        t->cut = outer;  /* a proof is exact, whatever the options refuted before it */
+    } else {
+        if (!t->cut) TT_SET(e, 2 * q + 1, TT_EXACT);
+        else if (TT_GET(e, 2 * q + 1) < depth) TT_SET(e, 2 * q + 1, depth);
+        t->cut |= outer;
+    }
     return found;
 }
 
 int gdl_tactics_entry_words(void) { return TT_WORDS; }
 
 int gdl_tactics(const u64 *S, int role, int max_depth, int64_t budget, double deadline,
-                u64 *table, int64_t entries, int *wins, int *losses, int64_t *info) {
+                u64 *table, int64_t entries, const u64 *touch, int *wins, int *losses,
+                int64_t *info) {
     static __thread Tactics t;
     unsigned char v[NN];
     int counts[NR], first[NR], moves[MOVES_MAX + 1];
-    u64 D[NWI], child[NW];
+    u64 D[NWI], child[NW], changed[NW];
     Side attack, defend;
-    int ours, r, k, d, q, depth, done = 0, finished = 0, won, lost, all;
+    int ours, r, k, d, q, w, depth, done = 0, finished = 0, won, lost, all, outer;
     memset(&t, 0, sizeof(t));
     t.table = table;
     t.mask = (u64)entries - 1;
@@ -246,6 +314,7 @@ int gdl_tactics(const u64 *S, int role, int max_depth, int64_t budget, double de
     t.budget = budget;
     t.deadline = deadline;
     t.v = v;
+    t.touch = touch;
     info[0] = info[1] = info[2] = 0;
     if (role < 0 || role >= NR || entries < 1 || (entries & (entries - 1))) return -1;
     if (max_depth > 250) max_depth = 250;
@@ -258,9 +327,12 @@ int gdl_tactics(const u64 *S, int role, int max_depth, int64_t budget, double de
     ours = counts[role];
     for (k = 0; k < ours; k++) wins[k] = losses[k] = 0;
     for (depth = 1; depth <= max_depth; depth++) {
+        t.cut = 0;
         for (k = 0; k < ours; k++) {
             if (wins[k] || losses[k]) continue;
             for (q = 0; q < 2; q++) {
+                outer = t.cut;
+                t.cut = 0;
                 all = 1;
                 for (d = 0; d < defend.options; d++) {
                     memset(D, 0, sizeof(D));
@@ -270,7 +342,8 @@ int gdl_tactics(const u64 *S, int role, int max_depth, int64_t budget, double de
                     if (++t.nodes % TACTICS_CLOCK == 0 && monotonic_now() >= t.deadline)
                         goto stopped;
                     next_state(S, D, child, v);
-                    r = tactics_child(&t, child, depth - 1, q);
+                    for (w = 0; w < NW; w++) changed[w] = child[w] ^ S[w];
+                    r = tactics_child(&t, child, depth - 1, q, changed, 0);
                     if (r < 0) goto stopped;
                     if (!r) {
                         all = 0;
@@ -280,11 +353,14 @@ int gdl_tactics(const u64 *S, int role, int max_depth, int64_t budget, double de
                 if (all) {
                     if (q == 0) wins[k] = depth;
                     else losses[k] = depth;
+                    t.cut = outer;
                     break;
                 }
+                t.cut |= outer;
             }
         }
         done = depth;
+        if (!t.cut) break;  /* every line ended within depth: deeper proves nothing more */
         won = lost = 0;
         for (k = 0; k < ours; k++) {
             won += wins[k] > 0;

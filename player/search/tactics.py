@@ -55,8 +55,9 @@ from itertools import product
 
 from ggp.games.base import State
 from ggp.gdl.compiled.compiled_game import CompiledState
+from ggp.gdl.native.locality import touch_masks
 from ggp.gdl.native.rules import NativeRules
-from ggp.gdl.native.tactics import NativeTactics
+from ggp.gdl.native.tactics import Found, NativeTactics
 
 WIN = 100
 """The goal a win gives us..."""
@@ -72,6 +73,11 @@ loss within its second move)."""
 NATIVE_MAX_DEPTH = 20
 """Plies searched at most by the native search (`ggp.gdl.native.tactics`), which runs
 a hundred times as many states a second: its deadline or budget ends it first."""
+
+LOCAL_SHARE = 0.5
+"""The share of the native search's time and states that goes to its local search
+(`ggp.gdl.native.tactics`), after the full-width one, where the rules give the
+moves' touch masks (`ggp.gdl.native.locality`)."""
 
 MAX_JOINTS = 400
 """Joint moves a state may have to be searched: past this it is left unknown
@@ -169,10 +175,18 @@ def _plies(count: int) -> str:
 class Tactics:
     """Forced wins and losses of role index `role`, over one match (see the module)."""
 
-    def __init__(self, role: int, max_entries: int = MAX_ENTRIES, native: bool = True) -> None:
+    def __init__(
+        self,
+        role: int,
+        max_entries: int = MAX_ENTRIES,
+        native: bool = True,
+        local_share: float = LOCAL_SHARE,
+    ) -> None:
         self.role = role
         self.use_native = native
         """Whether to search in the game's native library where the state has one."""
+        self.local_share = local_share
+        """The share of the native search that goes to the local search (0: none)."""
         self.native: NativeTactics | None = None
         """The native search and its table, made at the first native state."""
         self.max_entries = max_entries
@@ -243,19 +257,34 @@ class Tactics:
     def _analyse_native(
         self, native: NativeRules, state: CompiledState, deadline: float, budget: int, depth: int
     ) -> Verdict:
-        """`analyse` in the native library, its table kept from call to call."""
+        """`analyse` in the native library, its tables kept from call to call: the
+        full-width search, then the local one with `local_share` of the time and
+        states left (where there are touch masks); what either proves is proven."""
         began = time.monotonic()
         search = self.native
         if search is None or search.native is not native:
-            search = self.native = NativeTactics(native, self.role)
-        found = search.search(state.bits, depth, budget, deadline)
-        seconds = time.monotonic() - began
+            masks = touch_masks(state.game.compiled.network) if self.local_share > 0 else None
+            search = self.native = NativeTactics(native, self.role, masks)
+        share = self.local_share if search.touch is not None else 0.0
+        full_budget = max(1, int(budget * (1 - share)))
+        full_deadline = began + (deadline - began) * (1 - share)
+        found = search.search(state.bits, depth, full_budget, full_deadline)
         if found is None:
-            return Verdict((), {}, {}, 0, True, 0, seconds)
+            return Verdict((), {}, {}, 0, True, 0, time.monotonic() - began)
         moves = state.legal_moves(self.role)
-        wins = {move: plies for move, plies in zip(moves, found.wins, strict=True) if plies}
-        losses = {move: plies for move, plies in zip(moves, found.losses, strict=True) if plies}
-        return Verdict(moves, wins, losses, found.depth, found.finished, found.nodes, seconds)
+        wins = _proven(moves, found.wins)
+        losses = _proven(moves, found.losses)
+        nodes = found.nodes
+        if share and not found.finished:
+            local = search.search(state.bits, depth, budget - found.nodes, deadline, local=True)
+            assert local is not None
+            nodes += local.nodes
+            _merge(wins, _proven(moves, local.wins))
+            _merge(losses, _proven(moves, local.losses))
+            if wins or len(losses) == len(moves):  # the full-width search's answer too
+                found = Found(found.wins, found.losses, found.nodes, found.depth, True)
+        seconds = time.monotonic() - began
+        return Verdict(moves, wins, losses, found.depth, found.finished, nodes, seconds)
 
     # ------------------------------------------------------------ the searches
 
@@ -350,6 +379,17 @@ class Tactics:
                 raise OutOfBudget
             self.nodes += 1
             yield state.next_listed(self._joint(move, joint))
+
+
+def _proven(moves: Sequence[str], plies: Sequence[int]) -> dict[str, int]:
+    """The moves with a proof (plies > 0), with its plies."""
+    return {move: count for move, count in zip(moves, plies, strict=True) if count}
+
+
+def _merge(into: dict[str, int], other: dict[str, int]) -> None:
+    """Proofs of `other` into `into`, the fewer plies where both prove a move."""
+    for move, plies in other.items():
+        into[move] = min(plies, into.get(move, plies))
 
 
 NEVER = 1 << 30

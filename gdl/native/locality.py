@@ -1,0 +1,80 @@
+"""Which facts of the state each move touches, from the rules' dependencies (no game named).
+
+The native tactics (`ggp.gdl.native.tactics`) may restrict the moves of the side
+that needs one good move to those *near* what the last moves changed, as Sancho's
+local search does around the last move.  Near is read off the network: a move
+touches the base facts its ``legal`` sentence reads and the base facts whose
+``next`` sentence reads the move.  Facts that most moves of a role touch (whose
+turn it is, a step counter) say nothing of where a move is, so they are dropped.
+"""
+
+from __future__ import annotations
+
+from ggp.gdl.network.formulas import BASE, INPUT, NODE, Network, cone
+
+MAX_LITERALS = 2_000_000
+"""Networks with more literals than this get no masks (the work is one pass over them)."""
+
+COMMON_SHARE = 0.5
+"""A fact touched by more than this share of a role's moves is dropped from every mask."""
+
+
+def touch_masks(network: Network) -> list[int] | None:
+    """Per input (move) index, the bits of the base facts it touches (see the module);
+    None where the network is too large to read in time."""
+    if network.literal_count() > MAX_LITERALS:
+        return None
+    legal_nodes = [node for moves in network.legal for node, _ in moves]
+    next_nodes = [node for node in network.next if node is not None]
+    bases: dict[int, int] = {}
+    inputs: dict[int, int] = {}
+    for component in cone(network, legal_nodes + next_nodes):
+        members = network.components[component]
+        base_bits = input_bits = 0
+        for member in members:
+            for body in network.bodies[member]:
+                for kind, index, _ in body:
+                    if kind == BASE:
+                        base_bits |= 1 << index
+                    elif kind == INPUT:
+                        input_bits |= 1 << index
+                    elif kind == NODE and index in bases:  # earlier components (a cycle: own)
+                        base_bits |= bases[index]
+                        input_bits |= inputs[index]
+        for member in members:
+            bases[member] = base_bits
+            inputs[member] = input_bits
+    reads = [0] * len(network.inputs)
+    for moves in network.legal:
+        for node, move in moves:
+            reads[move] |= bases.get(node, 0)
+    writes = [0] * len(network.inputs)
+    for base, node in enumerate(network.next):
+        found = 0 if node is None else inputs.get(node, 0)
+        while found:
+            low = found & -found
+            writes[low.bit_length() - 1] |= 1 << base
+            found ^= low
+    return [
+        read | write
+        for read, write in zip(_uncommon(network, reads), _uncommon(network, writes), strict=True)
+    ]
+
+
+def _uncommon(network: Network, masks: list[int]) -> list[int]:
+    """`masks` without the bits that more than `COMMON_SHARE` of some role's moves have
+    (a next sentence that reads every move, such as a frame rule written with
+    ``distinct``, says nothing of where a move is)."""
+    common = 0
+    for moves in network.legal:
+        counts: dict[int, int] = {}
+        for _, move in moves:
+            bits = masks[move]
+            while bits:
+                low = bits & -bits
+                counts[low] = counts.get(low, 0) + 1
+                bits ^= low
+        for bit, count in counts.items():
+            if count > COMMON_SHARE * len(moves):
+                common |= bit
+    return [mask & ~common for mask in masks]

@@ -1,0 +1,50 @@
+"""benchmarks/tactics_blunders.py as documented (docs/tactics.md), on a tic-tac-toe
+match log that our player lost by a reply that loses by force within 6 plies."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from gdl_texts import TICTACTOE
+from test_gdl_native import needs_native
+
+ROOT = Path(__file__).resolve().parent.parent
+
+LOST = [  # X takes a corner, we (O) answer on an edge beside it: lost by force
+    ["(mark 1 1)", "noop"],
+    ["noop", "(mark 2 1)"],
+    ["(mark 2 2)", "noop"],
+    ["noop", "(mark 3 3)"],
+    ["(mark 1 2)", "noop"],
+    ["noop", "(mark 1 3)"],
+    ["(mark 3 2)", "noop"],
+]
+
+
+@needs_native
+def test_the_benchmark_finds_the_losing_reply_and_what_would_have_avoided_it(tmp_path) -> None:
+    log = {
+        "playerNamesFromHost": ["http://127.0.0.1:9311", "http://127.0.0.1:40000"],
+        "goalValues": [100, 0],
+        "x-rules": TICTACTOE,
+        "moves": LOST,
+    }
+    path = tmp_path / "ticTacToe.1.json"
+    path.write_text(json.dumps(log))
+    command = [sys.executable, "benchmarks/tactics_blunders.py", str(path)]
+    command += ["--deep", "200000", "--python", "20000", "--native", "20000"]
+    done = subprocess.run(command, cwd=ROOT, check=True, capture_output=True, timeout=600)
+    lines = done.stdout.decode().splitlines()
+    row = json.loads(lines[1])
+    assert row["blunder"] == "(mark 2 1)" and row["lost from our move"] == 1
+    assert row["within"] == 6  # beyond the 5 plies of the search in Python
+    assert not row["python"]["avoided"] and row["python"]["depth"] == 5
+    for name in ("native 20000", "native+local 20000"):
+        assert row[name]["avoided"] and row[name]["safe"], row[name]
+    assert "losses: 1, with a blunder the deep search proves: 1" in lines
+    assert lines[-4].startswith("python: avoided 0 of 1 (0 for a move not proven lost), ")
+    assert lines[-3].startswith("native 20000: avoided 1 of 1 (1 for a move not proven lost)")
+    assert lines[0].startswith("load average before: ")
