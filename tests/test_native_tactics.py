@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 from gdl_texts import PENNIES, TICTACTOE
 from ggp.gdl.compiled.compiled_game import CompiledGame, CompiledState
+from ggp.gdl.native.locality import touch_masks
 from ggp.gdl.native.tactics import NativeTactics
+from ggp.gdl.syntax.terms import to_kif
 from ggp.player.search.tactics import Tactics, Verdict
 from perfect_play import value
 from test_gdl_native import library_cache, native_game, needs_native  # noqa: F401
@@ -171,3 +173,21 @@ def test_breakthrough_positions_agree_with_python_and_go_deeper() -> None:
         deep = Tactics(role).analyse(state, time.monotonic() + 60, 300_000)
         deeper += deep.depth > slow.depth or deep.found
     assert deeper >= 3
+
+
+def test_a_move_touches_the_facts_it_reads_and_writes_not_whose_turn_it_is() -> None:
+    """O's mark in a cell reads that the cell is blank and writes its o there; whose
+    turn it is, every move reads (dropped), and the frame rules' reads of every move
+    say nothing of where a move is (dropped too)."""
+    game = native(TICTACTOE, "ticTacToe")
+    network = game.compiled.network
+    masks = touch_masks(network)
+    assert masks is not None and len(masks) == len(network.inputs)
+    for index, (role, move) in enumerate(network.inputs):
+        if to_kif(role) != "oplayer" or to_kif(move) == "noop":
+            continue
+        cell = to_kif(move)[len("(mark ") : -1]
+        touched = {
+            to_kif(network.base[bit]) for bit in range(len(network.base)) if masks[index] >> bit & 1
+        }
+        assert touched == {f"(cell {cell} b)", f"(cell {cell} o)"}
