@@ -264,6 +264,8 @@ class Tactics:
         search = self.native
         if search is None or search.native is not native:
             masks = touch_masks(state.game.compiled.network) if self.local_share > 0 else None
+            if masks is not None and len(masks) != native.inputs:  # not the library's moves
+                masks = None
             search = self.native = NativeTactics(native, self.role, masks)
         share = self.local_share if search.touch is not None else 0.0
         full_budget = max(1, int(budget * (1 - share)))
