@@ -2,6 +2,7 @@
 
     python benchmarks/tactics_cost.py --games connectFour,breakthrough \\
         [--positions 30] [--seconds 0.3 1.0] [--seed 1] [--searches python,native,local]
+        [--states N]
 
 For each game (a corpus name or a ``.kif`` path) on native code, plays random
 playouts and takes one position of each, at a random ply, where a role has a
@@ -13,7 +14,9 @@ search in the game's native library; ``local``: that and the local one, with
 seconds taken (median, max), the plies searched completely (median, min), the
 states looked at (median) and per CPU-second (over all positions), and in how
 many positions a win, or a loss of some but not all moves, was proven (what
-overrides the search's choice).  Writes the machine's load beside.
+overrides the search's choice).  Writes the machine's load beside.  With
+``--states N``, each search has N states and no time limit instead (the seconds
+ignored): figures that do not depend on the machine's load.
 """
 
 from __future__ import annotations
@@ -65,6 +68,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, nargs="+", default=[0.3, 1.0])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--searches", default="python,native,local")
+    parser.add_argument("--states", type=int, help="a budget of states, no time limit")
     args = parser.parse_args()
     print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     for name in args.games.split(","):
@@ -74,8 +78,13 @@ def main() -> None:
             build.join()
         rng = random.Random(args.seed)
         states = positions(game, args.positions, rng)
-        for search, seconds in product(args.searches.split(","), args.seconds):
+        limits = [None] if args.states else args.seconds
+        for search, seconds in product(args.searches.split(","), limits):
             native, local, budget = SEARCHES[search]
+            if seconds is None:
+                budget, seconds, limit = args.states, 3600.0, f"{args.states:,} states"
+            else:
+                limit = f"{seconds:g} s"
             cpu, depths, nodes, proved = [], [], [], 0
             for state in states:
                 legal = state.all_legal_moves()
@@ -88,7 +97,7 @@ def main() -> None:
                 nodes.append(verdict.nodes)
                 proved += verdict.proved
             print(
-                f"{name} {search} at {seconds:g} s: CPU {statistics.median(cpu):.3f} s median, "
+                f"{name} {search} at {limit}: CPU {statistics.median(cpu):.3f} s median, "
                 f"{max(cpu):.3f} max; plies {statistics.median(depths):g} median, "
                 f"{min(depths)} min; {statistics.median(nodes):,.0f} states median, "
                 f"{sum(nodes) / max(sum(cpu), 1e-9):,.0f} per CPU-s; "
