@@ -290,3 +290,20 @@ def test_the_served_search_moves_to_the_native_tree_once_the_code_is_attached() 
     assert worker.tree.native and worker.tree.root.depth == 1
     answer = worker.handle({**command, "role": 1})
     assert answer["sims"] == 60 and answer["move"] in worker.tree.root.moves[1]
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_a_search_starts_no_iteration_that_would_end_past_finish_by(native: bool) -> None:
+    game = native_game("connect_four")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(native_search, "NATIVE_TREE", native)
+        search = MCTS(game.initial_state(), rng=random.Random(1))
+    assert search.native == native
+    now = time.monotonic()
+    assert search.search(finish_by=now - 1.0) == 0
+    assert search.search(thread_deadline=time.thread_time() - 1.0) == 0
+    assert search.search(iterations=20, finish_by=now + 600.0) == 20
+    assert 0.0 < search.slowest < 600.0
+    search.slowest = 601.0  # as if an iteration had taken that long: none fits now
+    assert search.search(iterations=20, finish_by=time.monotonic() + 600.0) == 0
+    assert search.search(iterations=5, thread_deadline=time.thread_time() + 600.0) == 5
