@@ -326,6 +326,16 @@ async def test_an_abandoned_match_is_ended_and_its_slot_freed(player, caplog) ->
     )
 
 
+async def test_a_match_is_not_abandoned_while_its_start_clock_runs(player) -> None:
+    """A player that answered ready early (here: rules it cannot play, at once) waits
+    for the other players' start clock before it counts play clocks of silence."""
+    _, send = await player(idle_clocks=1)
+    assert await send(f"(start early.1 xplayer ({BROKEN}) 30 1)") == "ready"
+    await asyncio.sleep(4)
+    assert await send("(info)") == "((name ggp-player) (status busy))"
+    assert await send("(abort early.1)") == "aborted"
+
+
 async def test_the_log_times_a_reply_from_the_messages_arrival_to_its_sending(
     player, caplog, monkeypatch
 ) -> None:

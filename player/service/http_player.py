@@ -334,6 +334,7 @@ class Player:
         )
         self.sessions[message.match_id] = session
         start_clock = clamp_clock(message.start_clock)
+        session.quiet_until = arrival + start_clock
         deadline = reply_deadline(arrival, start_clock, self.config.margin)
         async with session.lock:
             choice = await session.prepare(message.rules, start_clock, deadline)
@@ -425,12 +426,13 @@ class Player:
         return await GameClient.spawn(self.config.limits.copy_memory)
 
     async def _reap(self) -> None:
-        """End every match that has had no message for `idle_clocks` play clocks."""
+        """End every match that has had no message for `idle_clocks` play clocks (counted
+        from the start clock's end at the earliest)."""
         while True:
             await asyncio.sleep(_REAP_EVERY)
             now = time.monotonic()
             for match_id, session in list(self.sessions.items()):
-                idle = now - session.last_active
+                idle = now - max(session.last_active, session.quiet_until)
                 if session.lock.locked() or idle < self.config.idle_clocks * session.play_clock:
                     continue
                 log.warning(

@@ -204,6 +204,9 @@ class Session:
         self.lock = asyncio.Lock()
         self.last_active = time.monotonic()
         """When a message of this match last arrived or was answered (monotonic)."""
+        self.quiet_until = 0.0
+        """Until when silence is expected (monotonic): the start clock's end, which the
+        other players may use whole even where this player answered ready early."""
         self.copy: GameClient | None = None
         self.worker: WorkerPool | None = None
         self.problem: str | None = None
