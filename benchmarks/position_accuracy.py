@@ -25,8 +25,11 @@ over our part (`SearchWorker._part_tree`); otherwise the tree of joint moves
 with the worker's defaults (decisive playouts where `decisive_suits` says so).
 It does not run the races, the exact solver's traps, the tactics, pondering or
 tree reuse.  A move is right if its exact value is the position's best.  Each
-SPEC changes the tree (``key=value,...``: ``c``, ``final`` (visits, mean,
-robust...), ``transpose``, ``decisive``, ``solver``, ``part_playouts``;
+SPEC changes the tree (``key=value,...``: ``c``, ``final`` (visits or
+mean), ``transpose``, ``decisive``, ``solver``, ``part_playouts``,
+``part_decisive`` (`SEARCH_PART_DECISIVE`), and
+``batch``, the playouts a leaf, `Game.playout_batch`, measured when the native
+code is attached;
 ``serve`` alone is the worker's search unchanged).  It prints, per SPEC, the
 share of right moves over positions x seeds with its 95% Wilson interval, per
 game and over all, the simulations per position, and the load.
@@ -41,7 +44,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -58,6 +61,7 @@ from ggp.player.service.search_worker import (  # noqa: E402
     SEARCH_SOLVER,
     ServePlayout,
     decisive_suits,
+    part_decisive_suits,
 )
 from ggp.server.stats import wilson_interval  # noqa: E402
 from mcts_enhancements import native_game  # noqa: E402
@@ -189,13 +193,15 @@ def served_tree(state: State, role: int, spec: dict[str, str], rng: random.Rando
         "transpose": yes(spec.get("transpose", "no")),
     }
     if independent_choices(state):
+        part = frozenset(state.legal_moves(role))
         part_playouts = yes(spec.get("part_playouts", "yes" if SEARCH_PART_PLAYOUTS else "no"))
+        decisive = yes(spec.get("part_decisive", "yes" if part_decisive_suits(part) else "no"))
         return MCTS(
             state,
             solver=yes(spec.get("solver", "yes" if SEARCH_SOLVER else "no")) and part_playouts,
-            part=frozenset(state.legal_moves(role)),
+            part=part,
             part_playouts=part_playouts,
-            evaluator=ServePlayout(0, never),
+            evaluator=ServePlayout(SEARCH_DECISIVE if decisive else 0, never),
             **common,
         )
     decisive = yes(spec.get("decisive", "yes" if decisive_suits(state.game) else "no"))
@@ -227,11 +233,14 @@ class Grade:
     right: int = 0
     trials: int = 0
     sims: int = 0
+    outcomes: list[int] = field(default_factory=list)
+    """1 (right) or 0 per position and seed, in that order (for paired comparisons)."""
 
     def add(self, right: bool, sims: int) -> None:
         self.right += right
         self.trials += 1
         self.sims += sims
+        self.outcomes.append(int(right))
 
     def describe(self) -> str:
         low, high = wilson_interval(self.right, self.trials)
@@ -255,12 +264,15 @@ def grade(
         match = json.loads(Path(position.log).read_text())
         game = games(match.get("x-rules") or match["x-game"])
         state = replay(game, match["moves"], position.step)
+        batch = game.playout_batch
+        game.playout_batch = int(options.get("batch", batch))
         for seed in range(seeds):
             tree = served_tree(state, position.role, options, random.Random(seed * 7919 + index))
             sims = search(tree, cpu, simulations)
             right = position.right(tree.best_move(position.role))
             grades["all"].add(right, sims)
             grades.setdefault(position.game, Grade()).add(right, sims)
+        game.playout_batch = batch
     return grades
 
 

@@ -217,13 +217,22 @@ class Part(PlayoutPolicy[list[PlayoutResult]]):
     on our board alone, the other board as it is.  Where a role has no legal
     move (our part is full, the others still open: a state the game never
     reaches), the playout ends even, 50 for every role.
+
+    In the first `decisive` moves, where the part has one chooser (one role with
+    a choice that is not frozen), that role plays `Decisive`'s rule within the
+    part: its first move after which, the frozen moves undone, the game ends
+    with goal 100 for it, or else a move drawn as `Decisive` draws it, rejected
+    when after it the part's one chooser is another role that can win so (the
+    roles without a choice in a look playing their first moves).  On
+    simultaneous Connect Four that is `Decisive` on our board alone.
     """
 
     part: frozenset[str]
+    decisive: int = 0
 
     def play(self, state: State, rng: random.Random, count: int) -> list[PlayoutResult]:
         seeded = random.Random(rng.getrandbits(32))
-        return [_part_playout(state, seeded, self.part) for _ in range(count)]
+        return [_part_playout(state, seeded, self.part, self.decisive) for _ in range(count)]
 
 
 def winning_joint(state: State, finishers: Finishers | None = None) -> list[str] | None:
@@ -354,7 +363,9 @@ def _decisive_playout(
     return state.goals(), steps
 
 
-def _part_playout(state: State, rng: random.Random, part: frozenset[str]) -> PlayoutResult:
+def _part_playout(
+    state: State, rng: random.Random, part: frozenset[str], decisive: int = 0
+) -> PlayoutResult:
     steps = 0
     even = tuple([50] * len(state.game.roles))
     while not state.is_terminal():
@@ -364,20 +375,93 @@ def _part_playout(state: State, rng: random.Random, part: frozenset[str]) -> Pla
             return even, steps
         if not all(moves):
             return even, steps
-        frozen = [len(legal) > 1 and part.isdisjoint(legal) for legal in moves]
-        joint = [
-            legal[0] if still else rng.choice(legal)
-            for legal, still in zip(moves, frozen, strict=True)
-        ]
-        after = state.next(joint)
-        for role, still in enumerate(frozen):
-            if still:
-                alternative = list(joint)
-                alternative[role] = moves[role][1]
-                after = after.reverted(state, state.next(alternative))
-        state = after
+        frozen, chooser = _part_roles(moves, part)
+        if steps >= decisive:
+            chooser = None
+        joint = None if chooser is None else _part_winning(state, moves, frozen, chooser)
+        if joint is None:
+            joint = [
+                legal[0]
+                if still
+                else _part_safe_move(state, moves, frozen, role, rng, part)
+                if role == chooser
+                else rng.choice(legal)
+                for role, (legal, still) in enumerate(zip(moves, frozen, strict=True))
+            ]
+        state = _part_next(state, joint, moves, frozen)
         steps += 1
     return state.goals(), steps
+
+
+def _part_roles(
+    moves: Sequence[Sequence[str]], part: frozenset[str]
+) -> tuple[list[bool], int | None]:
+    """Which roles are frozen in a part playout (a choice, none of it in `part`),
+    and the part's one chooser (a role with a choice not frozen; None: none or several)."""
+    frozen = [len(legal) > 1 and part.isdisjoint(legal) for legal in moves]
+    choosers = [role for role, legal in enumerate(moves) if len(legal) > 1 and not frozen[role]]
+    return frozen, choosers[0] if len(choosers) == 1 else None
+
+
+def _part_next(
+    state: State, joint: Sequence[str], moves: Sequence[Sequence[str]], frozen: Sequence[bool]
+) -> State:
+    """The state after `joint` with what each frozen role's move changed undone."""
+    after = state.next(list(joint))
+    for role, still in enumerate(frozen):
+        if still:
+            alternative = list(joint)
+            alternative[role] = moves[role][1]
+            after = after.reverted(state, state.next(alternative))
+    return after
+
+
+def _part_winning(
+    state: State, moves: Sequence[Sequence[str]], frozen: Sequence[bool], role: int
+) -> list[str] | None:
+    """The joint move (the others' first moves) in which `role` wins at once in the
+    part: its first move after which the game ends with goal 100 for it; None if none."""
+    joint = [legal[0] for legal in moves]
+    for move in moves[role]:
+        joint[role] = move
+        after = _part_next(state, joint, moves, frozen)
+        if after.is_terminal() and after.goals()[role] == 100:
+            return joint
+    return None
+
+
+def _part_safe_move(
+    state: State,
+    moves: Sequence[Sequence[str]],
+    frozen: Sequence[bool],
+    role: int,
+    rng: random.Random,
+    part: frozenset[str],
+) -> str:
+    """`role`'s move by the anti-decisive rule within the part (see `Part`)."""
+    joint = [legal[0] for legal in moves]
+    candidates = list(moves[role])
+    while candidates:
+        joint[role] = move = rng.choice(candidates)
+        if not _part_threatened(_part_next(state, joint, moves, frozen), role, part):
+            return move
+        candidates.remove(move)
+    return rng.choice(moves[role])
+
+
+def _part_threatened(after: State, role: int, part: frozenset[str]) -> bool:
+    """Whether at `after` the part's one chooser is another role than `role` that
+    can win at once in the part."""
+    if after.is_terminal():
+        return False
+    try:
+        moves = after.all_legal_moves()
+    except GameDefinitionError:
+        return False
+    if not all(moves):
+        return False
+    frozen, other = _part_roles(moves, part)
+    return other not in (None, role) and _part_winning(after, moves, frozen, other) is not None
 
 
 def _mast_playout(

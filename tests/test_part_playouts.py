@@ -67,13 +67,15 @@ def test_the_playouts_are_those_of_their_seed() -> None:
     assert first == state.playouts(random.Random(4), 6, Part(part))
 
 
-def _assert_native_agrees(interpreted, native, part: frozenset[str], states: int) -> None:
+def _assert_native_agrees(
+    interpreted, native, part: frozenset[str], states: int, decisive: int = 0
+) -> None:
     walk = random.Random(0)
     a, b = interpreted.initial_state(), native.initial_state()
     for _ in range(states):
         for seed in range(3):
-            expected = a.playouts(random.Random(seed), 5, Part(part))
-            assert b.playouts(random.Random(seed), 5, Part(part)) == expected
+            expected = a.playouts(random.Random(seed), 5, Part(part, decisive))
+            assert b.playouts(random.Random(seed), 5, Part(part, decisive)) == expected
         joint = [walk.choice(moves) for moves in a.all_legal_moves()]
         a, b = a.next(joint), b.next(joint)
         if a.is_terminal():
@@ -90,7 +92,8 @@ def test_native_part_playouts_are_the_generic_ones_for_their_seed(text: str, sta
     interpreted, native = native_game(text, "game")
     state = interpreted.initial_state()
     for part in {frozenset(state.legal_moves(role)) for role in range(2)}:
-        _assert_native_agrees(interpreted, native, part, states)
+        for decisive in (0, 1, 100):
+            _assert_native_agrees(interpreted, native, part, states, decisive)
 
 
 @needs_native
@@ -99,12 +102,22 @@ def test_native_part_playouts_of_one_board_of_simultaneous_connect_four() -> Non
     interpreted, native = native_game(C4SIM.read_text(), "c4sim")
     board = frozenset(f"(drop {x} 1)" for x in range(1, 9))
     _assert_native_agrees(interpreted, native, board, states=6)
+    _assert_native_agrees(interpreted, native, board, states=12, decisive=1000)
     # Each playout ends on board 1 (a line or a full board) and takes longer
     # than whole playouts, which end on either board.
     state = native.initial_state()
     part = state.playouts(random.Random(2), 300, Part(board))
     whole = state.playouts(random.Random(2), 300, RANDOM)
     assert sum(s for _, s in part) > sum(s for _, s in whole)
+
+
+@pytest.mark.parametrize("reasoner", ["interpreter", "compiled"])
+def test_decisive_part_playouts_take_a_win_in_the_part(reasoner: str) -> None:
+    state = game_from_text(SPRINT, reasoner=reasoner).initial_state()
+    state = state.next(["(put red 1)", "(put blue 3)"])  # red wins with 2, blue frozen
+    assert state.playouts(random.Random(0), 20, Part(SPRINT_RED, 5)) == [((100, 0), 1)] * 20
+    drawn = state.playouts(random.Random(0), 20, Part(SPRINT_RED))
+    assert {steps for _, steps in drawn} == {1, 2}  # red marks 3 first in some
 
 
 def test_a_part_tree_with_part_playouts_values_its_part_alone() -> None:

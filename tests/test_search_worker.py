@@ -380,7 +380,8 @@ def test_with_factor_a_move_on_a_separate_part_is_searched_by_a_part_tree(monkey
     answer = worker.handle(search)
     assert worker.part is not None and worker.part is not worker.tree
     assert worker.part.root.choosers == (1,)  # red's step is drawn, not branched on
-    assert worker.part.evaluator is worker.playout  # decisive playouts where they suit
+    # Blue's two moves in its part: the part's playouts are decisive within it.
+    assert worker.part.evaluator is worker.part_playout
     # Red's part frozen, both of blue's steps reach the end first: either may be
     # chosen, and the solver, proving in the part tree, finds blue's part won.
     assert answer["move"] in {"(go blue 1)", "(go blue 2)"} and answer["proven"] == 100

@@ -105,10 +105,11 @@ class NativeCode(Protocol):
         ...
 
     def part_playouts(
-        self, bits: int, rng: random.Random, count: int, part: int
+        self, bits: int, rng: random.Random, count: int, part: int, decisive: int = 0
     ) -> list[PlayoutResult]:
         """Playouts of one part (`playouts.Part`), `part` the input bits of
-        its moves; `PlayoutBroke` as for `playouts`."""
+        its moves, decisive in the part for `decisive` moves; `PlayoutBroke`
+        as for `playouts`."""
         ...
 
     def amaf_playouts(
@@ -609,7 +610,8 @@ def _native_amaf(
 def _native_part(
     native: NativeCode, state: CompiledState, rng: random.Random, count: int, policy: Part
 ) -> list[PlayoutResult]:
-    return native.part_playouts(state.bits, rng, count, state.game.part_inputs(policy.part))
+    inputs = state.game.part_inputs(policy.part)
+    return native.part_playouts(state.bits, rng, count, inputs, policy.decisive)
 
 
 def _native_finishing_moves(

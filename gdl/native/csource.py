@@ -28,9 +28,10 @@ compiled reasoner):
 - ``gdl_mast_playouts(S, count, seed, ...)``: `count` MAST playouts
   (`playouts.Mast`), the move averages arrays indexed by input index,
   read and updated in place;
-- ``gdl_part_playouts(S, count, seed, part, ...)``: `count` playouts of one
-  part of the state, the roles without a move in the input mask ``part``
-  frozen (`playouts.Part`);
+- ``gdl_part_playouts(S, count, seed, part, decisive, ...)``: `count` playouts of
+  one part of the state, the roles without a move in the input mask ``part``
+  frozen, with decisive and anti-decisive moves in the part for ``decisive``
+  moves (`playouts.Part`);
 - ``gdl_amaf_playouts``: the random playouts recording their moves in RAVE's
   AMAF tables (`ggp.gdl.native.rave_source`);
 - ``gdl_tactics``: the search for forced wins and losses
@@ -134,7 +135,7 @@ int gdl_finishing_moves(const char *S, int count, uint32_t seed, uint64_t *last,
 int gdl_mast_playouts(const char *S, int count, uint32_t seed, int plies, double epsilon,
                       int64_t *seen, double *sums, int *goals, int *steps, uint64_t *fail);
 int gdl_part_playouts(const char *S, int count, uint32_t seed, const uint64_t *part,
-                      int *goals, int *steps, uint64_t *fail);
+                      int decisive, int *goals, int *steps, uint64_t *fail);
 """
     + RAVE_DECLARATIONS
     + TREE_DECLARATIONS
@@ -568,17 +569,140 @@ int gdl_finishing_moves(const char *S, int count, u32 seed, u64 *last, int *goal
     return playouts(S, count, seed, 0, 0, 0, goals, steps, fail, 0, 0, last);
 }
 
+/* T's successor by the joint move D in one part (playouts.Part): what each frozen
+   role's move changed (frozen[role] >= 0: the position in moves of its first move,
+   the one D holds) undone against its second (State.reverted).  D is as it was
+   after.  Clobbers v. */
+static void part_next(const u64 *T, u64 *D, const int *frozen, const int *moves, u64 *o,
+                      unsigned char *v) {
+    u64 a[NW], differ;
+    int role, pick, w;
+    next_state(T, D, o, v);
+    for (role = 0; role < NR; role++) {
+        if (frozen[role] < 0) continue;
+        pick = moves[frozen[role]];
+        D[pick >> 6] &= ~(1ULL << (pick & 63));
+        pick = moves[frozen[role] + 1];
+        D[pick >> 6] |= 1ULL << (pick & 63);
+        next_state(T, D, a, v);
+        for (w = 0; w < NW; w++) {
+            differ = o[w] ^ a[w];
+            o[w] = (o[w] & ~differ) | (T[w] & differ);
+        }
+        D[pick >> 6] &= ~(1ULL << (pick & 63));
+        pick = moves[frozen[role]];
+        D[pick >> 6] |= 1ULL << (pick & 63);
+    }
+}
+
+/* The frozen roles of a part playout's state into frozen (the position in moves of
+   the first move of a role with a choice none of whose moves is in the input mask
+   part; -1 for the others); returns the part's one chooser (a role with a choice
+   that is not frozen), -1 if there is none or several. */
+static int part_roles(const int *counts, const int *moves, const u64 *part, int *frozen) {
+    int role, start = 0, k, still, chooser = -1, several = 0;
+    for (role = 0; role < NR; role++) {
+        still = counts[role] > 1;
+        for (k = start; still && k < start + counts[role]; k++)
+            if ((part[moves[k] >> 6] >> (moves[k] & 63)) & 1) still = 0;
+        frozen[role] = still ? start : -1;
+        if (counts[role] > 1 && !still) {
+            several |= chooser >= 0;
+            chooser = role;
+        }
+        start += counts[role];
+    }
+    return several ? -1 : chooser;
+}
+
+/* The position in moves of chooser's first move after which, in the part
+   (part_next), the game ends with goal 100 for it, the other roles playing their
+   first moves; -1 if there is none.  Clobbers v. */
+static int part_winning_move(const u64 *T, const int *counts, const int *moves,
+                             const int *frozen, int chooser, unsigned char *v) {
+    u64 D[NWI], o[NW];
+    int g[NR];
+    int role, start = 0, first = 0, k, pick;
+    memset(D, 0, sizeof(D));
+    for (role = 0; role < NR; role++) {
+        if (role == chooser) first = start;
+        else D[moves[start] >> 6] |= 1ULL << (moves[start] & 63);
+        start += counts[role];
+    }
+    for (k = first; k < first + counts[chooser]; k++) {
+        pick = moves[k];
+        D[pick >> 6] |= 1ULL << (pick & 63);
+        part_next(T, D, frozen, moves, o, v);
+        eval_terminal(o, v);
+        if (TERMINAL) {
+            eval_goal_entries(o, v);
+            if (check_goals(g, v) && g[chooser] == 100) return k;
+        }
+        D[pick >> 6] &= ~(1ULL << (pick & 63));
+    }
+    return -1;
+}
+
+/* Whether after the joint move D in T, in the part, the part's one chooser there is
+   another role than chooser and can win at once (part_winning_move).  Clobbers v. */
+static int part_threatened(const u64 *T, u64 *D, const int *frozen, const int *moves,
+                           int chooser, const u64 *part, unsigned char *v) {
+    u64 o[NW];
+    int counts2[NR], moves2[MOVES_MAX + 1], frozen2[NR], role, other;
+    part_next(T, D, frozen, moves, o, v);
+    eval_step(o, v);
+    if (TERMINAL) return 0;
+    legal_lists(o, counts2, moves2, v);
+    for (role = 0; role < NR; role++)
+        if (counts2[role] == 0) return 0;
+    other = part_roles(counts2, moves2, part, frozen2);
+    return other >= 0 && other != chooser
+           && part_winning_move(o, counts2, moves2, frozen2, other, v) >= 0;
+}
+
+/* The position in moves of chooser's move by the anti-decisive rule in the part
+   (part_threatened), as safe_move draws it; the other roles play their first
+   moves.  Clobbers v. */
+static int part_safe_move(const u64 *T, const int *counts, const int *moves,
+                          const int *frozen, int chooser, const u64 *part, u32 *mt,
+                          unsigned char *v) {
+    u64 D[NWI];
+    int candidates[MOVES_MAX + 1];
+    int role, start = 0, first = 0, c = counts[chooser], i, k, pick, bad;
+    memset(D, 0, sizeof(D));
+    for (role = 0; role < NR; role++) {
+        if (role == chooser) first = start;
+        else D[moves[start] >> 6] |= 1ULL << (moves[start] & 63);
+        start += counts[role];
+    }
+    for (i = 0; i < c; i++) candidates[i] = first + i;
+    while (c > 0) {
+        i = choose(mt, c);
+        k = candidates[i];
+        pick = moves[k];
+        D[pick >> 6] |= 1ULL << (pick & 63);
+        bad = part_threatened(T, D, frozen, moves, chooser, part, v);
+        D[pick >> 6] &= ~(1ULL << (pick & 63));
+        if (!bad) return k;
+        memmove(candidates + i, candidates + i + 1, (size_t)(c - i - 1) * sizeof(int));
+        c--;
+    }
+    return first + choose(mt, counts[chooser]);
+}
+
 /* Playouts of one part (playouts.Part): a role with a choice none of whose
    moves is in the input mask part plays its first move, undone against its second
-   (State.reverted); the others draw theirs.  A role without moves ends the playout
-   even, 50 each. */
-int gdl_part_playouts(const char *S, int count, u32 seed, const u64 *part, int *goals,
-                      int *steps, u64 *fail) {
-    u64 T[NW], o[NW], a[NW], D[NWI], differ;
+   (State.reverted); the others draw theirs.  In the first decisive moves, where
+   the part has one chooser, it takes a move that wins at once in the part
+   (part_winning_move), or else draws one by the anti-decisive rule
+   (part_safe_move).  A role without moves ends the playout even, 50 each. */
+int gdl_part_playouts(const char *S, int count, u32 seed, const u64 *part, int decisive,
+                      int *goals, int *steps, u64 *fail) {
+    u64 T[NW], o[NW], D[NWI];
     u32 mt[625];
     int moves[MOVES_MAX + 1], counts[NR], frozen[NR];
     unsigned char v[NN];
-    int done, n, role, start, pick, c, k, w, still, stuck;
+    int done, n, role, start, pick, win, chooser, stuck;
     mt_seed(mt, seed);
     for (done = 0; done < count; done++) {
         memcpy(T, S, sizeof(T));
@@ -590,34 +714,21 @@ int gdl_part_playouts(const char *S, int count, u32 seed, const u64 *part, int *
             legal_lists(T, counts, moves, v);
             for (role = 0; role < NR; role++) stuck |= counts[role] == 0;
             if (stuck) break;
+            chooser = part_roles(counts, moves, part, frozen);
+            if (n >= decisive) chooser = -1;
+            win = chooser < 0 ? -1 : part_winning_move(T, counts, moves, frozen, chooser, v);
             memset(D, 0, sizeof(D));
             start = 0;
             for (role = 0; role < NR; role++) {
-                c = counts[role];
-                still = c > 1;
-                for (k = start; still && k < start + c; k++)
-                    if ((part[moves[k] >> 6] >> (moves[k] & 63)) & 1) still = 0;
-                frozen[role] = still ? start : -1;
-                pick = moves[still ? start : start + choose(mt, c)];
+                if (win >= 0) pick = moves[role == chooser ? win : start];
+                else if (frozen[role] >= 0) pick = moves[start];
+                else if (role == chooser)
+                    pick = moves[part_safe_move(T, counts, moves, frozen, chooser, part, mt, v)];
+                else pick = moves[start + choose(mt, counts[role])];
                 D[pick >> 6] |= 1ULL << (pick & 63);
-                start += c;
+                start += counts[role];
             }
-            next_state(T, D, o, v);
-            for (role = 0; role < NR; role++) {
-                if (frozen[role] < 0) continue;
-                pick = moves[frozen[role]];
-                D[pick >> 6] &= ~(1ULL << (pick & 63));
-                pick = moves[frozen[role] + 1];
-                D[pick >> 6] |= 1ULL << (pick & 63);
-                next_state(T, D, a, v);
-                for (w = 0; w < NW; w++) {
-                    differ = o[w] ^ a[w];
-                    o[w] = (o[w] & ~differ) | (T[w] & differ);
-                }
-                D[pick >> 6] &= ~(1ULL << (pick & 63));
-                pick = moves[frozen[role]];
-                D[pick >> 6] |= 1ULL << (pick & 63);
-            }
+            part_next(T, D, frozen, moves, o, v);
             memcpy(T, o, sizeof(T));
             n++;
         }

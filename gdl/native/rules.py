@@ -231,16 +231,17 @@ class NativeRules:
         return results.read(count, self.roles)
 
     def part_playouts(
-        self, bits: int, rng: random.Random, count: int, part: int
+        self, bits: int, rng: random.Random, count: int, part: int, decisive: int = 0
     ) -> list[PlayoutResult]:
         """`count` playouts of one part from `bits` (`playouts.Part`), `part`
-        the input bits of its moves.  `PlayoutBroke` as for `playouts`."""
+        the input bits of its moves, decisive in the part for `decisive` moves.
+        `PlayoutBroke` as for `playouts`."""
         ffi = self.ffi
         results, goals, steps, fail = self._buffers(count)
         seed = rng.getrandbits(32)
         state = bits.to_bytes(self.state_bytes, "little")
         mask = self._inputs(part)
-        if self.lib.gdl_part_playouts(state, count, seed, mask, goals, steps, fail) < 0:
+        if self.lib.gdl_part_playouts(state, count, seed, mask, decisive, goals, steps, fail) < 0:
             raise PlayoutBroke(int.from_bytes(ffi.buffer(fail), "little"))
         return results.read(count, self.roles)
 

@@ -61,11 +61,12 @@ class RandomPlayout:
         return self.greedy, False
 
     def evaluate_part(self, state: State, rng: random.Random, part: frozenset[str]) -> Rewards:
-        """The mean of `Game.playout_batch` random playouts of the part of `part`,
-        the other parts frozen (`ggp.games.playouts.Part`; neither greedy nor decisive)."""
+        """The mean of `Game.playout_batch` playouts of the part of `part`, the other
+        parts frozen (`ggp.games.playouts.Part`), decisive within the part for the
+        first `decisive` moves (not greedy)."""
         count = state.game.playout_batch
         self.playouts += count
-        return mean_rewards(state.playouts(rng, count, Part(part)))
+        return mean_rewards(state.playouts(rng, count, Part(part, self.decisive)))
 
     def evaluate(self, state: State, rng: random.Random) -> Rewards:
         count = state.game.playout_batch
