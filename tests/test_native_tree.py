@@ -292,6 +292,20 @@ def test_the_served_search_moves_to_the_native_tree_once_the_code_is_attached() 
     assert answer["sims"] == 60 and answer["move"] in worker.tree.root.moves[1]
 
 
+def test_a_slow_look_for_a_better_search_does_not_end_the_served_search(monkeypatch) -> None:
+    """Taking faster rules or a heuristic can take longer than a native slice: the slice
+    is timed from after it (a served start search once ended at 5 s of 40 that way)."""
+    worker = SearchWorker()
+    worker.handle({"cmd": "load", "rules": TICTACTOE, "traps": False, "races": False})
+    worker.settle(120)
+    worker.tree.root.state.game.native_build.join()
+    command = {"cmd": "search", "role": 0, "until": time.time() + 120, "iterations": 10}
+    assert worker.handle(command)["sims"] == 10 and worker.tree.native
+    monkeypatch.setattr(SearchWorker, "improving", property(lambda self: True))
+    monkeypatch.setattr(worker, "take_better_search", lambda: time.sleep(0.05))
+    assert worker.handle({**command, "iterations": 200})["sims"] == 200
+
+
 @pytest.mark.parametrize("native", [True, False])
 def test_a_search_starts_no_iteration_that_would_end_past_finish_by(native: bool) -> None:
     game = native_game("connect_four")

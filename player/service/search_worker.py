@@ -829,14 +829,16 @@ class SearchWorker:
                 raced += time.thread_time() - race_cpu
                 tree = self._tree_for(role)
                 continue
+            began = time.monotonic()  # an iteration's time, not the look for a better search's
             if began + slowest >= deadline:
                 break
             if tree.native:  # the library's loop, a slice at a time (`NATIVE_SLICE`)
                 tree.slowest = slowest
                 left = None if iterations is None else iterations - sims
-                done = tree.search(left, began + NATIVE_SLICE, finish_by=deadline)
+                slice_end = began + NATIVE_SLICE
+                done = tree.search(left, slice_end, finish_by=deadline)
                 slowest = tree.slowest
-                if done == 0:
+                if done == 0 and time.monotonic() < slice_end:  # proven, or no time for one more
                     break
                 sims += done
                 continue
