@@ -381,6 +381,21 @@ static int threatened(const u64 *T, const u64 *D, int chooser, const u64 *finish
     return *after >= 0 && role_at(a->counts, *after) != chooser;
 }
 
+/* The anti-decisive draws' start: D (NWI words) gets the other roles' first moves,
+   candidates the positions in moves of chooser's moves; returns the first of them. */
+static int others_first(const int *counts, const int *moves, int chooser, u64 *D,
+                        int *candidates) {
+    int role, start = 0, first = 0, i;
+    memset(D, 0, NWI * sizeof(u64));
+    for (role = 0; role < NR; role++) {
+        if (role == chooser) first = start;
+        else D[moves[start] >> 6] |= 1ULL << (moves[start] & 63);
+        start += counts[role];
+    }
+    for (i = 0; i < counts[chooser]; i++) candidates[i] = first + i;
+    return first;
+}
+
 /* The position in moves of the chooser's move by the anti-decisive rule of
    playouts.Decisive: drawn among the moves not rejected yet, rejected when
    threatened; any move when all are.  memo (or 0) keeps, per move of the chooser,
@@ -392,14 +407,8 @@ static int safe_move(const u64 *T, const int *counts, const int *moves, int choo
                      int *after, Ahead *a) {
     u64 D[NWI];
     int candidates[MOVES_MAX + 1];
-    int role, start = 0, first = 0, c = counts[chooser], i, k, pick, bad, seen;
-    memset(D, 0, sizeof(D));
-    for (role = 0; role < NR; role++) {
-        if (role == chooser) first = start;
-        else D[moves[start] >> 6] |= 1ULL << (moves[start] & 63);
-        start += counts[role];
-    }
-    for (i = 0; i < c; i++) candidates[i] = first + i;
+    int first, c = counts[chooser], i, k, pick, bad, seen;
+    first = others_first(counts, moves, chooser, D, candidates);
     while (c > 0) {
         i = choose(mt, c);
         k = candidates[i];
@@ -668,14 +677,8 @@ static int part_safe_move(const u64 *T, const int *counts, const int *moves,
                           unsigned char *v) {
     u64 D[NWI];
     int candidates[MOVES_MAX + 1];
-    int role, start = 0, first = 0, c = counts[chooser], i, k, pick, bad;
-    memset(D, 0, sizeof(D));
-    for (role = 0; role < NR; role++) {
-        if (role == chooser) first = start;
-        else D[moves[start] >> 6] |= 1ULL << (moves[start] & 63);
-        start += counts[role];
-    }
-    for (i = 0; i < c; i++) candidates[i] = first + i;
+    int first, c = counts[chooser], i, k, pick, bad;
+    first = others_first(counts, moves, chooser, D, candidates);
     while (c > 0) {
         i = choose(mt, c);
         k = candidates[i];
