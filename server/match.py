@@ -144,7 +144,8 @@ class StepLimitReached(GameError):
 
 
 BUSY = "busy"
-"""What a GGP player answers ``start`` when it plays as many matches as it accepts."""
+"""What a GGP player answers ``start`` when it plays as many matches as it accepts (and
+some players when they cannot prepare the game)."""
 
 
 def refusals(players: Sequence[Player], replies: Sequence[Reply]) -> str:
@@ -158,8 +159,9 @@ def refusals(players: Sequence[Player], replies: Sequence[Reply]) -> str:
         return ""
     return (
         f"{' and '.join(busy)} refused the match: {'they' if len(busy) > 1 else 'it'} "
-        "answered busy to start, as a player does when it already plays as many matches "
-        "as it accepts (ggp serve: --max-matches)"
+        "answered busy to start: a player answers so when it already plays as many "
+        "matches as it accepts (ggp serve: --max-matches), and some players when they "
+        "cannot prepare the game"
     )
 
 

@@ -32,7 +32,7 @@ seed's search is the same on either side.
 
 from __future__ import annotations
 
-TREE_DECLARATIONS = """
+TREE_STRUCTS = """
 typedef struct {
     int visits, slots, edges, chooser, moves, decisive, untried, flags;
 } TNode;
@@ -42,7 +42,7 @@ typedef struct {
     int n, cap, nslots, scap, nedges, ecap, depth_cap;
     TNode *node;
     uint64_t *word;
-    double *val;
+    double *val;  /* per node: imm, lower, upper (NR each) */
     TSlot *slot;
     TEdge *edge;
     int *path, *path_move, *goals, *steps, goals_cap;
@@ -53,6 +53,12 @@ typedef struct {
     const uint64_t *masks;
     const double *weights;
 } Tree;
+"""
+"""The tree's layout, the same text for cffi's ``cdef`` and the C runtime."""
+
+TREE_DECLARATIONS = (
+    TREE_STRUCTS
+    + """
 Tree *gdl_tree_new(void);
 void gdl_tree_free(Tree *t);
 int gdl_tree_reset(Tree *t, const uint64_t *S);
@@ -60,9 +66,11 @@ int gdl_tree_expand(Tree *t, int node, uint32_t *mt);
 int gdl_tree_search(Tree *t, uint32_t *mt, int iterations, double *limits, int64_t *out);
 int gdl_tree_reroot(Tree *t, int node);
 """
+)
 """What the library exports for the tree loop (cffi's ``cdef``)."""
 
-TREE_RUNTIME = """
+TREE_RUNTIME = (
+    """
 #include <stdlib.h>
 #include <math.h>
 #include <time.h>
@@ -70,27 +78,9 @@ TREE_RUNTIME = """
 #pragma clang fp contract(off)
 #endif
 
-typedef struct {
-    int visits, slots, edges, chooser, moves, decisive, untried, flags;
-} TNode;
-typedef struct { int input, count; double sum; } TSlot;
-typedef struct { int child, allowed; double imm; } TEdge;
-typedef struct {
-    int n, cap, nslots, scap, nedges, ecap, depth_cap;
-    TNode *node;
-    u64 *word;
-    double *val;  /* per node: imm, lower, upper (NR each) */
-    TSlot *slot;
-    TEdge *edge;
-    int *path, *path_move, *goals, *steps, goals_cap;
-    unsigned char *v;
-    u64 *fail;
-    double c, alpha;
-    int imm, prior, solver, batch, greedy, safe, max_nodes, stop_on_broken, features;
-    const u64 *masks;
-    const double *weights;
-} Tree;
-
+"""
+    + TREE_STRUCTS
+    + """
 #define T_TERMINAL 1
 #define T_BOUNDS 2
 #define T_PROVEN 4
@@ -666,4 +656,5 @@ int gdl_tree_reroot(Tree *t, int node) {
     return status;
 }
 """
+)
 """The tree loop (`gdl_tree_search` and the rest), after the runtime's functions."""
