@@ -8,8 +8,14 @@ import time
 
 import pytest
 from gdl_texts import PENNIES, TICTACTOE
+from ggp.player.service.search_worker import TACTICS_SHARE, SearchWorker
 from ggp.player.service.worker_client import WorkerDied
-from ggp.player.service.worker_pool import WorkerPool, combined_move, summed_statistics
+from ggp.player.service.worker_pool import (
+    WorkerPool,
+    combined_move,
+    for_worker,
+    summed_statistics,
+)
 
 
 def _answer(move: str, stats: list[list[object]]) -> dict[str, object]:
@@ -48,6 +54,48 @@ def test_proofs_are_merged_over_workers_and_a_move_proven_lost_is_not_played() -
 
 def test_without_any_simulation_the_first_workers_move_is_played() -> None:
     assert combined_move([_answer("b", [["a", 0, 0.0], ["b", 0, 0.0]]), _answer("a", [])]) == "b"
+
+
+def test_the_tactics_run_in_the_first_worker_with_the_time_of_all() -> None:
+    load = {"cmd": "load", "rules": TICTACTOE, "tactics": True}
+    assert for_worker(load, 0, 2) == {**load, "tactics_workers": 2}
+    assert for_worker(load, 1, 2) == {**load, "tactics": False}
+    assert for_worker(load, 0, 1) == load  # one worker: its own tactics, as before
+    off = {**load, "tactics": False}
+    assert [for_worker(off, index, 2) for index in range(2)] == [off, off]
+    search = {"cmd": "search", "role": 0, "until": 0.0}
+    assert for_worker(search, 1, 2) == search
+    worker = SearchWorker()
+    assert (worker.tactics_share(), worker.tactics_ponder()) == (TACTICS_SHARE, 4)
+    worker.tactics_workers = 2
+    assert (worker.tactics_share(), worker.tactics_ponder()) == (2 * TACTICS_SHARE, 2)
+    worker.tactics_workers = 8
+    assert (worker.tactics_share(), worker.tactics_ponder()) == (0.5, 2)
+
+
+@pytest.mark.asyncio
+async def test_a_threat_proven_by_the_tactics_worker_is_blocked_on_the_others_visits() -> None:
+    """Tic-tac-toe, o to move must block (mark 2 1); 8 simulations a worker do not
+    see it, and only the first worker runs the tactics: its proofs, merged into the
+    bounds, decide the pool's move whatever the other's visits say."""
+    pool = await WorkerPool.spawn(2)
+    try:
+        load = {"cmd": "load", "rules": TICTACTOE, "traps": False, "races": False}
+        await pool.request({**load, "tactics": True, "settle": 120}, 180)
+        for joint in (["(mark 2 2)", "noop"], ["noop", "(mark 1 3)"], ["(mark 2 3)", "noop"]):
+            pool.send({"cmd": "advance", "joint": joint})
+        for _ in range(4):
+            search = {"cmd": "search", "role": 1, "until": time.time() + 60, "iterations": 8}
+            answer = await pool.request(search, 120)
+            assert answer["move"] == "(mark 2 1)"
+            assert answer["tactics"].startswith("5 of 6 moves lose within 2 plies")
+            rows = {row[0]: row for row in answer["stats"]}
+            assert rows["(mark 1 1)"][4] == 0.0 and rows["(mark 2 1)"][4] == 1.0
+        search = {"cmd": "search", "role": 1, "until": time.time() + 60, "iterations": 8}
+        first, second = [await worker.request(search, 120) for worker in pool.workers]
+        assert first["tactics"].startswith("5 of 6") and second["tactics"] == ""
+    finally:
+        await pool.close()
 
 
 @pytest.mark.asyncio

@@ -8,7 +8,7 @@ echoes that ``id``:
 
 - ``{"cmd": "load", "rules": TEXT, "table_dir": DIR or null, "depth": N,
   "max_nodes": N or null, "ponder": S, "traps": B, "races": R, "tactics": T,
-  "settle": W}``: read the
+  "tactics_workers": K, "settle": W}``: read the
   rules and grow a search tree at the initial state on the interpreter, while
   the compiled game (and its native code) is built in the background
   (`ggp.player.service.staged_rules`: the search moves to it when it is ready), with a
@@ -16,7 +16,9 @@ echoes that ``id``:
   given (`MCTS.max_nodes`; B, by default `SEARCH_TRAPS`, says whether small
   positions are solved exactly; R, by default `SEARCH_RACES`, whether
   configurations are raced; T, by default `SEARCH_TACTICS`, whether each position
-  is searched for forced wins and losses first; with W, the answer waits up to W seconds for
+  is searched for forced wins and losses first, with the time of K workers
+  (`tactics_share`; by default 1: the pool gives the tactics of all its workers to
+  one); with W, the answer waits up to W seconds for
   the compiled game, for benchmarks); answers ``{"roles": [...]}``;
 - ``{"cmd": "search", "role": I, "until": T, "iterations": N or null,
   "race": F}``: search until T (`time.time()` seconds: the deadline counts
@@ -367,9 +369,13 @@ compiled rules), or..."""
 NATIVE_TACTICS_NODES = 50_000_000
 """...in the game's native library (about 10 CPU-s of native Breakthrough)."""
 
+TACTICS_PONDER = 4
+"""One slice of pondering in this many goes to the tactics (`SearchWorker.ponder`), in
+a worker that searches them for itself alone."""
+
 TACTICS_REPLIES = 3
-"""While pondering where another role is on move, every fourth slice goes to the
-tactics of the positions after its likeliest replies (the most visited at the
+"""While pondering where another role is on move, a slice in `tactics_ponder` goes to
+the tactics of the positions after its likeliest replies (the most visited at the
 root), this many, so that at our move their table holds what they prove."""
 
 
@@ -411,6 +417,9 @@ class SearchWorker:
         self.traps: Traps | None = None
         """With `traps_on`: the exact values and traps of our role in this match."""
         self.tactics_on = SEARCH_TACTICS
+        self.tactics_workers = 1
+        """The workers whose tactics this one searches (``tactics_workers`` at load):
+        the others leave theirs to it and search MCTS only."""
         """Whether to search for forced wins and losses (``tactics`` at load)."""
         self.tactics: Tactics | None = None
         """With `tactics_on`: our role's tactical search and its table, over the match."""
@@ -450,7 +459,7 @@ class SearchWorker:
         self.races_on = SEARCH_RACES
         """Whether to race configurations (``races`` at load)."""
         self.ponder_slices = 0
-        """Slices of pondering so far (every fourth may go to the tactics)."""
+        """Slices of pondering so far (one in `tactics_ponder` may go to the tactics)."""
         self.race_seconds = 0.0
         """Seconds of pondering given to races in this match..."""
         self.tree_seconds = 0.0
@@ -481,6 +490,7 @@ class SearchWorker:
             self.ponder_limit = command.get("ponder", 0.0)
             self.traps_on = command.get("traps", SEARCH_TRAPS)
             self.tactics_on = command.get("tactics", SEARCH_TACTICS)
+            self.tactics_workers = max(1, int(command.get("tactics_workers", 1)))
             self.races_on = command.get("races", SEARCH_RACES)
             return answer
         if self.tree is None:
@@ -812,7 +822,7 @@ class SearchWorker:
             if move is not None:
                 return self._answer(tree, role, move, 0, cpu, plan, first)
         else:
-            verdict = self._tactics(role, time.monotonic() + TACTICS_SHARE * seconds)
+            verdict = self._tactics(role, time.monotonic() + self.tactics_share() * seconds)
             if verdict is not None and verdict.wins:
                 move = verdict.choose(None, [stats.move for stats in tree.statistics(role)])
                 return self._answer(tree, role, move, 0, cpu, plan, first, verdict)
@@ -945,6 +955,17 @@ class SearchWorker:
             )
         return verdict
 
+    def tactics_share(self) -> float:
+        """The share of a move's time for the tactics: `TACTICS_SHARE` for each worker
+        whose tactics this one searches, at most one half."""
+        return min(0.5, TACTICS_SHARE * self.tactics_workers)
+
+    def tactics_ponder(self) -> int:
+        """One slice of pondering in this many goes to the tactics: `TACTICS_PONDER`,
+        more often for each worker whose tactics this one searches (at most every
+        other slice)."""
+        return max(2, TACTICS_PONDER // self.tactics_workers)
+
     def _tactics_budget(self, state: State) -> int:
         """The states the tactics may look at from `state`: `NATIVE_TACTICS_NODES` where
         they run in the native library, else `TACTICS_NODES`."""
@@ -1058,8 +1079,8 @@ class SearchWorker:
         a kept part tree not searched last if there is one, else the joint tree
         (in a puzzle, the puzzle search, until it is done).
         While a race runs, it gets slices as long as it has had no more of the
-        pondering's time than the search (`race_seconds`), and every fourth slice
-        goes to the tactics of the likeliest replies while there are some to search
+        pondering's time than the search (`race_seconds`), and one slice in
+        `tactics_ponder` goes to the tactics of the likeliest replies while there are some to search
         (`ponder_tactics`)."""
         self.take_better_search()
         if self.puzzle is not None:
@@ -1075,7 +1096,7 @@ class SearchWorker:
             self.run_race(began + PONDER_SLICE)
             self.race_seconds += time.monotonic() - began
             return
-        if self.ponder_slices % 4 == 1 and self.ponder_tactics():
+        if self.ponder_slices % self.tactics_ponder() == 1 and self.ponder_tactics():
             return
         tree = self.parts.ponder_tree() or self.tree
         assert tree is not None

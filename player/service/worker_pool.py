@@ -13,6 +13,12 @@ The solver's bounds are merged too, so a move one worker proved lost is not
 played on the others' visits while a move that may not lose is left.  In a
 puzzle (a game of one role) the workers answer with the best line each found:
 the move of the line that reaches the highest goal is played.
+The tactics (``load``'s ``tactics``) run in one worker only, with the time of
+all (``tactics_workers``): the same position's forced lines searched by every
+worker would be the same proofs found several times, where one search given
+their time together looks deeper; the others search MCTS all the time.  Its
+proofs reach the combined answer through the merged bounds (and a proven win
+through its choice, which differs from its visits).
 A worker that answers well after the others is left out (`STRAGGLER_GRACE`),
 and a pool whose first answers came late asks the next searches to end that
 much earlier (`LATENESS_KEPT`): on a loaded machine a worker may not be given
@@ -89,8 +95,9 @@ class WorkerPool:
     def send(self, command: dict[str, Any]) -> None:
         """Send `command` to every worker without waiting; errors are logged."""
         self._count(command)
-        for worker in self._living():
-            worker.send(command)
+        living = self._living()
+        for index, worker in enumerate(living):
+            worker.send(for_worker(command, index, len(living)))
 
     async def request(self, command: dict[str, Any], timeout: float | None) -> dict[str, Any]:
         """The answer to `command`, within `timeout` seconds.
@@ -108,7 +115,10 @@ class WorkerPool:
             command = self._earlier(command)
         loop = asyncio.get_running_loop()
         end = None if timeout is None else loop.time() + timeout
-        asking = [asyncio.ensure_future(w.request(command, None)) for w in workers]
+        asking = [
+            asyncio.ensure_future(w.request(for_worker(command, index, len(workers)), None))
+            for index, w in enumerate(workers)
+        ]
         try:
             done, waiting = await asyncio.wait(
                 asking, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
@@ -187,6 +197,16 @@ class WorkerPool:
     async def close(self, grace: float = 5.0) -> None:
         """Ask every worker to quit; kill those that have not within `grace` seconds."""
         await asyncio.gather(*(worker.close(grace) for worker in self.workers))
+
+
+def for_worker(command: dict[str, Any], index: int, workers: int) -> dict[str, Any]:
+    """`command` as worker `index` of `workers` gets it: a ``load`` with the tactics
+    on gives them to the first worker, with the time of all, and to no other."""
+    if command["cmd"] != "load" or not command.get("tactics") or workers < 2:
+        return command
+    if index == 0:
+        return {**command, "tactics_workers": workers}
+    return {**command, "tactics": False}
 
 
 def best_line_answer(answers: Sequence[dict[str, Any]]) -> dict[str, Any]:
