@@ -276,6 +276,19 @@ static int end_goals(const u64 *T, unsigned char *v, int *goals, u64 *fail) {
 /* Whether input pick is in the mask finish of moves looked at for wins (0: all). */
 #define MAY_FINISH(finish, pick) (!(finish) || ((finish)[(pick) >> 6] >> ((pick) & 63) & 1))
 
+/* D (NWI words) gets the other roles' first moves; returns the position in moves of
+   chooser's first move. */
+static int others_first_moves(const int *counts, const int *moves, int chooser, u64 *D) {
+    int role, start = 0, first = 0;
+    memset(D, 0, NWI * sizeof(u64));
+    for (role = 0; role < NR; role++) {
+        if (role == chooser) first = start;
+        else D[moves[start] >> 6] |= 1ULL << (moves[start] & 63);
+        start += counts[role];
+    }
+    return first;
+}
+
 /* The position in moves of chooser's first move that ends the game with goal 100
    for it, the other roles playing their first moves, or -1; only moves in finish
    are looked at (MAY_FINISH).  Clobbers v. */
@@ -283,16 +296,7 @@ static int role_winning_move(const u64 *T, const int *counts, const int *moves, 
                              const u64 *finish, unsigned char *v) {
     u64 D[NWI], o[NW];
     int g[NR];
-    int role, start = 0, first = 0, k, pick;
-    memset(D, 0, sizeof(D));
-    for (role = 0; role < NR; role++) {
-        if (role == chooser) first = start;
-        else {
-            pick = moves[start];
-            D[pick >> 6] |= 1ULL << (pick & 63);
-        }
-        start += counts[role];
-    }
+    int k, pick, first = others_first_moves(counts, moves, chooser, D);
     for (k = first; k < first + counts[chooser]; k++) {
         pick = moves[k];
         if (!MAY_FINISH(finish, pick)) continue;
@@ -385,13 +389,7 @@ static int threatened(const u64 *T, const u64 *D, int chooser, const u64 *finish
    candidates the positions in moves of chooser's moves; returns the first of them. */
 static int others_first(const int *counts, const int *moves, int chooser, u64 *D,
                         int *candidates) {
-    int role, start = 0, first = 0, i;
-    memset(D, 0, NWI * sizeof(u64));
-    for (role = 0; role < NR; role++) {
-        if (role == chooser) first = start;
-        else D[moves[start] >> 6] |= 1ULL << (moves[start] & 63);
-        start += counts[role];
-    }
+    int i, first = others_first_moves(counts, moves, chooser, D);
     for (i = 0; i < counts[chooser]; i++) candidates[i] = first + i;
     return first;
 }
@@ -631,13 +629,7 @@ static int part_winning_move(const u64 *T, const int *counts, const int *moves,
                              const int *frozen, int chooser, unsigned char *v) {
     u64 D[NWI], o[NW];
     int g[NR];
-    int role, start = 0, first = 0, k, pick;
-    memset(D, 0, sizeof(D));
-    for (role = 0; role < NR; role++) {
-        if (role == chooser) first = start;
-        else D[moves[start] >> 6] |= 1ULL << (moves[start] & 63);
-        start += counts[role];
-    }
+    int k, pick, first = others_first_moves(counts, moves, chooser, D);
     for (k = first; k < first + counts[chooser]; k++) {
         pick = moves[k];
         D[pick >> 6] |= 1ULL << (pick & 63);
