@@ -9,6 +9,7 @@ import time
 
 import pytest
 from gdl_texts import TICTACTOE
+from ggp.games.base import GameError
 from ggp.gdl.load import game_from_text
 from ggp.player.search import races
 from ggp.player.search.mcts import MCTS
@@ -325,6 +326,31 @@ def test_a_configuration_with_transpositions_makes_a_graph(tmp_path) -> None:
     graph = worker.race_tree(dataclasses.replace(worker.config, transpose=True), state)
     assert graph.search(iterations=200) == 200
     assert graph.positions is not None and len(graph.positions) == graph.node_count
+
+
+def test_a_worker_that_does_not_race_follows_the_racing_workers_choice(
+    monkeypatch, capsys, tmp_path
+) -> None:
+    worker = prepared(False, tmp_path)
+    command = {"cmd": "search", "role": 0, "until": time.time() + 30, "iterations": 20}
+    assert "chosen" not in worker.handle(command)  # the defaults: nothing to pass on
+    twice = dataclasses.replace(worker.config, c=2 * worker.config.c)
+    answer = worker.handle({"cmd": "configure", "config": dataclasses.asdict(twice)})
+    assert worker.config == twice and answer == {"config": twice.describe()}
+    assert worker.tree.c == twice.c and worker.tree.table is worker.table
+    assert worker.handle(command)["chosen"] == dataclasses.asdict(twice)
+    # implicit minimax needs a heuristic learnt here: without one the worker plays on
+    monkeypatch.setattr(worker, "heuristic", None)
+    imm = dataclasses.asdict(dataclasses.replace(twice, imm=True))
+    assert worker.handle({"cmd": "configure", "config": imm}) == {"config": twice.describe()}
+    assert "no heuristic learnt here" in capsys.readouterr().err
+    with pytest.raises(GameError, match="not a search configuration"):
+        worker.handle({"cmd": "configure", "config": {"c": 1.0, "depth": 3}})
+    # a worker that races chooses for itself
+    racer = prepared(True, tmp_path)
+    default = racer.config
+    racer.handle({"cmd": "configure", "config": dataclasses.asdict(twice)})
+    assert racer.config == default
 
 
 def test_the_match_scale_is_a_share_of_the_searches_cpu_races_left_out(tmp_path) -> None:

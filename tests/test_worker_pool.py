@@ -57,12 +57,12 @@ def test_without_any_simulation_the_first_workers_move_is_played() -> None:
 
 
 def test_the_tactics_run_in_the_first_worker_with_the_time_of_all() -> None:
-    load = {"cmd": "load", "rules": TICTACTOE, "tactics": True}
+    load = {"cmd": "load", "rules": TICTACTOE, "tactics": True, "races": True}
     assert for_worker(load, 0, 2) == {**load, "tactics_workers": 2}
-    assert for_worker(load, 1, 2) == {**load, "tactics": False}
-    assert for_worker(load, 0, 1) == load  # one worker: its own tactics, as before
+    assert for_worker(load, 1, 2) == {**load, "tactics": False, "races": False}
+    assert for_worker(load, 0, 1) == load  # one worker: its own tactics and races
     off = {**load, "tactics": False}
-    assert [for_worker(off, index, 2) for index in range(2)] == [off, off]
+    assert [for_worker(off, index, 2) for index in range(2)] == [off, {**off, "races": False}]
     search = {"cmd": "search", "role": 0, "until": 0.0}
     assert for_worker(search, 1, 2) == search
     worker = SearchWorker()
@@ -164,6 +164,10 @@ class _FakeWorker:
         self.answer = answer
         self.alive = True
         self.asked: list[dict[str, object]] = []
+        self.sent: list[dict[str, object]] = []
+
+    def send(self, command: dict[str, object]) -> None:
+        self.sent.append(command)
 
     async def request(self, command: dict[str, object], timeout: float | None) -> dict:
         self.asked.append(command)
@@ -198,3 +202,20 @@ async def test_after_a_late_answer_the_next_searches_are_asked_to_end_earlier() 
     until = time.time() + 4
     await pool.request({**search, "until": until}, 60)
     assert worker.asked[-1]["until"] >= until - 4 * 0.25  # at most a quarter earlier
+
+
+@pytest.mark.asyncio
+async def test_the_configuration_the_racing_worker_chose_is_passed_on_once() -> None:
+    plain = {"move": "a", "sims": 7, "steps": 0, "nodes": 3, "stats": [["a", 7, 0.5]]}
+    chosen = {"c": 0.7, "decisive": True}
+    racer, other = _FakeWorker({**plain, "chosen": chosen}), _FakeWorker(plain)
+    pool = WorkerPool([racer, other])
+    search = {"cmd": "search", "role": 0, "iterations": None}
+    await pool.request({**search, "until": time.time() + 1000}, 60)
+    assert other.sent == racer.sent == [{"cmd": "configure", "config": chosen}]
+    other.answer = {**plain, "chosen": chosen}  # it searches with it now
+    await pool.request({**search, "until": time.time() + 1000}, 60)
+    assert len(other.sent) == 1  # told once
+    racer.answer = {**plain, "chosen": {**chosen, "c": 1.4}}  # a later verdict
+    await pool.request({**search, "until": time.time() + 1000}, 60)
+    assert other.sent[-1] == {"cmd": "configure", "config": {**chosen, "c": 1.4}}

@@ -46,9 +46,15 @@ echoes that ``id``:
   its best line, with ``"line_goal": L, "line": D, "plan": [M, ...]``, L the goal
   that line reaches (null: no line yet), D what the log says of it and the
   plan its moves (the session's fallback plays them), no statistics,
-  and G = L once nothing is left to search for;
+  and G = L once nothing is left to search for; once races have changed the
+  configuration, the answer has ``"chosen": {FIELD: VALUE, ...}`` too (the
+  `SearchConfig` searched with, for the pool to pass on);
 - ``{"cmd": "advance", "joint": [M, ...]}``: the joint move was played;
   re-root the tree (kept for the next search); answers ``{"terminal": bool}``;
+- ``{"cmd": "configure", "config": {FIELD: VALUE, ...}}``: a worker that does not race
+  searches as another worker's races chose (a new tree at the root; implicit
+  minimax and the prior only once a heuristic is learnt here); answers
+  ``{"config": S}``;
 - ``{"cmd": "save"}``: save the state table, if any; answers ``{"path": P or null}``;
 - ``{"cmd": "quit"}``: exit without answering (as at the end of stdin).
 
@@ -59,7 +65,8 @@ could not finish in time, judging by the slowest one of this search.
 *Races* (`ggp.player.search.races`): once the rules are final, every other slice of
 pondering and the ``race`` share of a search go to quick self-play games that
 choose the search's configuration for this game; the verdicts, with their
-figures, go to stderr (the server's log).
+figures, go to stderr (the server's log).  Of a pool's workers only the first
+races (`ggp.player.service.worker_pool`); the others follow its choice.
 
 *Pondering*: with ``ponder`` S > 0 at load, the worker keeps searching its
 tree while no command is waiting, for at most S seconds after the last one
@@ -458,6 +465,9 @@ class SearchWorker:
         """The race choosing `config`, once the rules and the heuristic are final."""
         self.races_on = SEARCH_RACES
         """Whether to race configurations (``races`` at load)."""
+        self.chosen: SearchConfig | None = None
+        """The configuration the races chose, once one changed it: this worker's own,
+        or the racing worker's (``configure``), followed through new trees."""
         self.ponder_slices = 0
         """Slices of pondering so far (one in `tactics_ponder` may go to the tactics)."""
         self.race_seconds = 0.0
@@ -503,6 +513,8 @@ class SearchWorker:
             return self.advance(command["joint"])
         if name == "save":
             return self.save()
+        if name == "configure":
+            return self.configure(command["config"])
         raise GameError(f"unknown command {name!r}")
 
     def load(
@@ -520,7 +532,7 @@ class SearchWorker:
         self.history = []
         self.learning = None
         self.heuristic = None
-        self.race = None
+        self.race = self.chosen = None
         self.ponder_slices, self.race_seconds, self.tree_seconds = 0, 0.0, 0.0
         self._grow(game.initial_state(), 0)
         self.staged = StagedRules(rules, self.build)
@@ -531,6 +543,7 @@ class SearchWorker:
         part trees and the traps start afresh."""
         decisive = decisive_suits(state.game)
         self.config = SearchConfig(SEARCH_C, decisive=decisive)
+        self._follow_choice()
         self.playout = ServePlayout(SEARCH_DECISIVE if decisive else 0, self.must_stop)
         self.tree = self.new_tree(state, depth)
         self.parts = PartTrees(self._part_tree, SEARCH_KEEP_PARTS)
@@ -676,6 +689,40 @@ class SearchWorker:
             broken_rules=True,
         )
 
+    def configure(self, fields: dict[str, Any]) -> dict[str, Any]:
+        """Search as the racing worker chose (``configure``), from a new tree at the
+        root; a worker that races itself chooses for itself.  Answers the
+        configuration searched with."""
+        try:
+            config = SearchConfig(**fields)
+        except TypeError as error:
+            raise GameError(f"not a search configuration: {fields!r}") from error
+        if not self.races_on and config != self.chosen:
+            self.chosen = config
+            if self._follow_choice():
+                root = self.tree.root
+                self.tree = self.new_tree(root.state, root.depth)
+        return {"config": self.config.describe()}
+
+    def _follow_choice(self) -> bool:
+        """Take `chosen` as the configuration where this worker can search with it
+        (implicit minimax and the prior need a heuristic learnt here); returns
+        whether the configuration changed."""
+        chosen = self.chosen
+        if chosen is None or chosen == self.config:
+            return False
+        if not chosen.valid(self.heuristic is not None):
+            if self.improving:  # the heuristic may yet be learnt: `take_heuristic` looks again
+                return False
+            print(
+                f"search worker: cannot search with {chosen.describe()} "
+                f"(no heuristic learnt here); {self.config.describe()} plays on",
+                file=sys.stderr,
+            )
+            return False
+        self.config = chosen
+        return True
+
     def race_tree(self, config: SearchConfig, state: State) -> MCTS:
         return self.new_tree(state, 0, config, None)
 
@@ -695,6 +742,7 @@ class SearchWorker:
         print(f"search worker: learnt heuristic\n{learning.result.describe()}", file=sys.stderr)
         self.heuristic = learning.result
         self.config = dataclasses.replace(self.config, imm=True, prior=SEARCH_PRIOR)
+        self._follow_choice()
         root = self.tree.root
         self.tree = self.new_tree(root.state, root.depth)
 
@@ -777,7 +825,7 @@ class SearchWorker:
                 file=sys.stderr,
             )
         if changed:
-            self.config = race.champion
+            self.config = self.chosen = race.champion
             root = self.tree.root
             self.tree = self.new_tree(root.state, root.depth)
         if race.finished:
@@ -1018,6 +1066,8 @@ class SearchWorker:
             "exact": plan is not None,
             "tactics": verdict.describe() if verdict is not None and verdict.found else "",
         }
+        if self.chosen is not None:
+            answer["chosen"] = dataclasses.asdict(self.chosen)
         self.pondered, self.ponder_seconds = 0, 0.0
         return answer
 

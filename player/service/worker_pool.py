@@ -19,6 +19,11 @@ worker would be the same proofs found several times, where one search given
 their time together looks deeper; the others search MCTS all the time.  Its
 proofs reach the combined answer through the merged bounds (and a proven win
 through its choice, which differs from its visits).
+So do the races between search configurations (``races``): every worker racing
+the same challengers on the same game spent half of its pondering on the same
+verdicts.  The first worker races; when its answer says the races chose a new
+configuration (``chosen``), the pool tells the others (``configure``), which
+search with it from then on, and ponder all the time.
 A worker that answers well after the others is left out (`STRAGGLER_GRACE`),
 and a pool whose first answers came late asks the next searches to end that
 much earlier (`LATENESS_KEPT`): on a loaded machine a worker may not be given
@@ -73,6 +78,8 @@ class WorkerPool:
         """The joint moves sent to the workers (``advance``)."""
         self.lateness: deque[float] = deque(maxlen=LATENESS_KEPT)
         """Seconds the first answer of each recent search came after the end asked for."""
+        self.chosen: dict[str, Any] | None = None
+        """The configuration the races chose, as last told to the workers."""
 
     @classmethod
     async def spawn(cls, count: int) -> WorkerPool:
@@ -143,8 +150,17 @@ class WorkerPool:
                 raise WorkerTimeout(f"no answer to {command['cmd']} within {timeout:.3f} s")
             raise next(f.exception() for f in asking)
         if searching:
+            self._pass_on_choice(answers)
             return self._combine(answers)
         return answers[0]
+
+    def _pass_on_choice(self, answers: list[dict[str, Any]]) -> None:
+        """Tell every worker the configuration the racing worker's races chose, once
+        per choice (the racing worker itself takes no advice)."""
+        chosen = next((answer["chosen"] for answer in answers if answer.get("chosen")), None)
+        if chosen is not None and chosen != self.chosen:
+            self.chosen = chosen
+            self.send({"cmd": "configure", "config": chosen})
 
     def _earlier(self, search: dict[str, Any]) -> dict[str, Any]:
         """`search` asked to end earlier by the recent lateness, if any (see `LATENESS_KEPT`)."""
@@ -200,13 +216,13 @@ class WorkerPool:
 
 
 def for_worker(command: dict[str, Any], index: int, workers: int) -> dict[str, Any]:
-    """`command` as worker `index` of `workers` gets it: a ``load`` with the tactics
-    on gives them to the first worker, with the time of all, and to no other."""
-    if command["cmd"] != "load" or not command.get("tactics") or workers < 2:
+    """`command` as worker `index` of `workers` gets it: a ``load`` gives the tactics
+    (when on, with the time of all) and the races to the first worker only."""
+    if command["cmd"] != "load" or workers < 2:
         return command
     if index == 0:
-        return {**command, "tactics_workers": workers}
-    return {**command, "tactics": False}
+        return {**command, "tactics_workers": workers} if command.get("tactics") else command
+    return {**command, "tactics": False, "races": False}
 
 
 def best_line_answer(answers: Sequence[dict[str, Any]]) -> dict[str, Any]:
