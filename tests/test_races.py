@@ -338,6 +338,9 @@ def test_a_worker_that_does_not_race_follows_the_racing_workers_choice(
     answer = worker.handle({"cmd": "configure", "config": dataclasses.asdict(twice)})
     assert worker.config == twice and answer == {"config": twice.describe()}
     assert worker.tree.c == twice.c and worker.tree.table is worker.table
+    assert f"the search plays {twice.describe()}, as the racing worker chose" in (
+        capsys.readouterr().err
+    )
     assert worker.handle(command)["chosen"] == dataclasses.asdict(twice)
     # implicit minimax needs a heuristic learnt here: without one the worker plays on
     monkeypatch.setattr(worker, "heuristic", None)

@@ -700,6 +700,11 @@ class SearchWorker:
         if not self.races_on and config != self.chosen:
             self.chosen = config
             if self._follow_choice():
+                print(
+                    f"search worker: the search plays {config.describe()}, "
+                    "as the racing worker chose",
+                    file=sys.stderr,
+                )
                 root = self.tree.root
                 self.tree = self.new_tree(root.state, root.depth)
         return {"config": self.config.describe()}
