@@ -18,6 +18,10 @@ With ``--at-limit SIMS`` it measures instead how a tree that stays at the
 limit grows: one search from the initial state up to ``--max-nodes``, then
 SIMS more simulations in three steps, printing the bytes per node held and
 the share of nodes expanded after each.
+
+The trees measured are Python's; with ``--native`` the match's runs search the
+tree the native library holds instead (`ggp.player.search.native_search`, where a
+C compiler builds the game's native code), its nodes in C arrays.
 """
 
 from __future__ import annotations
@@ -59,6 +63,9 @@ def worker_match(rules: str, seconds: float, play_clock: float, max_nodes: int |
     worker = SearchWorker()
     roles = len(worker.load(rules, None, 4, max_nodes)["roles"])
     worker.settle()
+    while worker.improving:  # the native tree, where there is one, and the heuristic
+        time.sleep(0.1)
+        worker.take_better_search()
     base = rss_bytes()
     samples: list[tuple[float, int, int]] = []
     sims = peak = 0
@@ -125,12 +132,11 @@ def at_limit(rules: str, max_nodes: int, sims: int) -> None:
 def child(args: argparse.Namespace, max_nodes: int | None) -> dict:
     command = [sys.executable, __file__, str(args.game), "--seconds", str(args.seconds)]
     command += ["--play-clock", str(args.play_clock), "--max-nodes", str(max_nodes or 0)]
-    command.append("--child")
+    command += ["--child", "--native"] if args.native else ["--child"]
     return json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
 
 
 def main() -> None:
-    native_search.NATIVE_TREE = False  # the Python tree's nodes are walked here
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game", type=Path, help="a .kif file")
     parser.add_argument("--seconds", type=float, default=30.0, help="search time of a run (30)")
@@ -138,8 +144,12 @@ def main() -> None:
     parser.add_argument("--max-nodes", type=int, default=50_000, help="the limit (50000)")
     parser.add_argument("--iterations", type=int, default=5000, help="of each timed search")
     parser.add_argument("--at-limit", type=int, metavar="SIMS", help="see above")
+    parser.add_argument("--native", action="store_true", help="the native tree (see above)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.native and args.at_limit is not None:
+        parser.error("--at-limit walks the Python tree's nodes: not with --native")
+    native_search.NATIVE_TREE = args.native
     rules = args.game.read_text()
     if args.at_limit is not None:
         at_limit(rules, args.max_nodes, args.at_limit)
@@ -150,7 +160,11 @@ def main() -> None:
         return
     free = child(args, None)
     capped = child(args, args.max_nodes)
-    print(f"{args.game.name}: {args.seconds:g} s of search a run, play clock {args.play_clock:g} s")
+    tree = "the native tree" if args.native else "the Python tree"
+    print(
+        f"{args.game.name}: {args.seconds:g} s of search a run, play clock "
+        f"{args.play_clock:g} s, {tree}"
+    )
     print(f"bytes per node held (no limit): {free['growth'] / free['peak']:,.0f}")
     for name, run in (("no limit", free), (f"{args.max_nodes:,} nodes", capped)):
         sims = run["samples"][-1][1]
