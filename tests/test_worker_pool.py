@@ -52,6 +52,15 @@ def test_proofs_are_merged_over_workers_and_a_move_proven_lost_is_not_played() -
     assert combined_move([won, _answer("a", [["a", 50, 0.6], ["c", 1, 1.0]])]) == "c"
 
 
+def test_a_choice_against_visits_is_not_played_where_another_worker_proved_it_lost() -> None:
+    """The second worker's own reason (a partial proof, a decisive move) picked "a";
+    the first worker's tactics proved "a" lost: the merged bounds decide."""
+    tactics = _answer("b", [["b", 4, 0.5, 0.0, 1.0], ["a", 4, 0.5, 0.0, 0.0]])
+    own_reason = _answer("a", [["b", 5, 0.5, 0.0, 1.0], ["a", 3, 0.6, 0.0, 1.0]])
+    assert combined_move([tactics, own_reason]) == "b"
+    assert combined_move([own_reason, tactics]) == "b"
+
+
 def test_without_any_simulation_the_first_workers_move_is_played() -> None:
     assert combined_move([_answer("b", [["a", 0, 0.0], ["b", 0, 0.0]]), _answer("a", [])]) == "b"
 

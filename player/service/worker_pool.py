@@ -7,7 +7,8 @@ random seed (each process seeds from the operating system), and a ``search``
 is answered by summing the root statistics of our role over the workers that
 answered in time: the move with the most visits is played (ties: the best
 mean).  A worker whose own choice is not its most visited move has seen more
-than visits say (a move that wins at once, a proof): its choice is played;
+than visits say (a move that wins at once, a proof): its choice is played,
+unless the proofs of the others show it worse than another move;
 so is the choice of a worker whose exact solver settled the position.
 The solver's bounds are merged too, so a move one worker proved lost is not
 played on the others' visits while a move that may not lose is left.  In a
@@ -46,6 +47,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ggp.player.search.mcts import MoveStats, choose_move
+from ggp.player.search.solver import allowed_moves
 from ggp.player.service.worker_client import WorkerClient, WorkerDied, WorkerTimeout
 
 log = logging.getLogger(__name__)
@@ -263,11 +265,14 @@ def combined_move(answers: Sequence[dict[str, Any]]) -> str:
     for answer in answers:
         if answer.get("exact"):
             return answer["move"]  # the position is solved: this move keeps its value
+    summed = summed_statistics(answers)
+    allowed = allowed_moves([row[3] for row in summed], [row[4] for row in summed])
+    choosable = {row[0] for i, row in enumerate(summed) if allowed is None or i in allowed}
     for answer in answers:
         stats = answer["stats"]
-        if stats and stats[0][1] > 0 and answer["move"] != stats[0][0]:
-            return answer["move"]  # this worker knows better than visits
-    summed = summed_statistics(answers)
+        knows_better = stats and stats[0][1] > 0 and answer["move"] != stats[0][0]
+        if knows_better and answer["move"] in choosable:  # not proven worse by another
+            return answer["move"]
     if not summed or summed[0][1] == 0:
         return answers[0]["move"]  # no simulation anywhere: the first worker's pick
     return choose_move([MoveStats(*row) for row in summed], _TIE_BREAK)
