@@ -118,6 +118,7 @@ def both_ways(game: Game, options: Callable[[], dict[str, Any]], **run: Any) -> 
     for native in (True, False):
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(native_search, "NATIVE_TREE", native)
+            patch.setattr(native_search, "NATIVE_NODE_SHARE", 1)  # the same cap both ways
             search = MCTS(game.initial_state(), rng=random.Random(7), **options())
             assert search.native == native
             digests.append(decisions(search, game.initial_state(), **run))
@@ -167,6 +168,41 @@ def test_the_python_tree_goes_on_from_the_native_one_unchanged() -> None:
     search = MCTS(game.initial_state(), rng=random.Random(7), **options())
     assert decisions(search, game.initial_state(), rounds=3, iterations=300, switch=1) == python
     assert not search.native
+
+
+def test_the_native_tree_holds_more_and_hands_the_most_visited_nodes_over() -> None:
+    """The native tree holds `NATIVE_NODE_SHARE` times `max_nodes`; the Python tree that
+    goes on from it keeps `max_nodes` of them, the most visited, root statistics whole."""
+    game = native_game("breakthrough")
+    capped = MCTS(game.initial_state(), rng=random.Random(5), solver=True, max_nodes=100)
+    capped.search(iterations=3000)
+    assert capped.native and capped.node_count == 100 * native_search.NATIVE_NODE_SHARE
+    search = MCTS(game.initial_state(), rng=random.Random(5), solver=True, max_nodes=100)
+    search.search(iterations=400)  # a node an iteration, below the native cap
+    assert search.native and search.node_count == 401
+    before = [(s.move, s.visits, s.value) for s in search.statistics(0)]
+    search._leave_native()
+    assert not search.native and search.node_count == held(search.root) == 100
+    assert [(s.move, s.visits, s.value) for s in search.statistics(0)] == before
+    kept, left_out = [], []
+    nodes = [search.root]
+    for node in nodes:
+        if not node.choosers:  # a leaf
+            continue
+        chooser = node.choosers[0]
+        for i, joint in enumerate(node.joints):
+            visits = node.counts[chooser][i]
+            if joint in node.children:
+                kept.append(visits)
+                nodes.append(node.children[joint])
+            elif visits:
+                left_out.append(visits)
+    assert left_out and min(kept) >= max(left_out)
+    assert search.search(iterations=500) == 500 and search.node_count == 100
+
+
+def held(root: Any) -> int:
+    return 1 + sum(held(child) for child in root.children.values())
 
 
 def test_advancing_off_the_tree_starts_afresh_or_hands_over() -> None:

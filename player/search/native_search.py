@@ -20,6 +20,7 @@ as `Node`s and the Python search goes on from there.
 
 from __future__ import annotations
 
+import heapq
 import random
 import time
 from collections.abc import Sequence
@@ -32,6 +33,12 @@ from ggp.player.search.tree import Node
 
 NATIVE_TREE = True
 """Whether a search runs in the native library where it can (off: the Python tree always)."""
+
+NATIVE_NODE_SHARE = 5
+"""The native tree holds this many times the search's `max_nodes`: a node of it costs
+about 0.2 KB, a `Node` 1.1 to 2 KB (docs/results.md, the memory of the search tree),
+so the cap bounds its memory no higher.  Where the Python search goes on from it
+(`materialize`), the `max_nodes` most visited nodes are kept."""
 
 # The library's node flags (`ggp.gdl.native.tree`) and answers.
 _TERMINAL, _BOUNDS, _PROVEN, _ALLOWED, _IMM_MOVES, _EXPANDED = 1, 2, 4, 8, 16, 32
@@ -94,7 +101,7 @@ class NativeSearch:
             batch=self.game.playout_batch,
             greedy=greedy,
             safe=safe,
-            max_nodes=search.max_nodes,
+            max_nodes=None if search.max_nodes is None else search.max_nodes * NATIVE_NODE_SHARE,
             stop_on_broken=not search.broken_rules,
         )
 
@@ -173,19 +180,40 @@ class NativeSearch:
             return ADVANCED
         return ADVANCED if tree.expand(0, self.search_.rng) == 0 else EXPAND
 
-    def materialize(self) -> Node:
-        """The whole tree as `Node`s (the root returned)."""
+    def materialize(self, limit: int | None = None) -> Node:
+        """The tree as `Node`s (the root returned): the whole tree, or where it holds more
+        than `limit` nodes, the `limit` most visited (a tree from the root, since a node
+        has no more visits than its parent; a move whose child is left out is searched
+        as at the node cap)."""
         count = self.tree.count
-        nodes: list[Node] = []
-        depths = [self.depth] * count
-        for index in range(count):  # a child's number is larger than its parent's
-            node = self._node(index, depths[index], _NUMBERS)
-            nodes.append(node)
-            for child in node.children.values():
-                depths[child] = node.depth + 1
-        for node in nodes:
-            node.children = {joint: nodes[child] for joint, child in node.children.items()}
-        return nodes[0]
+        if limit is None or count <= limit:
+            nodes: list[Node] = []
+            depths = [self.depth] * count
+            for index in range(count):  # a child's number is larger than its parent's
+                node = self._node(index, depths[index], _NUMBERS)
+                nodes.append(node)
+                for child in node.children.values():
+                    depths[child] = node.depth + 1
+            for node in nodes:
+                node.children = {joint: nodes[child] for joint, child in node.children.items()}
+            return nodes[0]
+        kept: dict[int, Node] = {}
+        waiting = [(0, 0, self.depth)]  # (minus the visits through the edge, node, depth)
+        while waiting and len(kept) < limit:
+            _, index, depth = heapq.heappop(waiting)
+            node = kept[index] = self._node(index, depth, _NUMBERS)
+            for joint, child in node.children.items():
+                visits = (
+                    node.counts[node.choosers[0]][joint[node.choosers[0]]]
+                    if node.choosers
+                    else node.visits
+                )
+                heapq.heappush(waiting, (-visits, child, depth + 1))
+        for node in kept.values():
+            node.children = {
+                joint: kept[child] for joint, child in node.children.items() if child in kept
+            }
+        return kept[0]
 
     def _node(self, index: int, depth: int, children: int) -> Node:
         """Node `index` as a `Node`, its children as `Node`s (`_VIEW`), as node numbers
