@@ -228,3 +228,6 @@ async def test_the_configuration_the_racing_worker_chose_is_passed_on_once() -> 
     racer.answer = {**plain, "chosen": {**chosen, "c": 1.4}}  # a later verdict
     await pool.request({**search, "until": time.time() + 1000}, 60)
     assert other.sent[-1] == {"cmd": "configure", "config": {**chosen, "c": 1.4}}
+    other.answer = {**plain, "chosen": {**chosen, "c": 9.0}}  # not the racer's: not passed on
+    await pool.request({**search, "until": time.time() + 1000}, 60)
+    assert len(other.sent) == 2

@@ -152,15 +152,17 @@ class WorkerPool:
                 raise WorkerTimeout(f"no answer to {command['cmd']} within {timeout:.3f} s")
             raise next(f.exception() for f in asking)
         if searching:
-            self._pass_on_choice(answers)
+            racer = asking[0]  # the first worker races (`for_worker`)
+            if racer in done and racer.exception() is None:
+                self._pass_on_choice(racer.result())
             return self._combine(answers)
         return answers[0]
 
-    def _pass_on_choice(self, answers: list[dict[str, Any]]) -> None:
-        """Tell every worker the configuration the racing worker's races chose, once
-        per choice (the racing worker itself takes no advice)."""
-        chosen = next((answer["chosen"] for answer in answers if answer.get("chosen")), None)
-        if chosen is not None and chosen != self.chosen:
+    def _pass_on_choice(self, answer: dict[str, Any]) -> None:
+        """Tell every worker the configuration the racing worker's races chose (its
+        `answer`'s ``chosen``), once per choice (the racing worker takes no advice)."""
+        chosen = answer.get("chosen")
+        if chosen and chosen != self.chosen:
             self.chosen = chosen
             self.send({"cmd": "configure", "config": chosen})
 
