@@ -162,7 +162,7 @@ async def test_workers_ponder_between_commands_and_the_search_goes_on_from_there
             "terminal": True
         }
     finally:
-        await pool.close()
+        await pool.close(grace=120)  # a quit, however slow a loaded machine is to run it
     assert all(worker.process.returncode == 0 for worker in pool.workers)
 
 
