@@ -28,6 +28,7 @@ from typing import Any
 
 from ggp.games.base import Game, State
 from ggp.games.registry import GDL_DIR, load_game
+from ggp.player.search import native_search
 from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
 from ggp.player.search.mcts import MCTS
 
@@ -102,7 +103,18 @@ def load(name: str) -> Game:
 
 
 def fingerprint(game: Game, config: str, seed: int = 1) -> str:
-    """The digest of what a seeded search of `game` with `config` decided."""
+    """The digest of what a seeded search of `game` with `config` decided.  The native
+    tree holds no more nodes than the Python tree here (`NATIVE_NODE_SHARE` 1), so that
+    a capped search decides alike on either (tests/test_native_tree.py)."""
+    share = native_search.NATIVE_NODE_SHARE
+    native_search.NATIVE_NODE_SHARE = 1
+    try:
+        return _fingerprint(game, config, seed)
+    finally:
+        native_search.NATIVE_NODE_SHARE = share
+
+
+def _fingerprint(game: Game, config: str, seed: int) -> str:
     rng = random.Random(seed)
     state = game.initial_state()
     search = MCTS(state, rng=rng, **configurations()[config]())
