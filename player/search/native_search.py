@@ -202,12 +202,9 @@ class NativeSearch:
         while waiting and len(kept) < limit:
             _, index, depth = heapq.heappop(waiting)
             node = kept[index] = self._node(index, depth, _NUMBERS)
+            chooser = node.choosers[0] if node.choosers else None
             for joint, child in node.children.items():
-                visits = (
-                    node.counts[node.choosers[0]][joint[node.choosers[0]]]
-                    if node.choosers
-                    else node.visits
-                )
+                visits = node.visits if chooser is None else node.counts[chooser][joint[chooser]]
                 heapq.heappush(waiting, (-visits, child, depth + 1))
         for node in kept.values():
             node.children = {
