@@ -8,9 +8,10 @@ For each game (a corpus name or a ``.kif`` path): a search worker
 waits for them to be final (native code, the heuristic) and races search
 configurations from the initial state, as ``ggp serve`` does during the start
 clock and pondering (`ggp.player.search.races`), for at most ``--race-cpu`` CPU
-seconds, a choice of the screen confirmed at the scale of a match move of
-``--move-cpu`` CPU seconds (a tenth of it a race move: `RACE_SCALE`).  Its
-verdicts (each with its figures) and the configuration it ends
+seconds (the tactics among the challengers unless ``--tactics no``, with the
+share of a move two search workers give them), a choice of the screen confirmed
+at the scale of a match move of ``--move-cpu`` CPU seconds (a tenth of it a race
+move: `RACE_SCALE`).  Its verdicts (each with its figures) and the configuration it ends
 with are printed.  Then, where that differs from the default, ``--check``
 fresh self-play games of the chosen configuration against the default at the
 race's time a move, seats in turn, judge the choice on games the race did not
@@ -28,15 +29,20 @@ import sys
 import time
 from pathlib import Path
 
-from ggp.player.search.races import RaceGame
+from ggp.player.search.races import Race, RaceGame
 from ggp.player.service.search_worker import SearchWorker
 from ggp.server.stats import wilson_interval
 
+SERVED_WORKERS = 2
+"""The search workers of ``ggp serve`` on a 2-core machine, whose tactics one runs."""
 
-def prepared(rules: str) -> SearchWorker:
+
+def prepared(rules: str, tactics_race: bool) -> SearchWorker:
     """A worker on `rules` whose native code and heuristic are ready."""
     worker = SearchWorker()
-    worker.handle({"cmd": "load", "rules": rules, "traps": False, "settle": 3600})
+    load = {"cmd": "load", "rules": rules, "traps": False, "settle": 3600}
+    load |= {"tactics_race": tactics_race, "tactics_workers": SERVED_WORKERS}
+    worker.handle(load)
     build = getattr(worker.tree.root.state.game, "native_build", None)
     if build is not None:
         build.join()
@@ -46,8 +52,9 @@ def prepared(rules: str) -> SearchWorker:
     return worker
 
 
-def check(worker: SearchWorker, chosen, default, games: int, seconds: float) -> dict:
-    """`games` self-play games of `chosen` against `default`, seats in turn."""
+def check(worker: SearchWorker, race: Race, chosen, default, games: int, seconds: float) -> dict:
+    """`games` self-play games of `chosen` against `default`, seats in turn (the
+    tactics, where a side has them, `race`'s)."""
     start = worker.tree.root.state
     points = 0.0
     for index in range(games):
@@ -59,6 +66,9 @@ def check(worker: SearchWorker, chosen, default, games: int, seconds: float) -> 
             worker.race_tree(default, start),
             seconds,
             time.thread_time,
+            (chosen.tactics, default.tactics),
+            race.tactician,
+            race.tactics_share,
         )
         while not played.over:
             played.move()
@@ -67,9 +77,9 @@ def check(worker: SearchWorker, chosen, default, games: int, seconds: float) -> 
     return {"games": games, "score": points / games, "interval95": [low, high]}
 
 
-def measure(path: Path, race_cpu: float, games: int, move_cpu: float) -> dict:
+def measure(path: Path, race_cpu: float, games: int, move_cpu: float, tactics: bool) -> dict:
     load_before = os.getloadavg()[0]
-    worker = prepared(path.read_text())
+    worker = prepared(path.read_text(), tactics)
     default = worker.config
     began = time.process_time()
     worker.moves_cpu = [move_cpu]  # the match's scale, as if it had searched a move
@@ -91,7 +101,7 @@ def measure(path: Path, race_cpu: float, games: int, move_cpu: float) -> dict:
         "verdicts": race.verdicts,
     }
     if chosen != default and games:
-        entry["check"] = check(worker, chosen, default, games, race.move_seconds)
+        entry["check"] = check(worker, race, chosen, default, games, race.move_seconds)
     entry["load"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
     return entry
 
@@ -108,6 +118,12 @@ def main() -> None:
         default=8.0,
         help="CPU seconds of a match's move, whose share confirms a choice (races.py)",
     )
+    parser.add_argument(
+        "--tactics",
+        choices=("race", "no"),
+        default="race",
+        help="whether the tactics are among the challengers, as ggp serve's --tactics",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
@@ -118,7 +134,7 @@ def main() -> None:
         path = Path(name) if name.endswith(".kif") else args.corpus / f"{name}.kif"
         if path.stem in done:
             continue
-        entry = measure(path, args.race_cpu, args.check, args.move_cpu)
+        entry = measure(path, args.race_cpu, args.check, args.move_cpu, args.tactics == "race")
         results.append(entry)
         print(json.dumps(entry, indent=1), flush=True)
         if args.out:

@@ -47,6 +47,9 @@ class Scripted:
     def best_move(self, role: int) -> str:
         return self.move
 
+    def statistics(self, role: int) -> list:
+        return []
+
     def advance(self, joint, state) -> None:
         pass
 
@@ -173,6 +176,7 @@ def test_changes_that_make_no_valid_configuration_are_skipped() -> None:
         names.append((found.standing.name, found.standing.config))
         found._next_challenger()
     assert [name for name, _ in names] == [
+        "tactics on/off",
         "decisive playouts on/off",
         "MAST playouts",
         "RAVE",
@@ -180,10 +184,13 @@ def test_changes_that_make_no_valid_configuration_are_skipped() -> None:
         "twice the exploration",
         "transpositions on/off",
     ]  # implicit minimax and the prior need a learnt heuristic
-    assert names[1][1] == SearchConfig(0.35, mast=True)
+    assert names[0][1] == SearchConfig(0.35, decisive=True, tactics=True)
+    assert names[2][1] == SearchConfig(0.35, mast=True)
     assert not SearchConfig(0.35, prior=True).valid(False)
     assert SearchConfig(0.35, imm=True, prior=True).valid(True)
     assert not SearchConfig(0.35, rave=True, prior=True).valid(True)
+    assert SearchConfig(0.35).same_tree(SearchConfig(0.35, tactics=True))
+    assert not SearchConfig(0.35).same_tree(SearchConfig(0.35, decisive=True, tactics=True))
     assert SearchConfig(0.35, imm=True, prior=True).describe() == (
         "random playouts, implicit minimax, heuristic prior, c=0.35"
     )
@@ -215,6 +222,77 @@ def test_race_moves_give_both_sides_the_same_clock_time() -> None:
     assert played.score() in (0.0, 0.5, 1.0)
 
 
+GOOD_OR_BAD_IN_TURN = """
+(role left) (role right)
+(init (round 0))
+(<= (legal left good) (true (round 0)))
+(<= (legal left bad) (true (round 0)))
+(<= (legal right noop) (true (round 0)))
+(<= (legal left noop) (true (round 1)))
+(<= (legal right take) (true (round 1)))
+(<= (legal right pass) (true (round 1)))
+(<= (next (round 1)) (does left bad))
+(<= (next over) (does left good))
+(<= (next over) (true (round 1)))
+(<= (next taken) (does right take))
+(<= (next good) (does left good))
+(<= terminal (true over))
+(<= (goal left 100) (true good))
+(<= (goal right 0) (true good))
+(<= (goal left 0) (true taken))
+(<= (goal right 100) (true taken))
+(<= (goal ?r 50) (role ?r) (not (true good)) (not (true taken)))
+"""
+"""Left plays good (a win) or bad, after which right may take (a win) or pass."""
+
+
+class Careless:
+    """A fake search tree that plays bad, then take, where it can."""
+
+    def __init__(self, config: SearchConfig, state) -> None:
+        self.state = state
+
+    def search(self, iterations: int) -> int:
+        return iterations
+
+    def best_move(self, role: int) -> str:
+        legal = self.state.legal_moves(role)
+        return next((move for move in ("bad", "take") if move in legal), legal[0])
+
+    def statistics(self, role: int) -> list:
+        return []
+
+    def advance(self, joint, state) -> None:
+        self.state = state
+
+
+def test_a_challenger_with_the_tactics_wins_where_they_prove_the_way() -> None:
+    # The champion plays bad, which right's take punishes; the tactics prove good a win.
+    tactics = ("tactics on", lambda s: dataclasses.replace(s, tactics=True))
+    game = game_from_text(GOOD_OR_BAD_IN_TURN, reasoner="interpreter")
+    found = Race(
+        SearchConfig(0.5), Careless, game.initial_state, 3.0, clock=Ticks(), changes=(tactics,)
+    )
+    found.run(until=100.0, now=Ticks())
+    assert found.champion == SearchConfig(0.5, tactics=True) and found.games == 7
+    assert found.verdicts[0].startswith("chosen: random playouts, c=0.5, tactics against ")
+    assert sorted(found.tacticians) == [0, 1]  # the challenger took each seat
+
+
+def test_a_race_side_with_the_tactics_plays_a_proven_win_without_searching() -> None:
+    game = game_from_text(TICTACTOE, reasoner="compiled")
+    state = game.initial_state()
+    for move in ("(mark 1 1)", "(mark 2 1)", "(mark 1 2)", "(mark 2 2)"):
+        legal = state.all_legal_moves()
+        state = state.next([move if move in moves else moves[0] for moves in legal])
+    rng = random.Random(3)
+    trees = [MCTS(state, c=0.35, rng=rng, solver=False) for _ in range(2)]
+    played = RaceGame(state, 0, trees[0], trees[1], 20.0, Ticks(), (True, False))
+    played.move()
+    assert played.over and played.score() == 1.0  # (mark 1 3): three in the first row
+    assert played.sims == [0, 0] and played.searches == [1, 0]
+
+
 def test_a_race_move_lasts_about_a_game_over_its_plies() -> None:
     state = game_from_text(TICTACTOE, reasoner="compiled").initial_state()
     seconds = move_seconds(state, random.Random(1))
@@ -227,9 +305,9 @@ class OneVerdict:
     """A race that chooses twice the exploration at its first run."""
 
     def __init__(
-        self, champion: SearchConfig, make_tree, start, seconds, heuristic, confirm_seconds
+        self, champion: SearchConfig, make_tree, start, seconds, heuristic, **options
     ) -> None:
-        self.confirm_seconds = confirm_seconds
+        self.options = options
         self.champion = champion
         self.move_seconds = seconds
         self.verdicts: list[str] = []
@@ -248,10 +326,11 @@ class OneVerdict:
         return not self.finished
 
 
-def prepared(races_on: bool, tmp_path) -> SearchWorker:
-    """A tic-tac-toe worker whose rules are final and whose learning has ended."""
+def prepared(races_on: bool, tmp_path, **options) -> SearchWorker:
+    """A tic-tac-toe worker whose rules are final and whose learning has ended
+    (`options`: more of the load command)."""
     worker = SearchWorker()
-    load = {"cmd": "load", "rules": TICTACTOE, "traps": False, "races": races_on}
+    load = {"cmd": "load", "rules": TICTACTOE, "traps": False, "races": races_on, **options}
     worker.handle({**load, "table_dir": str(tmp_path)})
     worker.settle(120)
     build = worker.tree.root.state.game.native_build
@@ -280,6 +359,40 @@ def test_the_worker_races_in_its_start_search_and_searches_with_the_choice(
     err = capsys.readouterr().err
     assert "race after 7 games: chosen: twice the exploration" in err
     assert f"the search plays {chosen}" in err
+
+
+class TacticsVerdict(OneVerdict):
+    """A race that turns the tactics on at its first run."""
+
+    def run(self, until: float) -> bool:
+        self.champion = dataclasses.replace(self.champion, tactics=True)
+        self.verdicts.append("chosen: tactics on/off")
+        self.games, self.finished = 7, True
+        return True
+
+
+def test_the_tactics_are_raced_only_where_the_load_says_and_run_once_chosen(
+    monkeypatch, capsys, tmp_path
+) -> None:
+    worker = prepared(True, tmp_path)
+    worker.start_race()
+    assert worker.race.standing.name == "decisive playouts on/off"  # not the tactics
+    raced = prepared(True, tmp_path, tactics_race=True, tactics_workers=2)
+    raced.start_race()
+    assert raced.race.standing.name == "tactics on/off"
+    assert raced.race.standing.config.tactics and not raced.tactics_on
+    assert raced.race.tactics_share == pytest.approx(2 * search_worker.TACTICS_SHARE)
+    monkeypatch.setattr(search_worker, "Race", TacticsVerdict)
+    chosen = prepared(True, tmp_path, tactics_race=True)
+    tree = chosen.tree
+    command = {"cmd": "search", "role": 0, "until": time.time() + 30, "iterations": None}
+    answer = chosen.handle({**command, "until": time.time() + 0.5, "race": 0.5})
+    assert chosen.tactics_on and chosen.config.tactics
+    assert chosen.tree is tree  # the tactics run beside the tree: it is kept
+    assert answer["config"].endswith(", tactics")
+    assert "the search plays decisive playouts, c=0.35, tactics" in capsys.readouterr().err
+    answer = chosen.handle({**command, "until": time.time() + 0.5})
+    assert chosen.tactics is not None  # the tactics searched this move's position
 
 
 def test_without_races_the_worker_keeps_its_defaults(monkeypatch, tmp_path) -> None:
@@ -349,6 +462,11 @@ def test_a_worker_that_does_not_race_follows_the_racing_workers_choice(
     assert "no heuristic learnt here" in capsys.readouterr().err
     with pytest.raises(GameError, match="not a search configuration"):
         worker.handle({"cmd": "configure", "config": {"c": 1.0, "depth": 3}})
+    # only the tactics changed (the racing worker runs them): the tree is kept
+    tree = worker.tree
+    tactics = dataclasses.asdict(dataclasses.replace(twice, tactics=True))
+    assert worker.handle({"cmd": "configure", "config": tactics})["config"].endswith(", tactics")
+    assert worker.tree is tree and not worker.tactics_on
     # a worker that races chooses for itself
     racer = prepared(True, tmp_path)
     default = racer.config

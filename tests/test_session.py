@@ -97,6 +97,11 @@ def test_the_worker_is_told_whether_to_search_tactics() -> None:
     assert Session("m", "xplayer", 1.0)._load_command()["tactics"] is TACTICS
     assert Session("m", "xplayer", 1.0, tactics=True)._load_command()["tactics"] is True
     assert Session("m", "xplayer", 1.0, tactics=False)._load_command()["tactics"] is False
+    raced = Session("m", "xplayer", 1.0, tactics=False, tactics_race=True)._load_command()
+    assert raced["tactics_race"] is True
+    assert Session("m", "xplayer", 1.0, tactics_race=False)._load_command()["tactics_race"] is False
+    # the tactics on from the start: nothing to race
+    assert Session("m", "xplayer", 1.0, tactics=True)._load_command()["tactics_race"] is False
 
 
 def test_a_puzzle_fallback_plays_the_next_move_of_the_best_line_while_it_is_followed() -> None:

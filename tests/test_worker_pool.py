@@ -68,10 +68,14 @@ def test_without_any_simulation_the_first_workers_move_is_played() -> None:
 def test_the_tactics_run_in_the_first_worker_with_the_time_of_all() -> None:
     load = {"cmd": "load", "rules": TICTACTOE, "tactics": True, "races": True}
     assert for_worker(load, 0, 2) == {**load, "tactics_workers": 2}
-    assert for_worker(load, 1, 2) == {**load, "tactics": False, "races": False}
+    others = {**load, "tactics": False, "races": False, "tactics_race": False}
+    assert for_worker(load, 1, 2) == others
     assert for_worker(load, 0, 1) == load  # one worker: its own tactics and races
-    off = {**load, "tactics": False}
-    assert [for_worker(off, index, 2) for index in range(2)] == [off, {**off, "races": False}]
+    raced = {**load, "tactics": False, "tactics_race": True}  # the races may turn them on
+    assert [for_worker(raced, index, 2) for index in range(2)] == [
+        {**raced, "tactics_workers": 2},
+        others,
+    ]
     search = {"cmd": "search", "role": 0, "until": 0.0}
     assert for_worker(search, 1, 2) == search
     worker = SearchWorker()

@@ -26,6 +26,7 @@ from ggp.player.service.session import (
     DEFAULT_WORKER_MEMORY,
     MIB,
     TACTICS,
+    TACTICS_RACE,
     Limits,
 )
 from ggp.serving import serve_until_signal
@@ -124,11 +125,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--tactics",
-        choices=("yes", "no"),
-        default="yes" if TACTICS else "no",
+        choices=("yes", "no", "race"),
+        default="yes" if TACTICS else "race" if TACTICS_RACE else "no",
         help="search each position for forced wins and losses a few moves deep before "
-        "the MCTS search, and let what it proves override the choice (docs/tactics.md) "
-        "(%(default)s)",
+        "the MCTS search, and let what it proves override the choice (docs/tactics.md): "
+        "yes, no, or race: off until the races choose them on this game, where they win "
+        "its race games (%(default)s)",
     )
     parser.add_argument(
         "--max-tables",
@@ -199,6 +201,7 @@ def run(args: argparse.Namespace) -> int:
             workers=default_workers(args.max_matches) if args.workers is None else args.workers,
             races=args.races == "yes",
             tactics=args.tactics == "yes",
+            tactics_race=args.tactics == "race",
             idle_clocks=args.idle_clocks,
             max_tables=args.max_tables,
             limits=Limits(args.copy_memory * MIB, args.worker_memory * MIB or None),
@@ -240,8 +243,17 @@ def announce(config: PlayerConfig, addresses: list, warning: str | None = None) 
         config.workers,
         f"at most {config.max_nodes:,}" if config.max_nodes else "any number of",
         "" if config.races else ", no races",
-        ", tactics" if config.tactics else ", no tactics",
+        _tactics(config),
         f", state tables in {config.table_dir}" if config.table_dir else "",
     )
     if warning is not None:
         log.warning(warning)
+
+
+def _tactics(config: PlayerConfig) -> str:
+    """What the listening line says of the tactics."""
+    if config.tactics:
+        return ", tactics"
+    if config.tactics_race and config.races:
+        return ", tactics where the races choose them"
+    return ", no tactics"

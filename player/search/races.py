@@ -6,14 +6,17 @@ starts with a configuration (`SearchConfig`, the defaults of
 `ggp.player.service.search_worker`) and lets the game decide.  A `Race` plays quick
 self-play games between the current configuration (the *champion*) and one
 *challenger* at a time, a variant of it that changes one thing (`CHANGES`):
-decisive playouts on or off, MAST or RAVE instead of random playouts,
+the tactics on or off (a bounded search for forced wins and losses before
+each move, `ggp.player.search.tactics`, whose proofs override the tree's
+choice), decisive playouts on or off, MAST or RAVE instead of random playouts,
 implicit minimax with the learnt heuristic on or off, half or twice the
 exploration constant, transpositions on or off (a state reached by other
 orders of moves one node of the tree: they pay where states recur).  Both
 sides get the same CPU time a move (`move_seconds` of the searching thread's
 time), so a challenger whose simulations cost more has to win them back on
-this game.  The challenger takes one seat (each seat in turn), the champion
-plays every other role.
+this game; a side with the tactics gives them `tactics_share` of its move
+(as the served search does) and searches the rest.  The challenger takes one
+seat (each seat in turn), the champion plays every other role.
 
 After each game the challenger's score (mean goal / 100, draws half) is
 judged by its Wilson interval: a challenger whose interval lies above one half
@@ -48,9 +51,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ggp.games.base import State
+from ggp.games.base import GameDefinitionError, State
 from ggp.games.playouts import RANDOM
 from ggp.player.search.mcts import MCTS
+from ggp.player.search.tactics import Tactics, Verdict
 from ggp.server.stats import wilson_interval
 
 CHOOSE_CONFIDENCE = 0.99
@@ -77,6 +81,13 @@ GAME_SECONDS = 2.0
 
 MOVE_SECONDS = (0.005, 0.05)
 """...within these bounds on a race move's time."""
+
+TACTICS_SHARE = 0.1
+"""The share of a race move a side with the tactics gives them, as a search worker
+of `ggp serve` does (`ggp.player.service.search_worker.TACTICS_SHARE`)."""
+
+TACTICS_STATES = 50_000_000
+"""States the tactics of a race move may look at: the move's time bounds them first."""
 
 
 def move_seconds(state: State, rng: random.Random, playouts: int = 3) -> float:
@@ -107,6 +118,9 @@ class SearchConfig:
     transpose: bool = False
     """Transpositions: the tree is a graph, a state reached by several orders of
     moves one node (`MCTS` ``transpose``)."""
+    tactics: bool = False
+    """The tactics before each move: a bounded search for forced wins and losses
+    whose proofs override the tree's choice (`ggp.player.search.tactics`)."""
 
     def valid(self, heuristic: bool) -> bool:
         """Whether `MCTS` can run this (`heuristic`: whether one was learnt for `imm`)."""
@@ -115,6 +129,11 @@ class SearchConfig:
         playouts = self.decisive + self.mast + self.rave
         together = self.rave and (self.imm or self.prior or self.transpose)
         return playouts <= 1 and not together
+
+    def same_tree(self, other: SearchConfig) -> bool:
+        """Whether trees of this configuration and `other` search alike (the two differ
+        at most in the tactics, which run beside the tree): a tree can be kept."""
+        return dataclasses.replace(self, tactics=other.tactics) == other
 
     def describe(self) -> str:
         playouts = "random playouts"
@@ -127,12 +146,19 @@ class SearchConfig:
         imm = ", implicit minimax" if self.imm else ""
         prior = ", heuristic prior" if self.prior else ""
         transpose = ", transpositions" if self.transpose else ""
-        return f"{playouts}{imm}{prior}{transpose}, c={self.c:g}"
+        tactics = ", tactics" if self.tactics else ""
+        return f"{playouts}{imm}{prior}{transpose}, c={self.c:g}{tactics}"
 
 
 Change = Callable[[SearchConfig], SearchConfig]
 
+TACTICS_CHANGE: tuple[str, Change] = (
+    "tactics on/off",
+    lambda s: dataclasses.replace(s, tactics=not s.tactics),
+)
+
 CHANGES: tuple[tuple[str, Change], ...] = (
+    TACTICS_CHANGE,
     ("decisive playouts on/off", lambda s: dataclasses.replace(s, decisive=not s.decisive)),
     ("implicit minimax on/off", lambda s: dataclasses.replace(s, imm=not s.imm)),
     ("heuristic prior on/off", lambda s: dataclasses.replace(s, prior=not s.prior)),
@@ -201,8 +227,13 @@ class Standing:
         return text
 
 
+Tactician = Callable[[int], Tactics]
+"""The tactics of a role index (kept over the races: a proof holds in every game)."""
+
+
 class RaceGame:
-    """One self-play game: the challenger in seat `seat`, the champion in every other."""
+    """One self-play game: the challenger in seat `seat`, the champion in every other;
+    the sides `tactics` says search for forced lines first, with `tactician`'s."""
 
     def __init__(
         self,
@@ -212,12 +243,18 @@ class RaceGame:
         champion: MCTS,
         move_seconds: float,
         clock: Callable[[], float],
+        tactics: tuple[bool, bool] = (False, False),
+        tactician: Tactician = Tactics,
+        tactics_share: float = TACTICS_SHARE,
     ) -> None:
         self.state = state
         self.seat = seat
         self.trees = (challenger, champion)
         self.move_seconds = move_seconds
         self.clock = clock
+        self.tactics = tactics
+        self.tactician = tactician
+        self.tactics_share = tactics_share
         self.plies = 0
         self.sims = [0, 0]
         self.searches = [0, 0]
@@ -243,19 +280,43 @@ class RaceGame:
             if not roles:
                 continue
             end = self.clock() + self.move_seconds
-            if getattr(tree, "native", False) and self.clock is time.thread_time:  # in C
-                self.sims[side] += tree.search(thread_deadline=end)
-            else:
-                while self.clock() < end and tree.search(iterations=1):
-                    self.sims[side] += 1
+            verdicts = self._verdicts(roles) if self.tactics[side] else {}
+            won = {role: verdict.choose(None) for role, verdict in verdicts.items() if verdict.wins}
+            if len(won) < len(roles):
+                if getattr(tree, "native", False) and self.clock is time.thread_time:  # in C
+                    self.sims[side] += tree.search(thread_deadline=end)
+                else:
+                    while self.clock() < end and tree.search(iterations=1):
+                        self.sims[side] += 1
             self.searches[side] += 1
             for role in roles:
+                if role in won:
+                    joint[role] = won[role]
+                    continue
                 joint[role] = tree.best_move(role)
+                if role in verdicts:
+                    ranked = [stats.move for stats in tree.statistics(role)]
+                    joint[role] = verdicts[role].choose(joint[role], ranked)
         state = self.state.next(joint)
         for tree in self.trees:
             tree.advance(joint, state)
         self.state = state
         self.plies += 1
+
+    def _verdicts(self, roles: list[int]) -> dict[int, Verdict]:
+        """What the tactics prove for each of `roles` within their share of the move
+        (a wall-clock deadline: the tactics look at no other clock); rules that break
+        in them prove nothing."""
+        seconds = self.tactics_share * self.move_seconds / len(roles)
+        verdicts = {}
+        for role in roles:
+            try:
+                verdicts[role] = self.tactician(role).analyse(
+                    self.state, time.monotonic() + seconds, TACTICS_STATES
+                )
+            except GameDefinitionError:
+                continue
+        return verdicts
 
 
 class Race:
@@ -274,7 +335,11 @@ class Race:
         changes: tuple[tuple[str, Change], ...] = CHANGES,
         confirm_seconds: Callable[[], float] | None = None,
         confirm_games: int = CONFIRM_GAMES,
+        tactics_share: float = TACTICS_SHARE,
     ) -> None:
+        self.tactics_share = tactics_share
+        self.tacticians: dict[int, Tactics] = {}
+        """The race games' tactics of each role, kept from game to game."""
         self.confirm_seconds = confirm_seconds
         """CPU seconds of a race move at the match's scale, asked when a confirming
         game starts (None: the screen's verdict is taken without confirmation)."""
@@ -335,12 +400,29 @@ class Race:
             seconds = self.move_seconds
             if standing.confirm is not None and self.confirm_seconds is not None:
                 seconds = max(seconds, self.confirm_seconds())
-            game = self.game = RaceGame(state, seat, challenger, champion, seconds, self.clock)
+            game = self.game = RaceGame(
+                state,
+                seat,
+                challenger,
+                champion,
+                seconds,
+                self.clock,
+                (standing.config.tactics, standing.champion.tactics),
+                self.tactician,
+                self.tactics_share,
+            )
         game.move()
         if game.over or game.plies >= MAX_PLIES:
             self.game = None
             if game.over:
                 self._record(standing, game)
+
+    def tactician(self, role: int) -> Tactics:
+        """The race games' tactics of role index `role`."""
+        tactics = self.tacticians.get(role)
+        if tactics is None:
+            tactics = self.tacticians[role] = Tactics(role)
+        return tactics
 
     def _record(self, standing: Standing, game: RaceGame) -> None:
         self.games += 1

@@ -50,6 +50,7 @@ from ggp.player.service.protocol import (
 )
 from ggp.player.service.session import (
     TACTICS,
+    TACTICS_RACE,
     Choice,
     Limits,
     MoveError,
@@ -118,7 +119,9 @@ class PlayerConfig:
     (`ggp.player.search.races`)."""
     tactics: bool = TACTICS
     """Whether each position is searched for forced wins and losses before the MCTS
-    search (`ggp.player.search.tactics`)."""
+    search (`ggp.player.search.tactics`)..."""
+    tactics_race: bool = TACTICS_RACE
+    """...and where not, whether the races judge them on each game."""
     idle_clocks: float = DEFAULT_IDLE_CLOCKS
     """A match without a message for this many play clocks since the last reply is ended."""
     max_tables: int = DEFAULT_MAX_TABLES
@@ -329,6 +332,7 @@ class Player:
             workers=self.config.workers,
             races=self.config.races,
             tactics=self.config.tactics,
+            tactics_race=self.config.tactics_race,
             limits=self.config.limits,
             spawn_copy=self._take_copy,
         )

@@ -8,7 +8,7 @@ echoes that ``id``:
 
 - ``{"cmd": "load", "rules": TEXT, "table_dir": DIR or null, "depth": N,
   "max_nodes": N or null, "ponder": S, "traps": B, "races": R, "tactics": T,
-  "tactics_workers": K, "settle": W}``: read the
+  "tactics_race": A, "tactics_workers": K, "settle": W}``: read the
   rules and grow a search tree at the initial state on the interpreter, while
   the compiled game (and its native code) is built in the background
   (`ggp.player.service.staged_rules`: the search moves to it when it is ready), with a
@@ -18,7 +18,8 @@ echoes that ``id``:
   configurations are raced; T, by default `SEARCH_TACTICS`, whether each position
   is searched for forced wins and losses first, with the time of K workers
   (`tactics_share`; by default 1: the pool gives the tactics of all its workers to
-  one); with W, the answer waits up to W seconds for
+  one); A, by default false, whether the races judge the tactics where T is false
+  (a challenger that turns them on); with W, the answer waits up to W seconds for
   the compiled game, for benchmarks); answers ``{"roles": [...]}``;
 - ``{"cmd": "search", "role": I, "until": T, "iterations": N or null,
   "race": F}``: search until T (`time.time()` seconds: the deadline counts
@@ -115,7 +116,7 @@ from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
 from ggp.player.search.lines import BestLine
 from ggp.player.search.mcts import MCTS
 from ggp.player.search.puzzle import PuzzleSearch
-from ggp.player.search.races import Race, SearchConfig
+from ggp.player.search.races import CHANGES, TACTICS_CHANGE, Race, SearchConfig
 from ggp.player.search.races import move_seconds as race_move_seconds
 from ggp.player.search.state_table import StateTable, table_path
 from ggp.player.search.tactics import Tactics, Verdict
@@ -424,6 +425,8 @@ class SearchWorker:
         self.traps: Traps | None = None
         """With `traps_on`: the exact values and traps of our role in this match."""
         self.tactics_on = SEARCH_TACTICS
+        self.tactics_race = False
+        """Whether the races judge the tactics (``tactics_race`` at load)."""
         self.tactics_workers = 1
         """The workers whose tactics this one searches (``tactics_workers`` at load):
         the others leave theirs to it and search MCTS only."""
@@ -500,6 +503,7 @@ class SearchWorker:
             self.ponder_limit = command.get("ponder", 0.0)
             self.traps_on = command.get("traps", SEARCH_TRAPS)
             self.tactics_on = command.get("tactics", SEARCH_TACTICS)
+            self.tactics_race = bool(command.get("tactics_race", False))
             self.tactics_workers = max(1, int(command.get("tactics_workers", 1)))
             self.races_on = command.get("races", SEARCH_RACES)
             return answer
@@ -691,22 +695,24 @@ class SearchWorker:
 
     def configure(self, fields: dict[str, Any]) -> dict[str, Any]:
         """Search as the racing worker chose (``configure``), from a new tree at the
-        root; a worker that races itself chooses for itself.  Answers the
-        configuration searched with."""
+        root unless only the tactics changed (the racing worker runs them); a worker
+        that races itself chooses for itself.  Answers the configuration searched with."""
         try:
             config = SearchConfig(**fields)
         except TypeError as error:
             raise GameError(f"not a search configuration: {fields!r}") from error
         if not self.races_on and config != self.chosen:
             self.chosen = config
+            before = self.config
             if self._follow_choice():
                 print(
                     f"search worker: the search plays {config.describe()}, "
                     "as the racing worker chose",
                     file=sys.stderr,
                 )
-                root = self.tree.root
-                self.tree = self.new_tree(root.state, root.depth)
+                if not before.same_tree(config):
+                    root = self.tree.root
+                    self.tree = self.new_tree(root.state, root.depth)
         return {"config": self.config.describe()}
 
     def _follow_choice(self) -> bool:
@@ -774,13 +780,17 @@ class SearchWorker:
             print(f"search worker: no races: {error}", file=sys.stderr)
             self.races_on = False
             return
+        self.config = dataclasses.replace(self.config, tactics=self.tactics_on)
+        changes = CHANGES if self.tactics_race else tuple(c for c in CHANGES if c != TACTICS_CHANGE)
         self.race = Race(
             self.config,
             self.race_tree,
             lambda: self.tree.root.state,
             seconds,
             self.heuristic is not None,
+            changes=changes,
             confirm_seconds=self.scale_seconds,
+            tactics_share=self.tactics_share(),
         )
         print(
             f"search worker: racing configurations against {self.config.describe()}, "
@@ -830,9 +840,12 @@ class SearchWorker:
                 file=sys.stderr,
             )
         if changed:
+            before = self.config
             self.config = self.chosen = race.champion
-            root = self.tree.root
-            self.tree = self.new_tree(root.state, root.depth)
+            self.tactics_on = race.champion.tactics
+            if not before.same_tree(self.config):
+                root = self.tree.root
+                self.tree = self.new_tree(root.state, root.depth)
         if race.finished:
             print(f"search worker: the search plays {self.config.describe()}", file=sys.stderr)
 

@@ -85,6 +85,11 @@ the MCTS search (`ggp.player.search.tactics`, ``--tactics``).  Off: against the
 search without, 0.51 (0.40-0.61) over 78 self-play matches at 3 s a move, load
 average 12 to 24, for about a tenth of the simulations (docs/tactics.md)."""
 
+TACTICS_RACE = True
+"""Whether, with the tactics off (`TACTICS`), the races between search configurations
+judge them on each game (``--tactics race``): a challenger that turns them on
+(`ggp.player.search.races`), taken where it wins this game's race games."""
+
 PONDER_CLOCKS = 3
 """Workers ponder for at most this many play clocks after the last message: a
 manager that has been silent longer has left the match."""
@@ -186,6 +191,7 @@ class Session:
         workers: int = 1,
         races: bool = True,
         tactics: bool = TACTICS,
+        tactics_race: bool = TACTICS_RACE,
         limits: Limits | None = None,
         spawn_copy: Callable[[], Awaitable[GameClient]] | None = None,
     ) -> None:
@@ -198,6 +204,7 @@ class Session:
         self.workers = workers
         self.races = races
         self.tactics = tactics
+        self.tactics_race = tactics_race
         self.limits = limits or Limits()
         self._spawn = spawn_copy or (lambda: GameClient.spawn(self.limits.copy_memory))
         """Gives a game process (`Player` keeps one ready, so that a start does not wait)."""
@@ -325,6 +332,7 @@ class Session:
             "depth": TABLE_DEPTH,
             "races": self.races,
             "tactics": self.tactics,
+            "tactics_race": self.tactics_race and not self.tactics,
         }
         if self.table_dir is not None:
             command["table_dir"] = str(self.table_dir)

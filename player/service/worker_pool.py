@@ -221,12 +221,12 @@ class WorkerPool:
 
 def for_worker(command: dict[str, Any], index: int, workers: int) -> dict[str, Any]:
     """`command` as worker `index` of `workers` gets it: a ``load`` gives the tactics
-    (when on, with the time of all) and the races to the first worker only."""
+    (when on or raced, with the time of all) and the races to the first worker only."""
     if command["cmd"] != "load" or workers < 2:
         return command
     if index == 0:
-        return {**command, "tactics_workers": workers} if command.get("tactics") else command
-    return {**command, "tactics": False, "races": False}
+        return {**command, "tactics_workers": workers}
+    return {**command, "tactics": False, "races": False, "tactics_race": False}
 
 
 def best_line_answer(answers: Sequence[dict[str, Any]]) -> dict[str, Any]:
