@@ -81,14 +81,15 @@ configurations (`ggp.player.search.races`), once the rules are final."""
 
 TACTICS = False
 """Whether the search workers search each position for forced wins and losses before
-the MCTS search (`ggp.player.search.tactics`, ``--tactics``).  Off: against the
-search without, 0.51 (0.40-0.61) over 78 self-play matches at 3 s a move, load
-average 12 to 24, for about a tenth of the simulations (docs/tactics.md)."""
+the MCTS search from the start of every match (`ggp.player.search.tactics`,
+``--tactics yes``).  Not on every game: against the search without, 0.51 (0.40-0.61)
+over 78 self-play matches at 3 s a move, winning on some games and not on others
+(docs/tactics.md)..."""
 
 TACTICS_RACE = True
-"""Whether, with the tactics off (`TACTICS`), the races between search configurations
-judge them on each game (``--tactics race``): a challenger that turns them on
-(`ggp.player.search.races`), taken where it wins this game's race games."""
+"""...so the races between search configurations judge them on each game (``--tactics
+race``): a challenger that turns them on (`ggp.player.search.races`), taken where it
+wins this game's race games."""
 
 PONDER_CLOCKS = 3
 """Workers ponder for at most this many play clocks after the last message: a
