@@ -710,10 +710,15 @@ class SearchWorker:
                     "as the racing worker chose",
                     file=sys.stderr,
                 )
-                if not before.same_tree(config):
-                    root = self.tree.root
-                    self.tree = self.new_tree(root.state, root.depth)
+                self._regrow_unless_alike(before)
         return {"config": self.config.describe()}
+
+    def _regrow_unless_alike(self, before: SearchConfig) -> None:
+        """A new tree at the root for the configuration taken, unless `before`'s tree
+        searches alike (only the tactics changed: they run beside the tree)."""
+        if not before.same_tree(self.config):
+            root = self.tree.root
+            self.tree = self.new_tree(root.state, root.depth)
 
     def _follow_choice(self) -> bool:
         """Take `chosen` as the configuration where this worker can search with it
@@ -843,9 +848,7 @@ class SearchWorker:
             before = self.config
             self.config = self.chosen = race.champion
             self.tactics_on = race.champion.tactics
-            if not before.same_tree(self.config):
-                root = self.tree.root
-                self.tree = self.new_tree(root.state, root.depth)
+            self._regrow_unless_alike(before)
         if race.finished:
             print(f"search worker: the search plays {self.config.describe()}", file=sys.stderr)
 
