@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from gdl_texts import TICTACTOE
 from ggp.games.base import Game, GameDefinitionError
+from ggp.games.playouts import FINISHING_MOVES
 from ggp.games.registry import GDL_DIR, load_game
 from ggp.gdl.load import game_from_text
 from ggp.gdl.native import build
@@ -23,6 +24,7 @@ from ggp.player.search import native_search
 from ggp.player.search.heuristic import Heuristic
 from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
 from ggp.player.search.mcts import MCTS
+from ggp.player.service import search_worker
 from ggp.player.service.search_worker import SearchWorker
 
 try:
@@ -69,10 +71,13 @@ def counts_heuristic(game: Game, seed: int = 3) -> Heuristic:
 
 def configurations(game: Game) -> dict[str, Callable[[], dict[str, Any]]]:
     heuristic = counts_heuristic(game)
+    found = game.initial_state().playouts(random.Random(5), 300, FINISHING_MOVES)
+    finishers = tuple(frozenset(sorted(moves)[::2]) for moves in found)  # half: they count
     return {
         "plain": lambda: {},
         "solver": lambda: {"c": 0.35, "solver": True},
         "decisive": lambda: {"c": 0.35, "solver": True, "decisive": 1000},
+        "finishers": lambda: {"c": 0.35, "decisive": 1000, "finishers": finishers},
         "served": lambda: {
             "c": 0.35,
             "solver": True,
@@ -126,7 +131,9 @@ def both_ways(game: Game, options: Callable[[], dict[str, Any]], **run: Any) -> 
 
 
 @pytest.mark.parametrize("name", ["connect_four", "breakthrough"])
-@pytest.mark.parametrize("config", ["plain", "solver", "decisive", "served", "prior", "capped"])
+@pytest.mark.parametrize(
+    "config", ["plain", "solver", "decisive", "finishers", "served", "prior", "capped"]
+)
 def test_the_native_tree_decides_as_the_python_tree(name: str, config: str) -> None:
     game = native_game(name)
     native, python = both_ways(game, configurations(game)[config], rounds=3, iterations=300)
@@ -357,3 +364,25 @@ def test_a_search_starts_no_iteration_that_would_end_past_finish_by(native: bool
     search.slowest = 601.0  # as if an iteration had taken that long: none fits now
     assert search.search(iterations=20, finish_by=time.monotonic() + 600.0) == 0
     assert search.search(iterations=5, thread_deadline=time.thread_time() + 600.0) == 5
+
+
+def test_served_decisive_playouts_look_for_wins_among_few_finishing_moves() -> None:
+    breakthrough, connect_four = native_game("breakthrough"), native_game("connect_four")
+    finishers = search_worker.serve_finishers(breakthrough)
+    assert finishers is not None
+    for role, last_row in zip(finishers, ("8", "1"), strict=True):
+        assert 0 < len(role) <= 22 and all(move.split()[-1] == last_row + ")" for move in role)
+    state = breakthrough.initial_state()
+    assert search_worker.ServePlayout(1000).native_playouts(state) == (
+        1000,
+        True,
+        breakthrough.finish_inputs(finishers),
+    )
+    assert search_worker.ServePlayout(0).native_playouts(state) == (0, False, None)
+    # every drop can end Connect Four: its decisive playouts look at every move
+    assert search_worker.serve_finishers(connect_four) is None
+    assert search_worker.ServePlayout(1000).native_playouts(connect_four.initial_state()) == (
+        1000,
+        True,
+        None,
+    )

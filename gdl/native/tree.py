@@ -85,6 +85,7 @@ class NativeTree:
         self._values = struct.Struct(f"{3 * native.roles}d")
         self._out = ffi.new("int64_t[]", 3)
         self._tables: Any = None
+        self._finish: Any = None
 
     def configure(
         self,
@@ -99,11 +100,13 @@ class NativeTree:
         safe: bool,
         max_nodes: int | None,
         stop_on_broken: bool,
+        finish: int | None = None,
     ) -> None:
         """The search's settings: implicit minimax's weight (None: off), the prior's
         virtual visits (0: off), both with `heuristic` (`heuristic.Heuristic` of fact
         counts), the playouts a leaf and their policy (`playouts.Greedy`,
-        `playouts.Decisive`), the node cap (None: none)."""
+        `playouts.Decisive`; with `finish`, input bits, they look for wins among those
+        moves only), the node cap (None: none)."""
         tree = self.tree
         tree.c = c
         tree.solver = solver
@@ -115,6 +118,8 @@ class NativeTree:
         tree.safe = safe
         tree.max_nodes = max_nodes or 0
         tree.stop_on_broken = stop_on_broken
+        self._finish = None if finish is None else self.native._inputs(finish)
+        tree.finish = self.ffi.NULL if self._finish is None else self._finish
         if heuristic is not None:
             self._tables = masks, weights = heuristic.native_tables(self.native)
             tree.masks, tree.weights = masks, weights

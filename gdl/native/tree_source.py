@@ -52,6 +52,7 @@ typedef struct {
     int imm, prior, solver, batch, greedy, safe, max_nodes, stop_on_broken, features;
     const uint64_t *masks;
     const double *weights;
+    const uint64_t *finish;  /* the input bits looked at for wins, or 0: every move */
 } Tree;
 """
 """The tree's layout, the same text for cffi's ``cdef`` and the C runtime."""
@@ -442,7 +443,7 @@ static int tree_play_out(Tree *t, const u64 *S, u32 *mt, double *rewards, int64_
     if (!tree_grow((void **)&t->goals, &t->goals_cap, t->batch * NR + t->batch, sizeof(int)))
         return 0;
     out[2] += t->batch;
-    if (playouts((const char *)S, t->batch, seed, t->greedy, t->safe, 0, t->goals,
+    if (playouts((const char *)S, t->batch, seed, t->greedy, t->safe, t->finish, t->goals,
                  t->goals + t->batch * NR, t->fail, 0, 0, 0) < 0)
         return 0;
     if (t->batch == 1) {

@@ -49,16 +49,21 @@ class RandomPlayout:
         elif greedy:
             self.policy = Greedy(greedy, finishers)
 
-    def native_playouts(self, state: State) -> tuple[int, bool] | None:
+    def native_playouts(self, state: State) -> tuple[int, bool, int | None] | None:
         """The playouts `evaluate` plays in `state`'s game as the native tree loop
         names them (`ggp.player.search.native_search`): the moves in which winning
-        moves are taken and whether losing ones are avoided too; None where it cannot
-        play them (finishers)."""
+        moves are taken, whether losing ones are avoided too, and the input bits of
+        the finishers (None: every move is looked at); None where it cannot play
+        them (finishers of a game without input bits)."""
+        finish = None
         if self.finishers is not None:
-            return None
+            inputs = getattr(state.game, "finish_inputs", None)
+            if inputs is None:
+                return None
+            finish = inputs(self.finishers)
         if self.decisive:
-            return self.decisive, True
-        return self.greedy, False
+            return self.decisive, True, finish
+        return self.greedy, False, finish
 
     def evaluate_part(self, state: State, rng: random.Random, part: frozenset[str]) -> Rewards:
         """The mean of `Game.playout_batch` playouts of the part of `part`, the other

@@ -91,7 +91,7 @@ class NativeSearch:
         assert isinstance(evaluator, RandomPlayout)
         policy = evaluator.native_playouts(self.state)
         assert policy is not None
-        greedy, safe = policy
+        greedy, safe, finish = policy
         self.tree.configure(
             c=search.c,
             solver=search.solver,
@@ -103,6 +103,7 @@ class NativeSearch:
             safe=safe,
             max_nodes=None if search.max_nodes is None else search.max_nodes * NATIVE_NODE_SHARE,
             stop_on_broken=not search.broken_rules,
+            finish=finish,
         )
 
     def run(

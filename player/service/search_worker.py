@@ -101,12 +101,13 @@ import select
 import sys
 import time
 import traceback
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from ggp.games.base import Game, GameDefinitionError, GameError, State
-from ggp.games.playouts import RANDOM, Decisive
+from ggp.games.base import Finishers, Game, GameDefinitionError, GameError, State
+from ggp.games.playouts import FINISHING_MOVES, RANDOM, Decisive
 from ggp.gdl.compiled.compiled_game import CompiledGame
 from ggp.player.search.evaluation import RandomPlayout
 from ggp.player.search.factored import PartTrees, independent_choices
@@ -241,7 +242,9 @@ def decisive_suits(game: Game) -> bool:
 class ServePlayout(RandomPlayout):
     """The search's playouts: decisive ones for `plies` moves once the rules
     run on native code, random ones before (the generic version steps every
-    looked-at move through the game interface, too slow to pay).
+    looked-at move through the game interface, too slow to pay).  The decisive
+    ones look for wins among the game's finishing moves (`serve_finishers`)
+    where those are few.
 
     On the interpreter, where one playout of a large game takes seconds (chess
     on a loaded machine: longer than a play clock), a playout looks at `stop`
@@ -254,21 +257,23 @@ class ServePlayout(RandomPlayout):
         super().__init__()
         self.plies = plies
         self.stop = stop
-        self.native_policy = Decisive(plies) if plies else RANDOM
 
     def evaluate(self, state: State, rng: random.Random) -> Rewards:
         if not isinstance(state.game, CompiledGame):
             return self._stoppable(state, rng)
-        native = getattr(state.game, "native_playouts", None) is not None
-        self.decisive = self.plies if native else 0
-        self.policy = self.native_policy if native else RANDOM
+        self._follow(state)
         return super().evaluate(state, rng)
 
-    def native_playouts(self, state: State) -> tuple[int, bool] | None:
+    def native_playouts(self, state: State) -> tuple[int, bool, int | None] | None:
+        self._follow(state)
+        return super().native_playouts(state)
+
+    def _follow(self, state: State) -> None:
+        """The policy for the rules `state` runs on: decisive ones on native code."""
         native = getattr(state.game, "native_playouts", None) is not None
         self.decisive = self.plies if native else 0
-        self.policy = self.native_policy if native else RANDOM
-        return super().native_playouts(state)
+        self.finishers = serve_finishers(state.game) if self.decisive else None
+        self.policy = Decisive(self.plies, self.finishers) if self.decisive else RANDOM
 
     def evaluate_part(self, state: State, rng: random.Random, part: frozenset[str]) -> Rewards:
         native = getattr(state.game, "native_playouts", None) is not None
@@ -286,6 +291,48 @@ class ServePlayout(RandomPlayout):
 
 STOPPED = 0.5
 """The value of a playout stopped before its end (`ServePlayout`): nothing known."""
+
+FINISH_PLAYOUTS = 1000
+"""Random playouts from the initial state whose last moves are a game's finishing
+moves (`playouts.FinishingMoves`: 45 ms on native Breakthrough)..."""
+
+FINISH_SECONDS = 0.25
+"""...or fewer, those of this many CPU seconds (a game of long playouts)."""
+
+FINISH_SHARE = 0.5
+"""Decisive playouts look for wins among the finishing moves alone where these are
+at most this share of the game's moves (Breakthrough: 44 of 310, each role's steps
+onto its last row); elsewhere (Connect Four, tic-tac-toe: every move) at every move."""
+
+_FINISHERS: weakref.WeakKeyDictionary[Game, Finishers | None] = weakref.WeakKeyDictionary()
+
+
+def serve_finishers(game: Game) -> Finishers | None:
+    """The finishing moves decisive playouts of `game` look at for wins (None: every
+    move), found once per game by random playouts from its initial state on its
+    native code (`FINISH_PLAYOUTS`, `FINISH_SECONDS`; seeded); None on other rules,
+    and where the rules break in those playouts."""
+    if game in _FINISHERS:
+        return _FINISHERS[game]
+    inputs = getattr(game, "finish_inputs", None)
+    if inputs is None or getattr(game, "native_playouts", None) is None:
+        return None  # not yet, perhaps: looked at again once native code is attached
+    rng, state = random.Random(0), game.initial_state()
+    found: list[frozenset[str]] = [frozenset() for _ in game.roles]
+    start, played = time.process_time(), 0
+    try:
+        while played < FINISH_PLAYOUTS and time.process_time() - start < FINISH_SECONDS:
+            batch = state.playouts(rng, 50, FINISHING_MOVES)
+            found = [old | new for old, new in zip(found, batch, strict=True)]
+            played += 50
+    except GameDefinitionError:
+        found = []
+    finishers = tuple(found) if found else None
+    texts = game.compiled.move_texts  # type: ignore[attr-defined]
+    if finishers is not None and inputs(finishers).bit_count() > FINISH_SHARE * len(texts):
+        finishers = None
+    _FINISHERS[game] = finishers
+    return finishers
 
 
 SEARCH_FACTOR = True
