@@ -9,7 +9,7 @@ import time
 
 import pytest
 from gdl_texts import TICTACTOE
-from ggp.games.base import GameError
+from ggp.games.base import GameDefinitionError, GameError
 from ggp.gdl.load import game_from_text
 from ggp.player.search import races
 from ggp.player.search.mcts import MCTS
@@ -393,6 +393,20 @@ def test_the_tactics_are_raced_only_where_the_load_says_and_run_once_chosen(
     assert "the search plays decisive playouts, c=0.35, tactics" in capsys.readouterr().err
     answer = chosen.handle({**command, "until": time.time() + 0.5})
     assert chosen.tactics is not None  # the tactics searched this move's position
+
+    def broken(*args: object) -> None:
+        raise GameDefinitionError("no legal move for white")
+
+    # rules that break in the tactics stop them, and the configuration says so...
+    monkeypatch.setattr(chosen.tactics, "analyse", broken)
+    answer = chosen.handle({**command, "until": time.time() + 0.5})
+    assert not chosen.tactics_on and not answer["config"].endswith(", tactics")
+    assert "the tactics stop: no legal move for white" in capsys.readouterr().err
+    # ...and a later race's choice of them does not turn them on again
+    chosen.race = None
+    answer = chosen.handle({**command, "until": time.time() + 0.5, "race": 0.5})
+    assert chosen.race.finished and chosen.chosen.tactics
+    assert not chosen.tactics_on and not answer["config"].endswith(", tactics")
 
 
 def test_without_races_the_worker_keeps_its_defaults(monkeypatch, tmp_path) -> None:

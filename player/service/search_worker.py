@@ -480,6 +480,9 @@ class SearchWorker:
         """Whether to search for forced wins and losses (``tactics`` at load)."""
         self.tactics: Tactics | None = None
         """With `tactics_on`: our role's tactical search and its table, over the match."""
+        self.tactics_broke = False
+        """Whether the tactics stopped on rules that broke in them (this match): no race
+        choice turns them on again."""
         self.replies: list[State] = []
         """The positions after the other role's likeliest replies, left for the tactics
         to search while pondering..."""
@@ -550,6 +553,7 @@ class SearchWorker:
             self.ponder_limit = command.get("ponder", 0.0)
             self.traps_on = command.get("traps", SEARCH_TRAPS)
             self.tactics_on = command.get("tactics", SEARCH_TACTICS)
+            self.tactics_broke = False
             self.tactics_race = bool(command.get("tactics_race", False))
             self.tactics_workers = max(1, int(command.get("tactics_workers", 1)))
             self.races_on = command.get("races", SEARCH_RACES)
@@ -893,8 +897,9 @@ class SearchWorker:
             )
         if changed:
             before = self.config
-            self.config = self.chosen = race.champion
-            self.tactics_on = race.champion.tactics
+            self.tactics_on = race.champion.tactics and not self.tactics_broke
+            self.chosen = race.champion
+            self.config = dataclasses.replace(race.champion, tactics=self.tactics_on)
             self._regrow_unless_alike(before)
         if race.finished:
             print(f"search worker: the search plays {self.config.describe()}", file=sys.stderr)
@@ -1062,7 +1067,8 @@ class SearchWorker:
             )
         except GameDefinitionError as error:  # as `_solve`
             print(f"search worker: the tactics stop: {error}", file=sys.stderr)
-            self.tactics_on = False
+            self.tactics_on, self.tactics_broke = False, True
+            self.config = dataclasses.replace(self.config, tactics=False)
             return None
         if verdict.found:
             print(
