@@ -230,7 +230,7 @@ def test_serve_plays_decisive_playouts_on_native_code_in_games_with_few_moves() 
     assert decisive_suits(tictactoe())
     assert decisive_suits(grab(simultaneous=False))
     breakthrough = GdlGame.from_text((GDL_DIR / "breakthrough.kif").read_text(), name="bt")
-    assert not decisive_suits(breakthrough)  # 22 moves: its search stays as it was
+    assert not decisive_suits(breakthrough)  # 22 moves, no native code: random playouts
     assert not decisive_suits(race())  # both move at once: not shown to pay
     state = grab(simultaneous=False).initial_state()
     playout = ServePlayout(SEARCH_DECISIVE)

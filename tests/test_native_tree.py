@@ -379,9 +379,59 @@ def test_served_decisive_playouts_look_for_wins_among_few_finishing_moves() -> N
         breakthrough.finish_inputs(finishers),
     )
     assert search_worker.ServePlayout(0).native_playouts(state) == (0, False, None)
+    assert search_worker.decisive_suits(breakthrough)  # cheap now: its default
     # every drop can end Connect Four: its decisive playouts look at every move
     assert search_worker.serve_finishers(connect_four) is None
     assert search_worker.ServePlayout(1000).native_playouts(connect_four.initial_state()) == (
+        1000,
+        True,
+        None,
+    )
+
+
+def test_the_served_search_turns_decisive_where_native_code_finds_few_finishers(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    worker = SearchWorker()
+    rules = (GDL_DIR / "breakthrough.kif").read_text()
+    worker.handle({"cmd": "load", "rules": rules, "traps": False, "races": False})
+    worker.settle(120)
+    game = worker.tree.root.state.game
+    game.native_build.join()
+    assert not worker.tree.native and not worker.config.decisive  # Python's tree, random
+    command = {"cmd": "search", "role": 0, "until": time.time() + 120, "iterations": 60}
+    answer = worker.handle(command)
+    assert worker.tree.native and worker.config.decisive
+    assert answer["config"].startswith("decisive playouts")
+    assert worker.tree._native.tree.tree.finish != game.native.ffi.NULL
+    assert "wins looked for among the game's few finishing moves" in capsys.readouterr().err
+
+
+FORCED_LAST_TAKE = """
+(role a) (role b)
+(init (pile 4)) (init (control a))
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)
+(<= (legal ?r (take 1)) (true (control ?r)) (true (pile ?n)) (distinct ?n 0))
+(<= (legal ?r (take 2)) (true (control ?r)) (true (pile ?n)) (distinct ?n 0)
+    (distinct ?n 1) (distinct ?n 2))
+(<= (legal ?r noop) (role ?r) (not (true (control ?r))))
+(<= (next (pile ?m)) (does ?r (take 1)) (true (pile ?n)) (succ ?m ?n))
+(<= (next (pile ?m)) (does ?r (take 2)) (true (pile ?n)) (succ ?k ?n) (succ ?m ?k))
+(<= (next (control a)) (true (control b)))
+(<= (next (control b)) (true (control a)))
+(<= terminal (true (pile 0)))
+(<= (goal ?r 100) (role ?r) (not (true (control ?r))))
+(<= (goal ?r 0) (true (control ?r)))
+"""
+"""A take-away game whose last take is always forced (from a pile of one)."""
+
+
+def test_where_no_finishing_move_was_a_choice_decisive_playouts_look_at_every_move() -> None:
+    game = game_from_text(FORCED_LAST_TAKE, reasoner="native")
+    game.native_build.join()
+    assert game.native is not None
+    assert search_worker.serve_finishers(game) is None
+    assert search_worker.ServePlayout(1000).native_playouts(game.initial_state()) == (
         1000,
         True,
         None,

@@ -223,20 +223,27 @@ SEARCH_DECISIVE_MOVES = 10
 play decisive playouts.  A playout move looked at costs a next state per move
 of the mover and per reply of the opponent, so the cost grows with the square
 of the moves: at Connect Four's 8 the playouts ran 0.07 of the random ones
-per CPU-second and won; Breakthrough (22 moves) and the corpus Hex (81) keep the search
-they had, where decisive playouts were not shown to win."""
+per CPU-second and won.  Where more moves can end the game than `FINISH_SHARE` of
+its moves (the corpus Hex: 77 of 82 a role), looking at each costs as much, so
+random playouts stay; where fewer can (Breakthrough), the playouts look at those alone
+(`serve_finishers`) and are decisive once native code runs them."""
 
 
 def decisive_suits(game: Game) -> bool:
-    """Whether the search of `game` plays decisive playouts: no role has more than
-    `SEARCH_DECISIVE_MOVES` legal moves in the initial state, and at most one role
-    has a choice there.  Where several roles move at once, the playouts' rule
-    costs a look per move of every chooser: on simultaneous Connect Four they ran
-    0.02 of the random playouts per CPU-second and scored 0.467 (0.30-0.64, 30
+    """Whether the search of `game` plays decisive playouts: at most one role has a
+    choice in the initial state, and either no role has more than
+    `SEARCH_DECISIVE_MOVES` legal moves there or, once the rules run on native
+    code, the game's finishing moves are few (`serve_finishers`: the playouts look
+    for wins among them alone).  Where several roles move at once, the playouts'
+    rule costs a look per move of every chooser: on simultaneous Connect Four they
+    ran 0.02 of the random playouts per CPU-second and scored 0.467 (0.30-0.64, 30
     matches at 1 s a move, factor=yes) against the random ones, no gain."""
     moves = game.initial_state().all_legal_moves()
-    choosers = sum(len(legal) > 1 for legal in moves)
-    return choosers <= 1 and max(len(legal) for legal in moves) <= SEARCH_DECISIVE_MOVES
+    if sum(len(legal) > 1 for legal in moves) > 1:
+        return False
+    return max(len(legal) for legal in moves) <= SEARCH_DECISIVE_MOVES or (
+        serve_finishers(game) is not None
+    )
 
 
 class ServePlayout(RandomPlayout):
@@ -311,7 +318,7 @@ def serve_finishers(game: Game) -> Finishers | None:
     """The finishing moves decisive playouts of `game` look at for wins (None: every
     move), found once per game by random playouts from its initial state on its
     native code (`FINISH_PLAYOUTS`, `FINISH_SECONDS`; seeded); None on other rules,
-    and where the rules break in those playouts."""
+    where the rules break in those playouts, and where a role has none."""
     if game in _FINISHERS:
         return _FINISHERS[game]
     inputs = getattr(game, "finish_inputs", None)
@@ -327,7 +334,9 @@ def serve_finishers(game: Game) -> Finishers | None:
             played += 50
     except GameDefinitionError:
         found = []
-    finishers = tuple(found) if found else None
+    # a role none of whose moves ended a playout (Dots and Boxes: every last line is
+    # forced) says nothing of where its wins are: every move is looked at
+    finishers = tuple(found) if found and all(found) else None
     texts = game.compiled.move_texts  # type: ignore[attr-defined]
     if finishers is not None and inputs(finishers).bit_count() > FINISH_SHARE * len(texts):
         finishers = None
@@ -699,6 +708,7 @@ class SearchWorker:
         if game.native_playouts is None:
             return
         self.native_checked = game
+        decisive = self._decisive_on_native(game)
         fresh = self.new_tree(root.state, root.depth)
         if fresh.native:
             print(
@@ -706,7 +716,23 @@ class SearchWorker:
                 f"(the Python tree's {tree.node_count} nodes dropped)",
                 file=sys.stderr,
             )
+        if fresh.native or decisive:
             self.tree = fresh
+
+    def _decisive_on_native(self, game: Game) -> bool:
+        """Decisive playouts by default where native code makes them cheap
+        (`decisive_suits`: few finishing moves), unless a race chose already;
+        returns whether the configuration changed."""
+        if self.chosen is not None or self.config.decisive or not decisive_suits(game):
+            return False
+        self.config = dataclasses.replace(self.config, decisive=True)
+        self.playout = ServePlayout(SEARCH_DECISIVE, self.must_stop)
+        print(
+            "search worker: decisive playouts, wins looked for among the game's "
+            "few finishing moves",
+            file=sys.stderr,
+        )
+        return True
 
     def new_tree(
         self,
