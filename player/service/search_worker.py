@@ -276,11 +276,16 @@ class ServePlayout(RandomPlayout):
         return super().native_playouts(state)
 
     def _follow(self, state: State) -> None:
-        """The policy for the rules `state` runs on: decisive ones on native code."""
+        """The policy for the rules `state` runs on: decisive ones on native code (made
+        again only when the finishers change: this runs at every Python-tree leaf)."""
         native = getattr(state.game, "native_playouts", None) is not None
         self.decisive = self.plies if native else 0
-        self.finishers = serve_finishers(state.game) if self.decisive else None
-        self.policy = Decisive(self.plies, self.finishers) if self.decisive else RANDOM
+        finishers = serve_finishers(state.game) if self.decisive else None
+        if not self.decisive:
+            self.policy = RANDOM
+        elif self.policy is RANDOM or finishers is not self.finishers:
+            self.policy = Decisive(self.plies, finishers)
+        self.finishers = finishers
 
     def evaluate_part(self, state: State, rng: random.Random, part: frozenset[str]) -> Rewards:
         native = getattr(state.game, "native_playouts", None) is not None
