@@ -28,10 +28,12 @@ after that many minutes, for a run that must end by a given time.
 
 Writes JSON: each match (seats, goals, steps, the errors recorded against each
 side, the machine's load average before and after, seconds, our commit and,
-when we started the player, our replies in it read from its log); per game
-and overall our score (the mean of goal/100, a draw counting half) with its
-95% Wilson interval, wins/draws/losses, errors, the range of the load, and how
-many of our replies were late (after the clock) or fallbacks.  ``--plot``
+when we started the player, our replies in it and how our search was set up
+(rules, heuristic, races and their verdicts, the configuration played:
+`serve_log`), read from its log); per game and overall our score (the mean of
+goal/100, a draw counting half) with its 95% Wilson interval, wins/draws/losses,
+errors, the range of the load, how many of our replies were late (after the
+clock) or fallbacks, and the search's set-ups counted.  ``--plot``
 draws the scores with their intervals (matplotlib, the ``plot`` extra).
 
 ``--merge`` joins the results of runs made at once against the same opponent
@@ -68,6 +70,7 @@ from ggp.server.results import outcome  # noqa: E402
 from ggp.server.stats import wilson_interval  # noqa: E402
 from ggp.server.tournament import cached_game, run_tournament  # noqa: E402
 from referee_serve import free_port, stop_player, wait_until_up  # noqa: E402
+from serve_log import describe, searches_of, searches_summary  # noqa: E402
 
 CORPUS_GAMES = ROOT.parent / "shared" / "gdl-corpus" / "games"
 
@@ -224,6 +227,9 @@ def summary(matches: list[dict]) -> dict:
         for key in PER_MOVE:
             values = [value for r in replies for value in r.get(key, ())]
             entry["ours_replies"][f"median_{key}"] = median(values) if values else None
+    searches = [m["search"] for m in matches if m.get("search")]
+    if searches:
+        entry["ours_search"] = searches_summary(searches)
     return entry
 
 
@@ -333,6 +339,8 @@ def print_summary(report: dict) -> None:
     for game, entry in report["games"].items():
         if entry["matches_detail"]:
             print(line(game, entry))
+            if "ours_search" in entry:
+                print(f"    search: {describe(entry['ours_search'])}")
     if "overall" in report:
         print(line("overall", report["overall"]))
 
@@ -437,6 +445,7 @@ def main() -> int:
                 match = play_match(game, len(done), ours, args, log_dir)
                 if process is not None:
                     match["replies"] = replies_of(ours_log, args.playclock, match["match_id"])
+                    match["search"] = searches_of(ours_log).get(match["match_id"])
                 done.append(match)
                 summarise(report)
                 args.out.write_text(json.dumps(report, indent=1))

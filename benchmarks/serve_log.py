@@ -1,0 +1,169 @@
+"""How ``ggp serve`` set up its search in each match, read from its log.
+
+    python benchmarks/serve_log.py SERVE.log [SERVE.log ...]
+
+The search workers write their decisions to the server's log, one line each,
+without the match's id (`ggp.player.service.search_worker`): when the compiled
+rules and the native library took over, whether a heuristic was learnt, whether
+decisive playouts were turned on, which configurations the races tried with
+their verdicts, what the search played in the end, and the tactics' finds. A
+match's lines are those between the end of the match before (its ``stop``
+line) and its own ``stop`` line, since the matches of one log follow each
+other (one match at a time, as `benchmarks/strength.py` plays them).
+
+`search_of` gives one match's decisions; `searches_summary` counts them over
+the matches of a game, for the strength results (`benchmarks/strength.py`).
+Run on logs, this prints each match's decisions.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+WORKER = "search worker: "
+
+STOP = re.compile(r"\bstop (\S+): ")
+START = re.compile(r"\bstart (\S+): ready in ([0-9.]+) s, as (\S+), (\d+) simulations")
+COMPILED = re.compile(r"the rules are compiled after ([0-9.]+) s")
+NATIVE = re.compile(r"the native library searches from move (\d+)")
+RACING = re.compile(r"racing configurations against (.+), ([0-9.]+) CPU-s a move")
+VERDICT = re.compile(
+    r"race after \d+ games: (chosen|dropped|no verdict, dropped|not confirmed at scale, dropped"
+    r"|won the screen, to be confirmed at scale): (.+?) against .+?: "
+    r"(\d+(?:\.\d+)? of \d+ games \([0-9.]+, [0-9.]+-[0-9.]+\))"
+)
+SHORT = {
+    "no verdict, dropped": "no verdict",
+    "not confirmed at scale, dropped": "not confirmed at scale",
+    "won the screen, to be confirmed at scale": "won the screen",
+}
+"""Verdicts' kinds as a line of counts names them."""
+PLAYS = re.compile(r"the search plays (.+?)(?:, as the racing worker chose)?$")
+
+
+def sections(text: str) -> dict[str, list[str]]:
+    """Each match's lines of a serve log, by match id: from after the stop of
+    the match before to its own stop."""
+    found: dict[str, list[str]] = {}
+    lines: list[str] = []
+    for line in text.splitlines():
+        lines.append(line)
+        stopped = STOP.search(line)
+        if stopped:
+            found[stopped.group(1)] = lines
+            lines = []
+    return found
+
+
+def search_of(lines: list[str], match_id: str) -> dict:
+    """The search's decisions in one match's lines (`sections`): the rules it
+    ended on, when compiled and native rules took over, whether a heuristic was
+    learnt and decisive playouts turned on, what the races started from, their
+    verdicts, the configuration played last and how many tactical finds."""
+    decisions: dict = {
+        "rules": "interpreter",
+        "compiled_after": None,
+        "native_from_move": None,
+        "heuristic": False,
+        "decisive_finishers": False,
+        "raced_from": None,
+        "verdicts": [],
+        "plays": None,
+        "tactics_found": 0,
+        "start_simulations": None,
+    }
+    for line in lines:
+        started = START.search(line)
+        if started and started.group(1) == match_id:
+            decisions["start_simulations"] = int(started.group(4))
+        _, worker, said = line.partition(WORKER)
+        if not worker:
+            continue
+        if found := COMPILED.match(said):
+            decisions["rules"] = "compiled"
+            if decisions["compiled_after"] is None:
+                decisions["compiled_after"] = float(found.group(1))
+        elif found := NATIVE.match(said):
+            decisions["rules"] = "native"
+            if decisions["native_from_move"] is None:
+                decisions["native_from_move"] = int(found.group(1))
+        elif said.startswith("learnt heuristic"):
+            decisions["heuristic"] = True
+        elif said.startswith("decisive playouts, wins looked for"):
+            decisions["decisive_finishers"] = True
+        elif found := RACING.match(said):
+            decisions["raced_from"] = found.group(1)
+        elif found := VERDICT.match(said):
+            verdict, challenger, record = found.groups()
+            decisions["verdicts"].append(
+                {"verdict": verdict, "challenger": challenger, "record": record}
+            )
+        elif found := PLAYS.match(said):
+            decisions["plays"] = found.group(1)
+        elif said.startswith("tactics at move "):
+            decisions["tactics_found"] += 1
+    if decisions["plays"] is None:
+        decisions["plays"] = decisions["raced_from"]
+    return decisions
+
+
+def searches_of(log: Path) -> dict[str, dict]:
+    """Every match's decisions in a serve log, by match id."""
+    text = log.read_text(errors="replace") if log.exists() else ""
+    return {match_id: search_of(lines, match_id) for match_id, lines in sections(text).items()}
+
+
+def searches_summary(searches: list[dict]) -> dict:
+    """The decisions of a game's matches counted: the configurations played last
+    (where races ran), the rules ended on, in how many a heuristic was learnt and
+    decisive playouts turned on, the verdicts by kind and challenger, the
+    tactical finds."""
+    verdicts = Counter(
+        f"{v['verdict']}: {v['challenger']}" for search in searches for v in search["verdicts"]
+    )
+    return {
+        "matches": len(searches),
+        "plays": dict(Counter(s["plays"] for s in searches if s["plays"] is not None)),
+        "rules": dict(Counter(s["rules"] for s in searches)),
+        "heuristic": sum(s["heuristic"] for s in searches),
+        "decisive_finishers": sum(s["decisive_finishers"] for s in searches),
+        "verdicts": dict(verdicts),
+        "tactics_found": sum(s["tactics_found"] for s in searches),
+    }
+
+
+def describe(summary: dict) -> str:
+    """One line of a game's `searches_summary`."""
+    n = summary["matches"]
+    plays = "; ".join(f"{config} ({count} of {n})" for config, count in summary["plays"].items())
+    rules = ", ".join(f"{stage} {count}" for stage, count in summary["rules"].items())
+    verdicts: Counter[str] = Counter()
+    for key, count in summary["verdicts"].items():
+        kind = key.partition(":")[0]
+        verdicts[SHORT.get(kind, kind)] += count
+    races = ", ".join(f"{count} {kind}" for kind, count in verdicts.items()) or "none"
+    return (
+        f"played {plays or 'without races'}; rules: {rules}; heuristic learnt in "
+        f"{summary['heuristic']} of {n}; decisive on finishers in "
+        f"{summary['decisive_finishers']} of {n}; race verdicts: {races}; "
+        f"tactical finds: {summary['tactics_found']}"
+    )
+
+
+def main(paths: list[str]) -> int:
+    if not paths:
+        print(__doc__.split("\n\n")[1].strip(), file=sys.stderr)
+        return 2
+    for path in paths:
+        for match_id, decisions in searches_of(Path(path)).items():
+            print(f"{match_id}: {describe(searches_summary([decisions]))}")
+            for verdict in decisions["verdicts"]:
+                print(f"    {verdict['verdict']}: {verdict['challenger']}, {verdict['record']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

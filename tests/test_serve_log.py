@@ -1,0 +1,141 @@
+"""benchmarks/serve_log.py: how the served search was set up in each match, from the log."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ggp.player.search.races import SearchConfig, Standing
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import serve_log  # noqa: E402
+import strength  # noqa: E402
+
+PLAIN = SearchConfig(c=0.35, imm=True, prior=True)
+DECISIVE = SearchConfig(c=0.35, decisive=True, imm=True, prior=True)
+
+
+def verdict(kind: str, challenger: SearchConfig, points: float, games: int) -> str:
+    standing = Standing("change", challenger, PLAIN, games=games, points=points)
+    return (
+        f"search worker: race after 40 games: {kind}: {standing.describe()} "
+        "(the match's searches: 1000 simulations a move, a race move at scale 0.1 CPU-s)"
+    )
+
+
+LOG = "\n".join(
+    [
+        "2026-12-01 10:00:00,000 INFO ggp.serve: ours listening on http://127.0.0.1:1",
+        "search worker: the rules are compiled after 0.4 s; the search moves from the "
+        "interpreter (9 nodes) to them at move 0",
+        "search worker: the native library searches from move 0 (the Python tree's 46 nodes "
+        "dropped)",
+        "search worker: learnt heuristic",
+        "  material: (cell ?x ?y white) +0.3",
+        "2026-12-01 10:01:00,000 INFO ggp.player.service.http_player: start game.1: ready in "
+        "59.4 s, as white, 635357 simulations (interpreter, then native)",
+        f"search worker: racing configurations against {PLAIN.describe()}, 0.036 CPU-s a move",
+        verdict("dropped", SearchConfig(c=0.35, rave=True), 0, 4),
+        verdict("no verdict, dropped", SearchConfig(c=0.7, imm=True, prior=True), 8.5, 16),
+        verdict("chosen", DECISIVE, 14, 16),
+        "search worker: tactics at move 12: a win in 3",
+        f"search worker: the search plays {DECISIVE.describe()}",
+        "2026-12-01 10:09:00,000 INFO ggp.player.service.http_player: stop game.1: done",
+        "search worker: the rules are compiled after 0.6 s; the search moves from the "
+        "interpreter (2 nodes) to them at move 0",
+        "search worker: decisive playouts, wins looked for among the game's few finishing moves",
+        "2026-12-01 10:10:00,000 INFO ggp.player.service.http_player: start game.2: ready in "
+        "59.4 s, as black, 1200 simulations (interpreter, then compiled)",
+        "2026-12-01 10:19:00,000 INFO ggp.player.service.http_player: stop game.2: done",
+        "2026-12-01 10:19:01,000 INFO ggp.serve: stopping",
+    ]
+)
+
+
+def test_each_match_has_the_lines_since_the_match_before_stopped():
+    found = serve_log.sections(LOG)
+    assert list(found) == ["game.1", "game.2"]
+    assert any("learnt heuristic" in line for line in found["game.1"])
+    assert not any("learnt heuristic" in line for line in found["game.2"])
+    assert any("decisive playouts" in line for line in found["game.2"])
+
+
+def test_a_match_s_decisions_are_read_from_the_worker_lines():
+    found = serve_log.sections(LOG)
+    first = serve_log.search_of(found["game.1"], "game.1")
+    assert first["rules"] == "native"
+    assert (first["compiled_after"], first["native_from_move"]) == (0.4, 0)
+    assert first["heuristic"] and not first["decisive_finishers"]
+    assert first["raced_from"] == PLAIN.describe()
+    assert first["plays"] == DECISIVE.describe()
+    assert [(v["verdict"], v["challenger"]) for v in first["verdicts"]] == [
+        ("dropped", SearchConfig(c=0.35, rave=True).describe()),
+        ("no verdict, dropped", SearchConfig(c=0.7, imm=True, prior=True).describe()),
+        ("chosen", DECISIVE.describe()),
+    ]
+    assert first["verdicts"][1]["record"] == "8.5 of 16 games (0.53, 0.31-0.74)"
+    assert first["tactics_found"] == 1
+    assert first["start_simulations"] == 635357
+
+    second = serve_log.search_of(found["game.2"], "game.2")
+    assert second["rules"] == "compiled" and second["native_from_move"] is None
+    assert second["decisive_finishers"] and not second["heuristic"]
+    assert second["raced_from"] is None and second["plays"] is None
+    assert second["verdicts"] == []
+
+
+def test_a_game_s_decisions_are_counted_and_told_in_a_line(tmp_path):
+    log = tmp_path / "ours.log"
+    log.write_text(LOG)
+    searches = serve_log.searches_of(log)
+    summary = serve_log.searches_summary(list(searches.values()))
+    assert summary["plays"] == {DECISIVE.describe(): 1}
+    assert summary["rules"] == {"native": 1, "compiled": 1}
+    assert (summary["heuristic"], summary["decisive_finishers"]) == (1, 1)
+    assert summary["verdicts"][f"chosen: {DECISIVE.describe()}"] == 1
+    line = serve_log.describe(summary)
+    assert f"played {DECISIVE.describe()} (1 of 2)" in line
+    assert "race verdicts: 1 dropped, 1 no verdict, 1 chosen;" in line
+
+
+def test_a_real_log_of_breakthrough_matches_gives_their_races():
+    """A serve log of 28 November kept in docs: the worker lines as they were
+    printed then."""
+    logs = ROOT / "docs" / "strength" / "logs" / "sancho-60-10-breakthrough-decisive"
+    searches = serve_log.searches_of(sorted(logs.glob("ours-*.log"))[0])
+    first = searches["breakthrough.20261128T180927.453911.0"]
+    assert first["rules"] == "native" and first["heuristic"]
+    assert first["plays"] == DECISIVE.describe()
+    assert [v["verdict"] for v in first["verdicts"]] == [
+        "no verdict, dropped",
+        "dropped",
+        "dropped",
+    ]
+    assert first["verdicts"][1]["record"] == "1 of 8 games (0.12, 0.02-0.47)"
+
+
+def test_the_strength_results_count_the_searches_of_each_game(capsys):
+    found = serve_log.sections(LOG)
+    matches = []
+    for index, match_id in enumerate(found):
+        matches.append(
+            {
+                "match_id": match_id,
+                "ours_role": index % 2,
+                "goals": [100, 0],
+                "steps": 30,
+                "errors": {side: {"TO": 0, "CE": 0, "IL": 0} for side in ("ours", "opponent")},
+                "load_before": 1.0,
+                "load_after": 2.0,
+                "seconds": 300.0,
+                "commit": "abc1234",
+                "search": serve_log.search_of(found[match_id], match_id),
+            }
+        )
+    report = {"opponent": "Sancho", "games": {"breakthrough": {"matches_detail": matches}}}
+    strength.summarise(report)
+    assert report["games"]["breakthrough"]["ours_search"]["heuristic"] == 1
+    strength.print_summary(report)
+    assert f"search: played {DECISIVE.describe()} (1 of 2)" in capsys.readouterr().out
