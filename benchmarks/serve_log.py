@@ -4,7 +4,7 @@
 
 The search workers write their decisions to the server's log, one line each,
 without the match's id (`ggp.player.service.search_worker`): when the compiled
-rules and the native library took over, whether a heuristic was learnt, whether
+rules and the native library's tree took over, whether a heuristic was learnt, whether
 decisive playouts were turned on, which configurations the races tried with
 their verdicts, what the search played in the end, and the tactics' finds. A
 match's lines are those between the end of the match before (its ``stop``
@@ -60,7 +60,9 @@ def sections(text: str) -> dict[str, list[str]]:
 
 def search_of(lines: list[str], match_id: str) -> dict:
     """The search's decisions in one match's lines (`sections`): the rules it
-    ended on, when compiled and native rules took over, whether a heuristic was
+    ended on ("native tree" where the native library took the whole tree over;
+    "compiled" also where native code plays the playouts of a Python tree, as
+    the replies' ``(native, ...)`` tell), when they took over, whether a heuristic was
     learnt and decisive playouts turned on, what the races started from, their
     verdicts, the configuration played last and how many tactical finds."""
     decisions: dict = {
@@ -87,7 +89,7 @@ def search_of(lines: list[str], match_id: str) -> dict:
             if decisions["compiled_after"] is None:
                 decisions["compiled_after"] = float(found.group(1))
         elif found := NATIVE.match(said):
-            decisions["rules"] = "native"
+            decisions["rules"] = "native tree"
             if decisions["native_from_move"] is None:
                 decisions["native_from_move"] = int(found.group(1))
         elif said.startswith("learnt heuristic"):

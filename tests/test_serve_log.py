@@ -65,7 +65,7 @@ def test_each_match_has_the_lines_since_the_match_before_stopped():
 def test_a_match_s_decisions_are_read_from_the_worker_lines():
     found = serve_log.sections(LOG)
     first = serve_log.search_of(found["game.1"], "game.1")
-    assert first["rules"] == "native"
+    assert first["rules"] == "native tree"
     assert (first["compiled_after"], first["native_from_move"]) == (0.4, 0)
     assert first["heuristic"] and not first["decisive_finishers"]
     assert first["raced_from"] == PLAIN.describe()
@@ -92,7 +92,7 @@ def test_a_game_s_decisions_are_counted_and_told_in_a_line(tmp_path):
     searches = serve_log.searches_of(log)
     summary = serve_log.searches_summary(list(searches.values()))
     assert summary["plays"] == {DECISIVE.describe(): 1}
-    assert summary["rules"] == {"native": 1, "compiled": 1}
+    assert summary["rules"] == {"native tree": 1, "compiled": 1}
     assert (summary["heuristic"], summary["decisive_finishers"]) == (1, 1)
     assert summary["verdicts"][f"chosen: {DECISIVE.describe()}"] == 1
     line = serve_log.describe(summary)
@@ -106,7 +106,7 @@ def test_a_real_log_of_breakthrough_matches_gives_their_races():
     logs = ROOT / "docs" / "strength" / "logs" / "sancho-60-10-breakthrough-decisive"
     searches = serve_log.searches_of(sorted(logs.glob("ours-*.log"))[0])
     first = searches["breakthrough.20261128T180927.453911.0"]
-    assert first["rules"] == "native" and first["heuristic"]
+    assert first["rules"] == "native tree" and first["heuristic"]
     assert first["plays"] == DECISIVE.describe()
     assert [v["verdict"] for v in first["verdicts"]] == [
         "no verdict, dropped",
