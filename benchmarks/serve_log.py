@@ -112,10 +112,15 @@ def search_of(lines: list[str], match_id: str) -> dict:
     return decisions
 
 
+def searches_in(text: str) -> dict[str, dict]:
+    """Every match's decisions in the text of a serve log (or a part of one made of
+    whole matches), by match id."""
+    return {match_id: search_of(lines, match_id) for match_id, lines in sections(text).items()}
+
+
 def searches_of(log: Path) -> dict[str, dict]:
     """Every match's decisions in a serve log, by match id."""
-    text = log.read_text(errors="replace") if log.exists() else ""
-    return {match_id: search_of(lines, match_id) for match_id, lines in sections(text).items()}
+    return searches_in(log.read_text(errors="replace") if log.exists() else "")
 
 
 def searches_summary(searches: list[dict]) -> dict:

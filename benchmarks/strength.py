@@ -26,6 +26,10 @@ from it: the matches there count towards ``--matches`` (the opponent's name,
 clocks and serve options must be the same).  ``--stop-after`` starts no match
 after that many minutes, for a run that must end by a given time.
 
+A match in which an opponent erred (late, failed or illegal replies) at more
+than half of its steps is not counted: it is kept under ``not_counted`` with
+the reason, and its game is played no further in the run (`failing_roles`).
+
 Writes JSON: each match (seats, goals, steps, the errors recorded against each
 side, the machine's load average before and after, seconds, our commit and,
 when we started the player, our replies in it and how our search was set up
@@ -70,7 +74,7 @@ from ggp.server.results import outcome  # noqa: E402
 from ggp.server.stats import wilson_interval  # noqa: E402
 from ggp.server.tournament import cached_game, run_tournament  # noqa: E402
 from referee_serve import free_port, stop_player, wait_until_up  # noqa: E402
-from serve_log import describe, searches_of, searches_summary  # noqa: E402
+from serve_log import describe, searches_in, searches_summary  # noqa: E402
 
 CORPUS_GAMES = ROOT.parent / "shared" / "gdl-corpus" / "games"
 
@@ -100,6 +104,13 @@ SEARCH = re.compile(r", (\d+) simulations(?: \+ (\d+) pondered in ([0-9.]+) s)?"
 PER_MOVE = ("simulations", "pondered", "ponder_seconds")
 """Figures of each searched move, summarised by their medians."""
 
+OPPONENT_ERROR_SHARE = 0.5
+"""A match in which an opponent's replies were late, failed or illegal at more than
+this share of its steps is not counted, and its game is played no further in
+the run: the referee played for the opponent, so the match measures nothing of
+our search (an opponent set up without a library it needs throws on every
+move; one that cannot handle a game's size times out on most)."""
+
 
 def our_commit() -> str | None:
     """This checkout's commit (``-dirty`` with uncommitted changes), if git knows it."""
@@ -128,9 +139,10 @@ def seats(index: int, roles: int, ours: str, opponents: list[str]) -> list[str]:
     return [ours if role == index % roles else next(others) for role in range(roles)]
 
 
-def play_match(game: str, index: int, ours: str, args, log_dir: Path) -> dict:
-    """Match `index` of `game`: in a game of two roles, we take the first seat in
-    even matches, the second in odd (`seats`)."""
+def play_match(game: str, index: int, ours: str, args, log_dir: Path) -> tuple[dict, list[str]]:
+    """Match `index` of `game` (in a game of two roles, we take the first seat in
+    even matches, the second in odd: `seats`), and the roles of opponents that
+    erred at more than `OPPONENT_ERROR_SHARE` of its steps (`failing_roles`)."""
     roles = cached_game(game_spec(game), True).game.roles
     playing = sum(role != RANDOM_ROLE for role in roles)
     urls = seats(index, playing, ours, args.opponent)
@@ -155,7 +167,7 @@ def play_match(game: str, index: int, ours: str, args, log_dir: Path) -> dict:
         side = errors["ours" if agent == agent_of_ours else "opponent"]
         for kind, count in enumerate(result.errors[role] if result.errors else ()):
             side[kind] += count
-    return {
+    match = {
         "match_id": result.match_id,
         "ours_role": result.seats.index(agent_of_ours),
         "goals": list(result.goals),
@@ -168,16 +180,46 @@ def play_match(game: str, index: int, ours: str, args, log_dir: Path) -> dict:
         "seconds": round(time.perf_counter() - began, 1),
         "commit": args.commit,
     }
+    opponents = [role for role, agent in enumerate(result.seats) if agent != agent_of_ours]
+    return match, failing_roles(result.errors, result.steps, opponents, roles)
 
 
-def replies_of(log: Path, playclock: float, match_id: str) -> dict:
-    """Our player's ``play`` replies in one match, from its log: how many, the
+def failing_roles(
+    errors: list[list[int]] | None, steps: int, opponents: list[int], roles: list[str]
+) -> list[str]:
+    """The names of the roles among `opponents` (their indices) whose errors (TO, CE,
+    IL counts by role) reach more than `OPPONENT_ERROR_SHARE` of `steps`."""
+    if not errors or steps == 0:
+        return []
+    return [roles[r] for r in opponents if sum(errors[r]) > OPPONENT_ERROR_SHARE * steps]
+
+
+class LogTail:
+    """The whole lines a log has gained since the last `read`: each match's part of
+    our player's log is read once, not the whole log after every match."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.offset = 0
+
+    def read(self) -> str:
+        if not self.path.exists():
+            return ""
+        with self.path.open("rb") as log:
+            log.seek(self.offset)
+            gained = log.read()
+        whole = gained.rfind(b"\n") + 1
+        self.offset += whole
+        return gained[:whole].decode(errors="replace")
+
+
+def replies_of(text: str, playclock: float, match_id: str) -> dict:
+    """Our player's ``play`` replies in one match, from the `text` of its log: how many, the
     slowest, how many came after the play clock (late), how many were
     fallbacks, how many of the searched ones searched on native code, and
     for each searched move the simulations of its search, those pondered
     since the move before and the seconds pondering took (the opponent's
     time it used)."""
-    text = log.read_text(errors="replace") if log.exists() else ""
     plays = re.findall(rf"\bplay {re.escape(match_id)}: .*? in ([0-9.]+) s(.*)", text)
     took = [float(seconds) for seconds, _ in plays]
     searches = [SEARCH.search(rest) for _, rest in plays]
@@ -300,6 +342,8 @@ def merged(reports: list[dict]) -> dict:
         for game, entry in part["games"].items():
             report["games"].setdefault(game, {"matches_detail": []})
             report["games"][game]["matches_detail"] += entry["matches_detail"]
+        if part.get("not_counted"):
+            report.setdefault("not_counted", []).extend(part["not_counted"])
     summarise(report)
     return report
 
@@ -343,6 +387,19 @@ def print_summary(report: dict) -> None:
                 print(f"    search: {describe(entry['ours_search'])}")
     if "overall" in report:
         print(line("overall", report["overall"]))
+    for match in report.get("not_counted", []):
+        print(f"not counted: {not_counted_line(match)}")
+
+
+def not_counted_line(match: dict) -> str:
+    """Why a match of ``not_counted`` does not count, in words."""
+    counts = match["errors"]["opponent"]
+    errors = ", ".join(f"{kind} {count}" for kind, count in counts.items() if count)
+    return (
+        f"{match['game']} {match['match_id']}: the opponent ({', '.join(match['failing'])}) "
+        f"erred at {sum(counts.values())} of {match['steps']} steps ({errors}); the referee "
+        "played for it, so the game was played no further"
+    )
 
 
 def draw(report: dict, path: Path) -> None:
@@ -420,6 +477,7 @@ def main() -> int:
     log_dir = args.log_dir or Path(tempfile.mkdtemp(prefix="strength-"))
     log_dir.mkdir(parents=True, exist_ok=True)
     ours_log = log_dir / f"ours-{time.strftime('%Y%m%dT%H%M%S')}.log"
+    ours_tail = LogTail(ours_log)
     process = None
     if args.ours:
         ours = args.ours
@@ -429,23 +487,36 @@ def main() -> int:
     games = args.games.split(",")
     for game in games:
         report["games"].setdefault(game, {"matches_detail": []})
+    given_up: set[str] = set()
     try:
         if process is not None:
             import asyncio
 
             asyncio.run(wait_until_up(ours, process))
         while stop_at is None or time.monotonic() < stop_at:
-            pending = [g for g in games if len(report["games"][g]["matches_detail"]) < args.matches]
+            pending = [
+                g
+                for g in games
+                if g not in given_up and len(report["games"][g]["matches_detail"]) < args.matches
+            ]
             if not pending:
                 break
             for game in pending:
                 if stop_at is not None and time.monotonic() >= stop_at:
                     break
                 done = report["games"][game]["matches_detail"]
-                match = play_match(game, len(done), ours, args, log_dir)
+                match, failing = play_match(game, len(done), ours, args, log_dir)
                 if process is not None:
-                    match["replies"] = replies_of(ours_log, args.playclock, match["match_id"])
-                    match["search"] = searches_of(ours_log).get(match["match_id"])
+                    text = ours_tail.read()
+                    match["replies"] = replies_of(text, args.playclock, match["match_id"])
+                    match["search"] = searches_in(text).get(match["match_id"])
+                if failing:
+                    given_up.add(game)
+                    match.update(game=game, failing=failing)
+                    report.setdefault("not_counted", []).append(match)
+                    args.out.write_text(json.dumps(report, indent=1))
+                    print(f"not counted: {not_counted_line(match)}", flush=True)
+                    continue
                 done.append(match)
                 summarise(report)
                 args.out.write_text(json.dumps(report, indent=1))

@@ -160,3 +160,74 @@ def test_in_a_game_of_three_roles_we_go_round_the_seats_beside_two_opponents():
 def test_a_game_of_more_roles_than_players_is_refused():
     with pytest.raises(SystemExit, match="3 roles needs 2 opponents"):
         strength.seats(0, 3, "ours", ["only"])
+
+
+def test_an_opponent_failing_most_steps_is_named_and_others_are_not():
+    roles = ["white", "black", "red"]
+    errors = [[0, 0, 0], [4, 1, 1], [2, 0, 0]]
+    assert strength.failing_roles(errors, 10, [1, 2], roles) == ["black"]
+    assert strength.failing_roles(errors, 12, [1, 2], roles) == []  # 6 of 12 is not more than half
+    assert strength.failing_roles(None, 10, [1], roles) == []
+    assert strength.failing_roles([[0], [0]], 0, [1], roles) == []
+
+
+def test_the_log_is_read_a_match_at_a_time_in_whole_lines(tmp_path):
+    log = tmp_path / "ours.log"
+    tail = strength.LogTail(log)
+    assert tail.read() == ""  # not written yet
+    log.write_text("play m1: (mark 1 1) in 9.4 s, 100 simulations, 5 nodes\nstop m1: do")
+    first = tail.read()
+    assert first == "play m1: (mark 1 1) in 9.4 s, 100 simulations, 5 nodes\n"
+    with log.open("a") as out:
+        out.write("ne\nplay m2: noop in 0.01 s, the only legal move\n")
+    second = tail.read()
+    assert second == "stop m1: done\nplay m2: noop in 0.01 s, the only legal move\n"
+    assert strength.replies_of(first, 10.0, "m1")["simulations"] == [100]
+    assert strength.replies_of(second, 10.0, "m2")["plays"] == 1
+    assert strength.replies_of(second, 10.0, "m1")["plays"] == 0
+
+
+def test_a_match_the_opponent_did_not_play_is_not_counted_and_its_game_is_dropped(
+    tmp_path, monkeypatch, capsys
+):
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from fake_players import FakePlayer, served
+
+    ours = FakePlayer()
+    broken = FakePlayer(faults=dict.fromkeys(range(20), "garbage"))
+    out = tmp_path / "results.json"
+    with served(ours, broken) as (ours_url, broken_url):
+        monkeypatch.setattr(
+            sys,
+            "argv",
+            [
+                "strength.py",
+                "--ours",
+                ours_url,
+                "--opponent",
+                broken_url,
+                "--games",
+                "tictactoe",
+                "--matches",
+                "3",
+                "--startclock",
+                "5",
+                "--playclock",
+                "5",
+                "--log-dir",
+                str(tmp_path),
+                "--out",
+                str(out),
+            ],
+        )
+        assert strength.main() == 0
+    report = json.loads(out.read_text())
+    assert report["games"]["tictactoe"]["matches_detail"] == []
+    assert "overall" not in report
+    (dropped,) = report["not_counted"]
+    assert dropped["failing"] == ["oplayer"]
+    assert dropped["errors"]["opponent"]["CE"] + dropped["errors"]["opponent"]["IL"] > 0
+    assert ours.starts_received() == 1  # the game was played no further
+    printed = capsys.readouterr().out
+    assert "not counted: tictactoe" in printed
+    assert "the referee played for it" in printed
