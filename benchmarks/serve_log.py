@@ -29,14 +29,17 @@ STOP = re.compile(r"\bstop (\S+): ")
 START = re.compile(r"\bstart (\S+): ready in ([0-9.]+) s, as (\S+), (\d+) simulations")
 COMPILED = re.compile(r"the rules are compiled after ([0-9.]+) s")
 NATIVE = re.compile(r"the native library searches from move (\d+)")
+PARTS = re.compile(r"the roles move on separate parts: from move (\d+)")
 RACING = re.compile(r"racing configurations against (.+), ([0-9.]+) CPU-s a move")
 VERDICT = re.compile(
-    r"race after \d+ games: (chosen|dropped|no verdict, dropped|not confirmed at scale, dropped"
-    r"|won the screen, to be confirmed at scale): (.+?) against .+?: "
+    r"race after \d+ games: (chosen|dropped|no verdict, dropped|out of reach, dropped"
+    r"|not confirmed at scale, dropped|won the screen, to be confirmed at scale): "
+    r"(.+?) against .+?: "
     r"(\d+(?:\.\d+)? of \d+ games \([0-9.]+, [0-9.]+-[0-9.]+\))"
 )
 SHORT = {
     "no verdict, dropped": "no verdict",
+    "out of reach, dropped": "out of reach",
     "not confirmed at scale, dropped": "not confirmed at scale",
     "won the screen, to be confirmed at scale": "won the screen",
 }
@@ -62,13 +65,16 @@ def search_of(lines: list[str], match_id: str) -> dict:
     """The search's decisions in one match's lines (`sections`): the rules it
     ended on ("native tree" where the native library took the whole tree over;
     "compiled" also where native code plays the playouts of a Python tree, as
-    the replies' ``(native, ...)`` tell), when they took over, whether a heuristic was
-    learnt and decisive playouts turned on, what the races started from, their
-    verdicts, the configuration played last and how many tactical finds."""
+    the replies' ``(native, ...)`` tell), when they took over, from which move
+    our moves were searched by trees over our part (`ggp.player.search.factored`),
+    whether a heuristic was learnt and decisive playouts turned on, what the
+    races started from, their verdicts, the configuration played last and how
+    many tactical finds."""
     decisions: dict = {
         "rules": "interpreter",
         "compiled_after": None,
         "native_from_move": None,
+        "parts_from_move": None,
         "heuristic": False,
         "decisive_finishers": False,
         "raced_from": None,
@@ -92,6 +98,8 @@ def search_of(lines: list[str], match_id: str) -> dict:
             decisions["rules"] = "native tree"
             if decisions["native_from_move"] is None:
                 decisions["native_from_move"] = int(found.group(1))
+        elif (found := PARTS.match(said)) and decisions["parts_from_move"] is None:
+            decisions["parts_from_move"] = int(found.group(1))
         elif said.startswith("learnt heuristic"):
             decisions["heuristic"] = True
         elif said.startswith("decisive playouts, wins looked for"):
@@ -135,6 +143,7 @@ def searches_summary(searches: list[dict]) -> dict:
         "matches": len(searches),
         "plays": dict(Counter(s["plays"] for s in searches if s["plays"] is not None)),
         "rules": dict(Counter(s["rules"] for s in searches)),
+        "parts": sum(s.get("parts_from_move") is not None for s in searches),
         "heuristic": sum(s["heuristic"] for s in searches),
         "decisive_finishers": sum(s["decisive_finishers"] for s in searches),
         "verdicts": dict(verdicts),
@@ -152,6 +161,8 @@ def describe(summary: dict) -> str:
         kind = key.partition(":")[0]
         verdicts[SHORT.get(kind, kind)] += count
     races = ", ".join(f"{count} {kind}" for kind, count in verdicts.items()) or "none"
+    if summary.get("parts"):
+        rules += f"; trees over our part in {summary['parts']} of {n}"
     return (
         f"played {plays or 'without races'}; rules: {rules}; heuristic learnt in "
         f"{summary['heuristic']} of {n}; decisive on finishers in "

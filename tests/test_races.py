@@ -91,22 +91,28 @@ def test_a_challenger_that_wins_clearly_is_chosen_and_the_next_races_it() -> Non
     assert found.standing.name == "weaker" and found.standing.champion == SearchConfig(2.0)
 
 
-def test_a_challenger_that_loses_is_dropped_after_four_games() -> None:
+def test_a_challenger_that_loses_is_dropped_once_out_of_reach() -> None:
     found = race(1.0, ("weaker", 0.5))
     found.run(until=100.0, now=Ticks())
-    assert found.finished and found.champion == SearchConfig(1.0) and found.games == 4
+    # three losses of 16 leave 13 wins at most, where 14 are needed
+    assert found.finished and found.champion == SearchConfig(1.0) and found.games == 3
     assert found.verdicts == [
-        "dropped: random playouts, c=0.5 against random playouts, c=1: "
-        "0 of 4 games (0.00, 0.00-0.49), 2 against 2 simulations a move"
+        "out of reach, dropped: random playouts, c=0.5 against random playouts, c=1: "
+        "0 of 3 games (0.00, 0.00-0.56), 2 against 2 simulations a move"
     ]
 
 
-def test_without_a_verdict_by_the_last_game_the_champion_stays() -> None:
-    found = race(1.0, ("as good", 3.0), max_games=10)
+def test_a_challenger_that_only_draws_is_dropped_once_it_cannot_be_chosen() -> None:
+    found = race(1.0, ("as good", 3.0))
     found.run(until=1000.0, now=Ticks())
-    assert found.finished and found.games == 10 and found.champion == SearchConfig(1.0)
-    assert found.verdicts[0].startswith("no verdict, dropped: ")
-    assert "5 of 10 games (0.50, " in found.verdicts[0]
+    assert found.finished and found.champion == SearchConfig(1.0)
+    games = found.games
+    assert 3 < games < races.MAX_GAMES
+    # one draw fewer and it could still have been chosen by winning every game left
+    low = races.wilson_interval
+    assert low(games / 2 + races.MAX_GAMES - games, races.MAX_GAMES, 0.99)[0] <= 0.5
+    assert low((games - 1) / 2 + races.MAX_GAMES - games + 1, races.MAX_GAMES, 0.99)[0] > 0.5
+    assert found.verdicts[0].startswith("out of reach, dropped: ")
 
 
 def test_a_screen_winner_is_chosen_only_once_confirmed_at_the_match_scale() -> None:
@@ -163,9 +169,10 @@ def test_the_challenger_takes_each_seat_in_turn(monkeypatch) -> None:
             super().__init__(state, seat, *rest)
 
     monkeypatch.setattr(races, "RaceGame", Recorded)
-    found = race(1.0, ("as good", 3.0), max_games=5)
+    found = race(1.0, ("as good", 3.0))
     found.run(until=1000.0, now=Ticks())
-    assert seats == [0, 1, 0, 1, 0]
+    assert len(seats) == found.games >= 4
+    assert seats == [game % 2 for game in range(found.games)]
 
 
 def test_changes_that_make_no_valid_configuration_are_skipped() -> None:
@@ -326,11 +333,28 @@ class OneVerdict:
         return not self.finished
 
 
-def prepared(races_on: bool, tmp_path, **options) -> SearchWorker:
-    """A tic-tac-toe worker whose rules are final and whose learning has ended
-    (`options`: more of the load command)."""
+TWO_COUNTERS = """
+(role left) (role right)
+(num 1) (num 2) (num 3)
+(succ 0 1) (succ 1 2) (succ 2 3)
+(init (step 0))
+(<= (legal ?r (mark ?n)) (role ?r) (num ?n))
+(<= (next (marked ?r ?n)) (does ?r (mark ?n)))
+(<= (next (marked ?r ?n)) (true (marked ?r ?n)))
+(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
+(<= terminal (true (step 3)))
+(<= (goal ?r 100) (role ?r) (true (marked ?r 3)))
+(<= (goal ?r 0) (role ?r) (not (true (marked ?r 3))))
+"""
+"""Both roles choose at every step, each marking numbers of its own: their moves
+change separate parts of the state (`ggp.player.search.factored`)."""
+
+
+def prepared(races_on: bool, tmp_path, rules: str = TICTACTOE, **options) -> SearchWorker:
+    """A worker (by default on tic-tac-toe) whose rules are final and whose learning
+    has ended (`options`: more of the load command)."""
     worker = SearchWorker()
-    load = {"cmd": "load", "rules": TICTACTOE, "traps": False, "races": races_on, **options}
+    load = {"cmd": "load", "rules": rules, "traps": False, "races": races_on, **options}
     worker.handle({**load, "table_dir": str(tmp_path)})
     worker.settle(120)
     build = worker.tree.root.state.game.native_build
@@ -407,6 +431,20 @@ def test_the_tactics_are_raced_only_where_the_load_says_and_run_once_chosen(
     answer = chosen.handle({**command, "until": time.time() + 0.5, "race": 0.5})
     assert chosen.race.finished and chosen.chosen.tactics
     assert not chosen.tactics_on and not answer["config"].endswith(", tactics")
+
+
+def test_where_trees_over_parts_play_only_the_tactics_are_raced(capsys, tmp_path) -> None:
+    worker = prepared(True, tmp_path, TWO_COUNTERS)
+    worker.start_race()
+    assert worker.race is None and not worker.races_on
+    assert "no races: the roles move on separate parts" in capsys.readouterr().err
+    raced = prepared(True, tmp_path, TWO_COUNTERS, tactics_race=True)
+    raced.start_race()
+    assert raced.race.standing.name == "tactics on/off" and raced.race.pending == []
+    command = {"cmd": "search", "role": 0, "until": time.time() + 0.3, "iterations": None}
+    raced.handle(command)
+    assert raced.part is not None  # the move was searched by a tree over our part
+    assert "from move 0 our moves are searched by trees over our part" in capsys.readouterr().err
 
 
 def test_without_races_the_worker_keeps_its_defaults(monkeypatch, tmp_path) -> None:

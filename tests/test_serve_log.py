@@ -39,6 +39,7 @@ LOG = "\n".join(
         f"search worker: racing configurations against {PLAIN.describe()}, 0.036 CPU-s a move",
         verdict("dropped", SearchConfig(c=0.35, rave=True), 0, 4),
         verdict("no verdict, dropped", SearchConfig(c=0.7, imm=True, prior=True), 8.5, 16),
+        verdict("out of reach, dropped", SearchConfig(c=0.175), 2.5, 5),
         verdict("chosen", DECISIVE, 14, 16),
         "search worker: tactics at move 12: a win in 3",
         f"search worker: the search plays {DECISIVE.describe()}",
@@ -46,6 +47,8 @@ LOG = "\n".join(
         "search worker: the rules are compiled after 0.6 s; the search moves from the "
         "interpreter (2 nodes) to them at move 0",
         "search worker: decisive playouts, wins looked for among the game's few finishing moves",
+        "search worker: the roles move on separate parts: from move 0 our moves are searched "
+        "by trees over our part",
         "2026-12-01 10:10:00,000 INFO ggp.player.service.http_player: start game.2: ready in "
         "59.4 s, as black, 1200 simulations (interpreter, then compiled)",
         "2026-12-01 10:19:00,000 INFO ggp.player.service.http_player: stop game.2: done",
@@ -73,6 +76,7 @@ def test_a_match_s_decisions_are_read_from_the_worker_lines():
     assert [(v["verdict"], v["challenger"]) for v in first["verdicts"]] == [
         ("dropped", SearchConfig(c=0.35, rave=True).describe()),
         ("no verdict, dropped", SearchConfig(c=0.7, imm=True, prior=True).describe()),
+        ("out of reach, dropped", SearchConfig(c=0.175).describe()),
         ("chosen", DECISIVE.describe()),
     ]
     assert first["verdicts"][1]["record"] == "8.5 of 16 games (0.53, 0.31-0.74)"
@@ -84,6 +88,7 @@ def test_a_match_s_decisions_are_read_from_the_worker_lines():
     assert second["decisive_finishers"] and not second["heuristic"]
     assert second["raced_from"] is None and second["plays"] is None
     assert second["verdicts"] == []
+    assert second["parts_from_move"] == 0 and first["parts_from_move"] is None
 
 
 def test_a_game_s_decisions_are_counted_and_told_in_a_line(tmp_path):
@@ -97,7 +102,8 @@ def test_a_game_s_decisions_are_counted_and_told_in_a_line(tmp_path):
     assert summary["verdicts"][f"chosen: {DECISIVE.describe()}"] == 1
     line = serve_log.describe(summary)
     assert f"played {DECISIVE.describe()} (1 of 2)" in line
-    assert "race verdicts: 1 dropped, 1 no verdict, 1 chosen;" in line
+    assert "rules: native tree 1, compiled 1; trees over our part in 1 of 2;" in line
+    assert "race verdicts: 1 dropped, 1 no verdict, 1 out of reach, 1 chosen;" in line
 
 
 def test_a_real_log_of_breakthrough_matches_gives_their_races():

@@ -21,9 +21,11 @@ seat (each seat in turn), the champion plays every other role.
 After each game the challenger's score (mean goal / 100, draws half) is
 judged by its Wilson interval: a challenger whose interval lies above one half
 (`CHOOSE_CONFIDENCE`) replaces the champion (the next challengers race the new
-one); one whose interval lies below it (`DROP_CONFIDENCE`), or that has played `max_games` without a
-verdict, is dropped and the champion stays.  A race stops when every
-challenger has been judged.  Games start from the state the match has
+one); one that could no longer be chosen even by winning every game left up to
+`max_games` is dropped, "out of reach" (three games lost of 16 leave 13 wins at
+most, where 14 are needed), and the champion stays: the games left could not
+change the verdict, and their time goes back to the search.  A race stops
+when every challenger has been judged.  Games start from the state the match has
 reached when they begin, so a race run during play judges the configurations
 on the positions still to come.
 
@@ -35,7 +37,8 @@ match's own, `RACE_SCALE` of it in the search worker; 0 while the match has
 not searched yet: the confirmation then waits, `ready`), the challenger plays
 `CONFIRM_GAMES` more games at that budget and is chosen only if it scores at
 least one half in them (it does not lose where the match is played);
-otherwise it is dropped, "not confirmed at scale".  A verdict's figures give
+otherwise it is dropped, "not confirmed at scale", as soon as the games left
+could not bring it to one half.  A verdict's figures give
 the simulations a move of both phases.
 
 `Race.run` plays race moves until a deadline, a move at a time, so the caller
@@ -61,13 +64,11 @@ CHOOSE_CONFIDENCE = 0.99
 """The confidence of the interval that must lie above one half for a challenger to
 be chosen: 7 wins of 7 games, 11 of 12, 14 of 16 (with several challengers, each looked
 at after every game, a laxer one would choose a challenger no better than the
-champion one race in a few)..."""
-
-DROP_CONFIDENCE = 0.95
-"""...and below one half for it to be dropped early: no win in 4 games, 2 in 12."""
+champion one race in a few)."""
 
 MAX_GAMES = 16
-"""Race games a challenger plays at most; without a verdict by then the champion stays."""
+"""Race games a challenger plays at most: it is dropped as soon as winning every game
+left to this many could not choose it."""
 
 CONFIRM_GAMES = 4
 """Games at the match's scale a challenger chosen by the screen plays before it is
@@ -429,8 +430,9 @@ class Race:
         confirm = standing.confirm
         if confirm is not None:
             confirm.record(game)
-            if confirm.games < self.confirm_games:
-                return
+            left = self.confirm_games - confirm.games
+            if left > 0 and confirm.points + left >= self.confirm_games / 2:
+                return  # the games left may still bring it to one half
             if confirm.points >= confirm.games / 2:
                 self.verdicts.append(f"chosen: {standing.describe()}")
                 self.champion = standing.config
@@ -446,13 +448,17 @@ class Race:
         if standing.interval(CHOOSE_CONFIDENCE)[0] > 0.5:
             self.verdicts.append(f"chosen: {standing.describe()}")
             self.champion = standing.config
-        elif standing.interval(DROP_CONFIDENCE)[1] < 0.5:
-            self.verdicts.append(f"dropped: {standing.describe()}")
-        elif standing.games >= self.max_games:
-            self.verdicts.append(f"no verdict, dropped: {standing.describe()}")
+        elif not self._within_reach(standing):
+            self.verdicts.append(f"out of reach, dropped: {standing.describe()}")
         else:
             return
         self._next_challenger()
+
+    def _within_reach(self, standing: Standing) -> bool:
+        """Whether winning every game left up to `max_games` would still choose the
+        challenger (the interval's lower bound only rises with each win)."""
+        wins = standing.points + self.max_games - standing.games
+        return wilson_interval(wins, self.max_games, CHOOSE_CONFIDENCE)[0] > 0.5
 
     def _next_challenger(self) -> None:
         """The next change that makes a valid configuration other than the champion."""

@@ -481,6 +481,8 @@ class SearchWorker:
         """With `SEARCH_FACTOR`: this step's tree over our part, if the step has one."""
         self.part_key: tuple[int, int] | None = None
         """The step and role `part` was built for."""
+        self.factored_told = False
+        """Whether the log has been told that the search plays trees over parts."""
         self.traps_on = SEARCH_TRAPS
         """Whether to solve positions exactly and set traps (``traps`` at load)."""
         self.traps: Traps | None = None
@@ -869,6 +871,17 @@ class SearchWorker:
             return
         self.config = dataclasses.replace(self.config, tactics=self.tactics_on)
         changes = CHANGES if self.tactics_race else tuple(c for c in CHANGES if c != TACTICS_CHANGE)
+        if SEARCH_FACTOR and independent_choices(state):
+            # the trees over parts take none of the joint tree's configuration but the tactics
+            changes = tuple(c for c in changes if c == TACTICS_CHANGE)
+            if not changes:
+                print(
+                    "search worker: no races: the roles move on separate parts, searched by "
+                    "trees over each part, which the raced configurations do not change",
+                    file=sys.stderr,
+                )
+                self.races_on = False
+                return
         self.race = Race(
             self.config,
             self.race_tree,
@@ -1190,6 +1203,13 @@ class SearchWorker:
             return tree
         self.part = self.parts.tree_for(state, role)
         self.part_key = (self.steps, role)
+        if not self.factored_told:
+            self.factored_told = True
+            print(
+                f"search worker: the roles move on separate parts: from move {self.steps} "
+                "our moves are searched by trees over our part",
+                file=sys.stderr,
+            )
         return self.part
 
     def _part_tree(self, state: State, part: frozenset[str]) -> MCTS:
