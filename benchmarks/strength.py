@@ -259,6 +259,7 @@ def summary(matches: list[dict]) -> dict:
         "load": [min(loads, default=None), max(loads, default=None)],
         "seconds": round(sum(m["seconds"] for m in matches), 1),
         "commits": sorted({str(m["commit"]) for m in matches}),
+        "by_seat": by_seat(matches),
     }
     replies = [m["replies"] for m in matches if "replies" in m]
     if replies:
@@ -273,6 +274,16 @@ def summary(matches: list[dict]) -> dict:
     if searches:
         entry["ours_search"] = searches_summary(searches)
     return entry
+
+
+def by_seat(matches: list[dict]) -> list[list[float]]:
+    """Our points and matches in each seat (role index), first seat first: where the
+    seat decides most games (the first player wins), the two differ most."""
+    seats = [[0.0, 0] for _ in range(1 + max((m["ours_role"] for m in matches), default=-1))]
+    for m in matches:
+        seats[m["ours_role"]][0] += m["goals"][m["ours_role"]] / 100
+        seats[m["ours_role"]][1] += 1
+    return [[round(points, 3), count] for points, count in seats]
 
 
 def summarise(report: dict) -> None:
@@ -293,9 +304,13 @@ def line(name: str, entry: dict) -> str:
         for key, value in entry.get("ours_replies", {}).items()
         if key in REPLY_KEYS or key.startswith("median_") or key == "slowest"
     }
+    seats = ", ".join(
+        f"{points:g} of {count}" for points, count in entry.get("by_seat", ()) if count
+    )
     return (
         f"{name}: score {entry['score']:.2f} [{low:.2f}, {high:.2f}] over {entry['matches']} "
-        f"W/D/L {entry['wins']}/{entry['draws']}/{entry['losses']} errors {entry['errors']} "
+        f"W/D/L {entry['wins']}/{entry['draws']}/{entry['losses']} by seat {seats} "
+        f"errors {entry['errors']} "
         f"load {entry['load'][0]:.1f}-{entry['load'][1]:.1f}; ours: {replies}"
     )
 

@@ -61,6 +61,8 @@ def test_merge_joins_games_and_matches_and_recomputes_the_summaries():
     # ours: a loss (second seat, [100, 0]), a win, a draw
     assert (hex_entry["wins"], hex_entry["draws"], hex_entry["losses"]) == (1, 1, 1)
     assert hex_entry["score"] == pytest.approx(0.5)
+    assert hex_entry["by_seat"] == [[1.0, 1], [0.5, 2]]  # our points and matches in each seat
+    assert "by seat 1 of 1, 0.5 of 2 " in strength.line("hex", hex_entry)
     overall = report["overall"]
     assert overall["matches"] == 5
     assert overall["score"] == pytest.approx((1 + 0 + 1 + 0.5 + 0.5) / 5)
