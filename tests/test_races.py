@@ -152,6 +152,22 @@ def test_a_screen_winner_that_loses_at_the_match_scale_is_dropped() -> None:
     assert found.verdicts[-1].startswith("not confirmed at scale, dropped: ")
 
 
+def test_a_confirmation_ends_once_one_half_is_out_of_reach() -> None:
+    found = race(0.5, ("stronger", 2.0), confirm_seconds=lambda: 5.0, confirm_games=4)
+    for _ in range(7):
+        found.step()
+    standing = found.standing
+    standing.champion = SearchConfig(4.0)  # at scale the champion plays good...
+    standing.config = SearchConfig(0.25)  # ...and the challenger bad: it loses
+    found.step()
+    found.step()
+    assert not found.finished  # 0 of 2: two wins in the two games left would make 2 of 4
+    found.step()
+    assert found.finished and found.champion == SearchConfig(0.5)
+    assert found.verdicts[-1].startswith("not confirmed at scale, dropped: ")
+    assert "at the match's scale 0 of 3 games" in found.verdicts[-1]
+
+
 def test_run_stops_at_its_deadline_and_goes_on_from_there() -> None:
     found = race(0.5, ("stronger", 2.0))
     now = Ticks()

@@ -431,13 +431,13 @@ class Race:
         if confirm is not None:
             confirm.record(game)
             left = self.confirm_games - confirm.games
-            if left > 0 and confirm.points + left >= self.confirm_games / 2:
-                return  # the games left may still bring it to one half
-            if confirm.points >= confirm.games / 2:
+            if confirm.points + left < self.confirm_games / 2:  # one half is out of reach
+                self.verdicts.append(f"not confirmed at scale, dropped: {standing.describe()}")
+            elif left > 0:
+                return
+            else:  # one half or more of the games at scale
                 self.verdicts.append(f"chosen: {standing.describe()}")
                 self.champion = standing.config
-            else:
-                self.verdicts.append(f"not confirmed at scale, dropped: {standing.describe()}")
             self._next_challenger()
             return
         standing.record(game)
