@@ -98,8 +98,9 @@ def search_of(lines: list[str], match_id: str) -> dict:
             decisions["rules"] = "native tree"
             if decisions["native_from_move"] is None:
                 decisions["native_from_move"] = int(found.group(1))
-        elif (found := PARTS.match(said)) and decisions["parts_from_move"] is None:
-            decisions["parts_from_move"] = int(found.group(1))
+        elif found := PARTS.match(said):
+            if decisions["parts_from_move"] is None:
+                decisions["parts_from_move"] = int(found.group(1))
         elif said.startswith("learnt heuristic"):
             decisions["heuristic"] = True
         elif said.startswith("decisive playouts, wins looked for"):
