@@ -173,6 +173,29 @@ def test_material_adds_its_weight_to_the_learnt_fit(native: bool) -> None:
     assert learn(compiled(COINS, "coins", native), random.Random(1), 1000, material=1) is None
 
 
+@pytest.mark.parametrize("native", [False, pytest.param(True, marks=needs_native)])
+def test_where_no_fit_predicts_the_material_alone_is_the_heuristic(
+    native: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(heuristic, "MIN_CORRELATION", 1.01)  # no fit can be kept
+    game = compiled(TOKENS, "tokens", native)
+    assert learn(game, random.Random(1), playouts=1000) is None
+    learnt = learn(game, random.Random(1), playouts=1000, material=0.5)
+    assert learnt is not None and learnt.material_alone
+    assert learnt.names == ("(token white ?)", "(token black ?)")
+    for role, sign in ((0, 1), (1, -1)):
+        assert learnt.weights[role][1:] == pytest.approx((0.5 * sign, -0.5 * sign))
+    assert min(learnt.held_out) > 0.3
+    ahead = learnt.value(tokens_state(game, 3, 1))
+    even = learnt.value(tokens_state(game, 2, 2))
+    behind = learnt.value(tokens_state(game, 1, 3))
+    assert ahead[0] > even[0] > behind[0] and ahead[1] < even[1] < behind[1]
+    assert even[0] == pytest.approx(0.5, abs=0.1)
+    assert "material alone" in learnt.describe()
+    # A game without pieces gets none, with material or without.
+    assert learn(compiled(COINS, "coins", native), random.Random(1), 1000, material=1) is None
+
+
 def test_learning_is_repeatable_for_a_seed() -> None:
     game = compiled(TOKENS, "tokens", native=False)
     first = learn(game, random.Random(7), playouts=1000)
