@@ -24,6 +24,7 @@ from ggp.player.search.heuristic import (
     CutoffPlayout,
     GoalNear,
     Heuristic,
+    Learning,
     Samples,
     candidate_features,
     learn,
@@ -201,6 +202,17 @@ def test_learning_is_repeatable_for_a_seed() -> None:
     first = learn(game, random.Random(7), playouts=1000)
     second = learn(game, random.Random(7), playouts=1000)
     assert first is not None and second is not None
+    assert (first.names, first.weights) == (second.names, second.weights)
+
+
+def test_every_worker_learns_the_same_heuristic_of_a_game() -> None:
+    """`Learning` is seeded, so the search workers of a match agree on the heuristic
+    (and on whether the game has one)."""
+    game = compiled(TOKENS, "tokens", native=False)
+    found = [Learning(game, material=0.5) for _ in range(2)]
+    for learning in found:
+        assert learning.done.wait(120) and learning.result is not None
+    first, second = (learning.result for learning in found)
     assert (first.names, first.weights) == (second.names, second.weights)
 
 
