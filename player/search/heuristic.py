@@ -9,8 +9,10 @@ any value), or every fact of a relation.  The features whose counts
 correlate clearly with some role's goal (`FEATURE_Z`) are kept, the
 strongest `MAX_FEATURES`; each role's goal / 100 is fitted to them by least
 squares, and the fit is kept only if it predicts the goals of playouts it
-was not fitted on (`MIN_Z`, `MIN_CORRELATION`); otherwise the game has no heuristic (None), as
-in Connect Four and Hex, where no count of pieces says who wins.  The fit is
+was not fitted on (`MIN_Z`, `MIN_CORRELATION`).  Otherwise, with a material weight, the
+material term alone is the heuristic where it predicts the goals (`_material_alone`:
+knightThrough's pieces), and else the game has none (None), as in Connect Four and
+Hex, where no count of pieces says who wins.  The fit is
 then rescaled (`SHARPNESS`) and squashed into 0..1.  Nothing here knows any
 game: only the facts' relation names, argument positions and constants.
 
