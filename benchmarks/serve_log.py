@@ -4,12 +4,12 @@
 
 The search workers write their decisions to the server's log, one line each,
 without the match's id (`ggp.player.service.search_worker`): when the compiled
-rules and the native library's tree took over, whether a heuristic was learnt, whether
-decisive playouts were turned on, which configurations the races tried with
-their verdicts, what the search played in the end, and the tactics' finds. A
-match's lines are those between the end of the match before (its ``stop``
-line) and its own ``stop`` line, since the matches of one log follow each
-other (one match at a time, as `benchmarks/strength.py` plays them).
+rules and the native library's tree took over, whether a heuristic was learnt (and
+whether it is the material alone), whether decisive playouts were turned on, which
+configurations the races tried with their verdicts, what the search played in the
+end, and the tactics' finds. A match's lines are those between the end of the
+match before (its ``stop`` line) and its own ``stop`` line, since the matches of
+one log follow each other (one match at a time, as `benchmarks/strength.py` plays them).
 
 `search_of` gives one match's decisions; `searches_summary` counts them over
 the matches of a game, for the strength results (`benchmarks/strength.py`).
@@ -45,6 +45,9 @@ SHORT = {
 }
 """Verdicts' kinds as a line of counts names them."""
 PLAYS = re.compile(r"the search plays (.+?)(?:, as the racing worker chose)?$")
+MATERIAL_ALONE = "material alone (no fit predicted the goals)"
+"""How the learnt heuristic's description (the lines after "learnt heuristic", not a
+worker's) begins its last line where the heuristic is the material term alone."""
 
 
 def sections(text: str) -> dict[str, list[str]]:
@@ -76,6 +79,7 @@ def search_of(lines: list[str], match_id: str) -> dict:
         "native_from_move": None,
         "parts_from_move": None,
         "heuristic": False,
+        "material_alone": False,
         "decisive_finishers": False,
         "raced_from": None,
         "verdicts": [],
@@ -87,6 +91,8 @@ def search_of(lines: list[str], match_id: str) -> dict:
         started = START.search(line)
         if started and started.group(1) == match_id:
             decisions["start_simulations"] = int(started.group(4))
+        if line.startswith(MATERIAL_ALONE):
+            decisions["material_alone"] = True
         _, worker, said = line.partition(WORKER)
         if not worker:
             continue
@@ -146,6 +152,7 @@ def searches_summary(searches: list[dict]) -> dict:
         "rules": dict(Counter(s["rules"] for s in searches)),
         "parts": sum(s.get("parts_from_move") is not None for s in searches),
         "heuristic": sum(s["heuristic"] for s in searches),
+        "material_alone": sum(s.get("material_alone", False) for s in searches),
         "decisive_finishers": sum(s["decisive_finishers"] for s in searches),
         "verdicts": dict(verdicts),
         "tactics_found": sum(s["tactics_found"] for s in searches),
@@ -164,9 +171,13 @@ def describe(summary: dict) -> str:
     races = ", ".join(f"{count} {kind}" for kind, count in verdicts.items()) or "none"
     if summary.get("parts"):
         rules += f"; trees over our part in {summary['parts']} of {n}"
+    alone = summary.get("material_alone")
+    learnt = f"{summary['heuristic']} of {n}"
+    if alone:
+        learnt += f" (the material alone in {alone})"
     return (
         f"played {plays or 'without races'}; rules: {rules}; heuristic learnt in "
-        f"{summary['heuristic']} of {n}; decisive on finishers in "
+        f"{learnt}; decisive on finishers in "
         f"{summary['decisive_finishers']} of {n}; race verdicts: {races}; "
         f"tactical finds: {summary['tactics_found']}"
     )

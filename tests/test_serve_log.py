@@ -49,6 +49,9 @@ LOG = "\n".join(
         "search worker: decisive playouts, wins looked for among the game's few finishing moves",
         "search worker: the roles move on separate parts: from move 0 our moves are searched "
         "by trees over our part",
+        "search worker: learnt heuristic",
+        "bias -0.006 +0.006",
+        "material alone (no fit predicted the goals): held-out correlation 0.172 0.172",
         "2026-12-01 10:10:00,000 INFO ggp.player.service.http_player: start game.2: ready in "
         "59.4 s, as black, 1200 simulations (interpreter, then compiled)",
         "2026-12-01 10:19:00,000 INFO ggp.player.service.http_player: stop game.2: done",
@@ -61,7 +64,7 @@ def test_each_match_has_the_lines_since_the_match_before_stopped():
     found = serve_log.sections(LOG)
     assert list(found) == ["game.1", "game.2"]
     assert any("learnt heuristic" in line for line in found["game.1"])
-    assert not any("learnt heuristic" in line for line in found["game.2"])
+    assert any("material alone" in line for line in found["game.2"])
     assert any("decisive playouts" in line for line in found["game.2"])
 
 
@@ -71,6 +74,7 @@ def test_a_match_s_decisions_are_read_from_the_worker_lines():
     assert first["rules"] == "native tree"
     assert (first["compiled_after"], first["native_from_move"]) == (0.4, 0)
     assert first["heuristic"] and not first["decisive_finishers"]
+    assert not first["material_alone"]
     assert first["raced_from"] == PLAIN.describe()
     assert first["plays"] == DECISIVE.describe()
     assert [(v["verdict"], v["challenger"]) for v in first["verdicts"]] == [
@@ -85,7 +89,7 @@ def test_a_match_s_decisions_are_read_from_the_worker_lines():
 
     second = serve_log.search_of(found["game.2"], "game.2")
     assert second["rules"] == "compiled" and second["native_from_move"] is None
-    assert second["decisive_finishers"] and not second["heuristic"]
+    assert second["decisive_finishers"] and second["heuristic"] and second["material_alone"]
     assert second["raced_from"] is None and second["plays"] is None
     assert second["verdicts"] == []
     assert second["parts_from_move"] == 0 and first["parts_from_move"] is None
@@ -98,11 +102,13 @@ def test_a_game_s_decisions_are_counted_and_told_in_a_line(tmp_path):
     summary = serve_log.searches_summary(list(searches.values()))
     assert summary["plays"] == {DECISIVE.describe(): 1}
     assert summary["rules"] == {"native tree": 1, "compiled": 1}
-    assert (summary["heuristic"], summary["decisive_finishers"]) == (1, 1)
+    assert (summary["heuristic"], summary["decisive_finishers"]) == (2, 1)
+    assert summary["material_alone"] == 1
     assert summary["verdicts"][f"chosen: {DECISIVE.describe()}"] == 1
     line = serve_log.describe(summary)
     assert f"played {DECISIVE.describe()} (1 of 2)" in line
     assert "rules: native tree 1, compiled 1; trees over our part in 1 of 2;" in line
+    assert "heuristic learnt in 2 of 2 (the material alone in 1);" in line
     assert "race verdicts: 1 dropped, 1 no verdict, 1 out of reach, 1 chosen;" in line
 
 
@@ -142,6 +148,6 @@ def test_the_strength_results_count_the_searches_of_each_game(capsys):
         )
     report = {"opponent": "Sancho", "games": {"breakthrough": {"matches_detail": matches}}}
     strength.summarise(report)
-    assert report["games"]["breakthrough"]["ours_search"]["heuristic"] == 1
+    assert report["games"]["breakthrough"]["ours_search"]["heuristic"] == 2
     strength.print_summary(report)
     assert f"search: played {DECISIVE.describe()} (1 of 2)" in capsys.readouterr().out
