@@ -44,6 +44,7 @@ SHORT = {
     "won the screen, to be confirmed at scale": "won the screen",
 }
 """Verdicts' kinds as a line of counts names them."""
+TOO_SMALL = re.compile(r"race after \d+ games: races ended, their games too small to judge")
 PLAYS = re.compile(r"the search plays (.+?)(?:, as the racing worker chose)?$")
 MATERIAL_ALONE = "material alone (no fit predicted the goals)"
 """How the learnt heuristic's description (the lines after "learnt heuristic", not a
@@ -83,6 +84,7 @@ def search_of(lines: list[str], match_id: str) -> dict:
         "decisive_finishers": False,
         "raced_from": None,
         "verdicts": [],
+        "races_too_small": False,
         "plays": None,
         "tactics_found": 0,
         "start_simulations": None,
@@ -113,6 +115,8 @@ def search_of(lines: list[str], match_id: str) -> dict:
             decisions["decisive_finishers"] = True
         elif found := RACING.match(said):
             decisions["raced_from"] = found.group(1)
+        elif TOO_SMALL.match(said):
+            decisions["races_too_small"] = True
         elif found := VERDICT.match(said):
             verdict, challenger, record = found.groups()
             decisions["verdicts"].append(
@@ -155,6 +159,7 @@ def searches_summary(searches: list[dict]) -> dict:
         "material_alone": sum(s.get("material_alone", False) for s in searches),
         "decisive_finishers": sum(s["decisive_finishers"] for s in searches),
         "verdicts": dict(verdicts),
+        "races_too_small": sum(s.get("races_too_small", False) for s in searches),
         "tactics_found": sum(s["tactics_found"] for s in searches),
     }
 
@@ -169,6 +174,8 @@ def describe(summary: dict) -> str:
         kind = key.partition(":")[0]
         verdicts[SHORT.get(kind, kind)] += count
     races = ", ".join(f"{count} {kind}" for kind, count in verdicts.items()) or "none"
+    if summary.get("races_too_small"):
+        races += f" (ended, their games too small to judge, in {summary['races_too_small']})"
     if summary.get("parts"):
         rules += f"; trees over our part in {summary['parts']} of {n}"
     alone = summary.get("material_alone")

@@ -65,8 +65,18 @@ class Ticks:
         return self.now
 
 
-def race(champion: float, *changes: tuple[str, float], **options) -> Race:
-    game = game_from_text(GOOD_OR_BAD, reasoner="interpreter")
+WIDER = (
+    GOOD_OR_BAD
+    + """
+(<= (legal ?r ugly) (role ?r) (true (round 0)))
+(<= (next (chose ?r bad)) (does ?r ugly))
+"""
+)
+"""As GOOD_OR_BAD, with a third move as bad as bad: three moves to choose from."""
+
+
+def race(champion: float, *changes: tuple[str, float], rules: str = GOOD_OR_BAD, **options) -> Race:
+    game = game_from_text(rules, reasoner="interpreter")
     steps = tuple((name, lambda s, c=c: dataclasses.replace(s, c=c)) for name, c in changes)
     return Race(
         SearchConfig(champion),
@@ -100,6 +110,21 @@ def test_a_challenger_that_loses_is_dropped_once_out_of_reach() -> None:
         "out of reach, dropped: random playouts, c=0.5 against random playouts, c=1: "
         "0 of 3 games (0.00, 0.00-0.56), 2 against 2 simulations a move"
     ]
+
+
+def test_races_end_where_a_race_move_cannot_try_each_move_once() -> None:
+    found = race(1.0, ("weaker", 0.5), ("stronger", 2.0), rules=WIDER)
+    found.run(until=100.0, now=Ticks())
+    # two simulations a move, three moves: the games say nothing, and no race goes on
+    assert found.finished and found.champion == SearchConfig(1.0) and found.games == 1
+    assert found.verdicts == [
+        "races ended, their games too small to judge: weaker in 1 games ran 2 and 2 "
+        "simulations a move, fewer than the 3 moves a search chose among"
+    ]
+    # with two moves, two simulations try each once: the race goes on to its verdict
+    narrow = race(1.0, ("weaker", 0.5))
+    narrow.run(until=100.0, now=Ticks())
+    assert narrow.games == 3 and narrow.verdicts[0].startswith("out of reach, dropped")
 
 
 def test_a_challenger_that_only_draws_is_dropped_once_it_cannot_be_chosen() -> None:

@@ -49,6 +49,9 @@ LOG = "\n".join(
         "search worker: decisive playouts, wins looked for among the game's few finishing moves",
         "search worker: the roles move on separate parts: from move 0 our moves are searched "
         "by trees over our part",
+        "search worker: race after 1 games: races ended, their games too small to judge: "
+        "tactics on/off in 1 games ran 2 and 47 simulations a move, fewer than the 81 moves "
+        "a search chose among (the match's searches: 0 simulations a move)",
         "search worker: learnt heuristic",
         "bias -0.006 +0.006",
         "material alone (no fit predicted the goals): held-out correlation 0.172 0.172",
@@ -91,7 +94,8 @@ def test_a_match_s_decisions_are_read_from_the_worker_lines():
     assert second["rules"] == "compiled" and second["native_from_move"] is None
     assert second["decisive_finishers"] and second["heuristic"] and second["material_alone"]
     assert second["raced_from"] is None and second["plays"] is None
-    assert second["verdicts"] == []
+    assert second["verdicts"] == [] and second["races_too_small"]
+    assert not first["races_too_small"]
     assert second["parts_from_move"] == 0 and first["parts_from_move"] is None
 
 
@@ -109,7 +113,8 @@ def test_a_game_s_decisions_are_counted_and_told_in_a_line(tmp_path):
     assert f"played {DECISIVE.describe()} (1 of 2)" in line
     assert "rules: native tree 1, compiled 1; trees over our part in 1 of 2;" in line
     assert "heuristic learnt in 2 of 2 (the material alone in 1);" in line
-    assert "race verdicts: 1 dropped, 1 no verdict, 1 out of reach, 1 chosen;" in line
+    assert "1 chosen (ended, their games too small to judge, in 1);" in line
+    assert "race verdicts: 1 dropped, 1 no verdict, 1 out of reach, 1 chosen " in line
 
 
 def test_a_real_log_of_breakthrough_matches_gives_their_races():

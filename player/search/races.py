@@ -25,7 +25,11 @@ one); one that could no longer be chosen even by winning every game left up to
 `max_games` is dropped, "out of reach" (three games lost of 16 leave 13 wins at
 most, where 14 are needed), and the champion stays: the games left could not
 change the verdict, and their time goes back to the search.  A race stops
-when every challenger has been judged.  Games start from the state the match has
+when every challenger has been judged, and all races end where a screen game's
+searches ran fewer simulations a move than the moves they chose among, on both
+sides (`Standing.too_small`: Hex's race moves, about 50 simulations among 50
+to 80 moves): such searches play little better than at random, and their games
+judge nothing.  Games start from the state the match has
 reached when they begin, so a race run during play judges the configurations
 on the positions still to come.
 
@@ -187,7 +191,9 @@ class Standing:
     sims: list[int] = dataclasses.field(default_factory=lambda: [0, 0])
     """Simulations run by the challenger and by the champion..."""
     searches: list[int] = dataclasses.field(default_factory=lambda: [0, 0])
-    """...in this many searches (a search per move where a side chooses)."""
+    """...in this many searches (a search per move where a side chooses)..."""
+    choices: list[int] = dataclasses.field(default_factory=lambda: [0, 0])
+    """...among this many legal moves in all (the most of a role a search was for)."""
     confirm: Standing | None = None
     """Once the screen chose it: its record in the games at the match's scale."""
 
@@ -207,6 +213,16 @@ class Standing:
         for side in range(2):
             self.sims[side] += game.sims[side]
             self.searches[side] += game.searches[side]
+            self.choices[side] += game.choices[side]
+
+    def too_small(self) -> bool:
+        """Whether the race's moves run fewer simulations than there are moves to choose
+        from, on both sides: a search that cannot try each move once plays little better
+        than at random, and games between such searches judge nothing."""
+        return all(
+            searches and sims < choices
+            for sims, searches, choices in zip(self.sims, self.searches, self.choices, strict=True)
+        )
 
     def describe(self) -> str:
         """The figures behind a verdict: score, its 95% interval, simulations a move
@@ -259,6 +275,8 @@ class RaceGame:
         self.plies = 0
         self.sims = [0, 0]
         self.searches = [0, 0]
+        self.choices = [0, 0]
+        """Legal moves of the roles each side searched for, summed over its searches."""
 
     @property
     def over(self) -> bool:
@@ -290,6 +308,7 @@ class RaceGame:
                     while self.clock() < end and tree.search(iterations=1):
                         self.sims[side] += 1
             self.searches[side] += 1
+            self.choices[side] += max(len(legal[role]) for role in roles)
             for role in roles:
                 if role in won:
                     joint[role] = won[role]
@@ -441,6 +460,17 @@ class Race:
             self._next_challenger()
             return
         standing.record(game)
+        if standing.too_small():
+            low, high = standing.per_move()
+            self.verdicts.append(
+                f"races ended, their games too small to judge: {standing.name} in "
+                f"{standing.games} games ran {low} and {high} simulations a move, fewer than "
+                f"the {standing.choices[1] // max(1, standing.searches[1])} moves a search "
+                "chose among"
+            )
+            self.pending = []
+            self.standing = None
+            return
         if standing.interval(CHOOSE_CONFIDENCE)[0] > 0.5 and self.confirm_seconds is not None:
             standing.confirm = Standing(standing.name, standing.config, standing.champion)
             self.verdicts.append(f"won the screen, to be confirmed at scale: {standing.describe()}")
