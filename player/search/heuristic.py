@@ -524,8 +524,7 @@ def learn(
     tried = _rule_candidates(game, texts, samples, targets, need) if rich else None
     if not chosen and not tried:
         return _material_alone(game, texts, samples, targets, material)
-    train = [i for i, o in enumerate(samples.owner) if o % 2 == 0]
-    test = [i for i, o in enumerate(samples.owner) if o % 2 == 1]
+    train, test = _halves(samples)
     columns = [counts for _, _, _, counts in chosen]
     counts_held = _held_out(columns, targets, train, test) if chosen else None
     extras: list[RuleFeature] = []
@@ -552,9 +551,7 @@ def learn(
         mean = sum(fitted) / len(fitted)
         spread = sqrt(sum((f - mean) ** 2 for f in fitted) / len(fitted))
         scale = SHARPNESS / spread if spread > 0 else 0.0
-        centre = min(0.9, max(-0.9, 2 * sum(y) / len(y) - 1))
-        offset = centre / (1 - abs(centre))  # the score whose value is the mean goal
-        bias = scale * (weights[0] - mean) + offset
+        bias = scale * (weights[0] - mean) + _mean_goal_score(y)
         rows.append([bias, *(scale * w for w in weights[1:])])
     masks = [mask for _, _, mask, _ in chosen]
     names = [name for _, name, _, _ in chosen]
@@ -600,8 +597,7 @@ def _material_alone(
     roles = len(targets)
     if material <= 0 or roles < 2:
         return None
-    train = [i for i, o in enumerate(samples.owner) if o % 2 == 0]
-    test = [i for i, o in enumerate(samples.owner) if o % 2 == 1]
+    train, test = _halves(samples)
     half = Samples([samples.bits[i] for i in train], [samples.owner[i] for i in train], [])
     term = material_term(texts, half, game.roles, [[y[i] for i in train] for y in targets])
     if not term:
@@ -609,15 +605,12 @@ def _material_alone(
     counts = [[(samples.bits[i] & mask).bit_count() for i in test] for _, mask in term]
     held_out = []
     for r, y in enumerate(targets):
-        others = [c for o, c in enumerate(counts) if o != r]
-        diff = [c - sum(o[k] for o in others) / len(others) for k, c in enumerate(counts[r])]
-        held_out.append(correlation(diff, [y[i] for i in test]))
+        held_out.append(correlation(_lead(counts, r), [y[i] for i in test]))
     if min(held_out) < FEATURE_Z / sqrt(max(1, len({samples.owner[i] for i in test}))):
         return None
     rows = []
     for r, y in enumerate(targets):
-        centre = min(0.9, max(-0.9, 2 * sum(y) / len(y) - 1))
-        row = [centre / (1 - abs(centre))]  # the score whose value is the mean goal
+        row = [_mean_goal_score(y)]
         row.extend(material if f == r else -material / (roles - 1) for f in range(roles))
         rows.append(row)
     return Heuristic(
@@ -629,6 +622,27 @@ def _material_alone(
         game=game if isinstance(game, CompiledGame) and texts is game.compiled.base_texts else None,
         material_alone=True,
     )
+
+
+def _halves(samples: Samples) -> tuple[list[int], list[int]]:
+    """The samples of the even playouts (to fit on) and of the odd ones (held out)."""
+    train = [i for i, o in enumerate(samples.owner) if o % 2 == 0]
+    test = [i for i, o in enumerate(samples.owner) if o % 2 == 1]
+    return train, test
+
+
+def _mean_goal_score(goals: Sequence[float]) -> float:
+    """The score whose value (0.5 + 0.5 * x / (1 + |x|)) is the mean of `goals` (0..1),
+    kept within 0.05..0.95."""
+    centre = min(0.9, max(-0.9, 2 * sum(goals) / len(goals) - 1))
+    return centre / (1 - abs(centre))
+
+
+def _lead(counts: Sequence[Sequence[int]], role: int) -> list[float]:
+    """Per sample, role `role`'s count less the mean of the other roles' (`counts`: per
+    role, per sample)."""
+    others = [c for o, c in enumerate(counts) if o != role]
+    return [c - sum(o[k] for o in others) / len(others) for k, c in enumerate(counts[role])]
 
 
 def _rule_candidates(
@@ -715,12 +729,7 @@ def material_term(
         counts = [[(bits & mask).bit_count() for bits in samples.bits] for mask in ordered]
         total = 0.0
         for r, y in enumerate(targets):
-            others = [c for o, c in enumerate(counts) if o != r]
-            diff = [
-                counts[r][i] - sum(c[i] for c in others) / len(others)
-                for i in range(len(samples.bits))
-            ]
-            total += correlation(diff, y)
+            total += correlation(_lead(counts, r), y)
         if total > 0 and (best is None or total > best[0]):
             first = (masks[0] & -masks[0]).bit_length() - 1
             arity = len(split_fact(texts[first])) - 1
