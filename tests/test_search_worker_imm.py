@@ -40,6 +40,18 @@ def loaded(rules: str, seed: int) -> SearchWorker:
     return worker
 
 
+def settled(rules: str, seed: int) -> SearchWorker:
+    """`loaded`, with what was prepared taken (`take_better_search`) and then a fresh
+    tree from a generator seeded `seed`: whether the native code was attached before
+    the first tree was made is a matter of timing, which would change the draws."""
+    worker = loaded(rules, seed)
+    worker.take_better_search()
+    worker.rng.seed(seed)
+    root = worker.tree.root
+    worker.tree = worker.new_tree(root.state, root.depth)
+    return worker
+
+
 def search(worker: SearchWorker, iterations: int) -> dict:
     command = {"cmd": "search", "role": 0, "until": time.time() + 60, "iterations": iterations}
     return worker.handle(command)
@@ -59,17 +71,17 @@ def test_ggp_serve_learns_a_heuristic_and_backs_it_up_with_material(monkeypatch)
 def test_where_no_heuristic_is_learnt_the_search_is_the_plain_one(monkeypatch, game) -> None:
     rules = TICTACTOE if game == "tictactoe" else (GDL_DIR / "connect_four.kif").read_text()
     monkeypatch.setattr(search_worker, "SEARCH_IMM", 0.0)
-    plain = loaded(rules, 3)
+    plain = settled(rules, 3)
     assert plain.learning is None
     monkeypatch.setattr(search_worker, "SEARCH_IMM", 0.4)
     monkeypatch.setattr(search_worker, "SEARCH_MATERIAL", 0.5)
-    worker = loaded(rules, 3)
+    learner = loaded(rules, 3)
+    assert learner.learning is not None and learner.learning.result is None
+    worker = settled(rules, 3)
+    assert worker.learning is None and worker.heuristic is None
     tree = worker.tree
-    assert worker.learning is not None and worker.learning.result is None
     first, again = search(plain, 300), search(worker, 300)
-    # the same tree, or where the native library searches, the one that replaced it
-    assert worker.learning is None and worker.tree.imm is None
-    assert worker.tree is tree or (worker.tree.native and not tree.native)
+    assert worker.tree is tree and worker.tree.imm is None
     assert (again["move"], again["stats"]) == (first["move"], first["stats"])
     for answer in (first, again):
         del answer["cpu"]
@@ -147,3 +159,17 @@ def test_a_search_more_than_half_over_keeps_its_tree(monkeypatch) -> None:
     assert worker.tree is tree and worker.learning is learning
     worker.ponder()  # taken at the next slice of pondering
     assert worker.tree is not tree and worker.learning is None
+
+
+def test_decisive_playouts_turn_on_where_the_heuristic_brought_the_native_tree_first(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The heuristic learnt after the native code was attached makes the first tree the
+    library holds (`take_heuristic` comes before `take_native_tree`): the playouts
+    still turn decisive where the game's finishing moves are few."""
+    worker = loaded((GDL_DIR / "breakthrough.kif").read_text(), 4)
+    assert worker.heuristic is None and not worker.config.decisive
+    answer = search(worker, 60)
+    assert worker.heuristic is not None and worker.tree.native and worker.config.decisive
+    assert answer["config"].startswith("decisive playouts, implicit minimax, heuristic prior")
+    assert "wins looked for among the game's few finishing moves" in capsys.readouterr().err

@@ -704,9 +704,11 @@ class SearchWorker:
         """Once the game's native code is attached, search a tree it holds and searches
         (`MCTS.native`) where the search is of the kind it runs: a fresh tree at the
         root replaces the Python one, as for the heuristic (`take_heuristic`, called
-        at the same points); looked at once a game."""
+        at the same points), and where the playouts turn decisive on native code
+        (`_decisive_on_native`), the native tree the heuristic's came in first; looked
+        at once a game."""
         tree = self.tree
-        if tree is None or tree.native:
+        if tree is None:
             return
         root = tree.root
         game = root.state.game
@@ -716,8 +718,10 @@ class SearchWorker:
             return
         self.native_checked = game
         decisive = self._decisive_on_native(game)
+        if tree.native and not decisive:  # a tree made since the code was attached
+            return
         fresh = self.new_tree(root.state, root.depth)
-        if fresh.native:
+        if fresh.native and not tree.native:
             print(
                 f"search worker: the native library searches from move {self.steps} "
                 f"(the Python tree's {tree.node_count} nodes dropped)",
