@@ -36,6 +36,7 @@ from ggp.games.base import Game
 from ggp.gdl.compiled.compiled_game import CompiledGame
 from ggp.gdl.load import game_from_file
 from ggp.player.agents import make_agent
+from ggp.player.search.evaluation import Guide
 from ggp.player.search.heuristic import CutoffPlayout
 from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
 from ggp.player.search.mcts import MCTS
@@ -71,19 +72,25 @@ def search_options(variant: str) -> dict[str, object]:
 
 
 def heuristic_options(variant: str, game: Game) -> dict[str, object]:
-    """The `MCTS` arguments of a variant's heuristic, learnt on `game` (seed 0): cut-off
+    """The `MCTS` arguments of a variant's finishing moves (``finish=PLAYOUTS``) and
+    heuristic, learnt on `game` (seed 0): guided playouts with ``guide=K``, cut-off
     playouts with ``heuristic=yes`` (``evaluator``), implicit minimax with ``imm=ALPHA``
     (``imm``), virtual visits with ``prior=VISITS`` (``prior``); none where the
     variant uses no heuristic or the game has none."""
     agent = make_agent(f"mcts:{variant}", seed=0)
-    if not (agent.heuristic or agent.imm or agent.prior):
+    if not (agent.heuristic or agent.imm or agent.prior or agent.finish):
         return {}
     agent.start(game, 0)
+    finishers = {"finishers": agent.finishers} if agent.finishers is not None else {}
+    if not (agent.heuristic or agent.imm or agent.prior):
+        return finishers
     if agent.learnt is None:
         print(f"{variant}: no heuristic learnt on this game (plain search)")
-        return {}
+        return finishers
     print(f"{variant}: learnt heuristic (weights per role)\n{agent.learnt.describe()}")
-    options: dict[str, object] = {}
+    options: dict[str, object] = dict(finishers)
+    if agent.guide > 1:
+        options["guide"] = Guide(agent.learnt, agent.guide)
     if agent.heuristic:
         options["evaluator"] = CutoffPlayout(agent.learnt, agent.cutoff)
     if agent.imm:

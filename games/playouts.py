@@ -18,6 +18,7 @@ from abc import abstractmethod
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ggp.games import amaf
 from ggp.games.base import (
@@ -118,6 +119,22 @@ class Greedy(PlayoutPolicy[list[PlayoutResult]]):
 
 
 @dataclass(frozen=True)
+class Guide:
+    """What guides `Decisive` playouts: where one role has a choice and no winning
+    move, it draws `moves` of its safe moves one by one (as `Decisive` draws one,
+    each drawn move taken out of the draw) and plays the one whose next state
+    `evaluation` values most for it (the first drawn of equals); it plays the
+    first safe move where fewer are safe, as `Decisive` does.  `evaluation` is a
+    learnt one (`ggp.player.search.heuristic.Heuristic`: ``bits``,
+    ``value_of_bits``, and for native code ``masks`` and ``native_tables``).
+    Each move drawn costs a next state and the opponents' replies looked at,
+    so the playouts run slower by about the number of moves."""
+
+    evaluation: Any
+    moves: int
+
+
+@dataclass(frozen=True)
 class Decisive(PlayoutPolicy[list[PlayoutResult]]):
     """Playouts with decisive and anti-decisive moves (Teytaud and Teytaud 2010,
     "On the huge benefit of decisive moves in Monte-Carlo Tree Search").
@@ -141,14 +158,19 @@ class Decisive(PlayoutPolicy[list[PlayoutResult]]):
     has a choice, and every move after `plies`, is played uniformly at random.
     A looked-at move costs a next state and one per reply of the opponents.
     With `finishers`, wins are looked for among them alone (`Greedy`), the
-    opponents' included.
+    opponents' included; with `guide`, the lone chooser's move is chosen as
+    `Guide` says (not where several roles choose).
     """
 
     plies: int
     finishers: Finishers | None = None
+    guide: Guide | None = None
 
     def play(self, state: State, rng: random.Random, count: int) -> list[PlayoutResult]:
-        return [_decisive_playout(state, rng, self.plies, self.finishers) for _ in range(count)]
+        guide = self.guide if self.guide is not None and self.guide.moves > 1 else None
+        return [
+            _decisive_playout(state, rng, self.plies, self.finishers, guide) for _ in range(count)
+        ]
 
 
 @dataclass(frozen=True, eq=False)
@@ -294,15 +316,28 @@ def _safe_move(
     role: int,
     rng: random.Random,
     finishers: Finishers | None,
+    guide: Guide | None = None,
 ) -> str:
-    """`role`'s move by the anti-decisive rule of `Decisive`."""
+    """`role`'s move by the anti-decisive rule of `Decisive` (with `guide`, `Guide`'s)."""
     joint = [legal[0] for legal in moves]
     candidates = list(moves[role])
+    best, best_value, accepted = None, 0.0, 0
     while candidates:
         joint[role] = move = rng.choice(candidates)
         if not _threatened(state, joint, role, finishers):
-            return move
+            if guide is None:
+                return move
+            after = state.next(joint)
+            evaluation = guide.evaluation
+            value = evaluation.value_of_bits(evaluation.bits(after), after)[role]
+            if best is None or value > best_value:
+                best, best_value = move, value
+            accepted += 1
+            if accepted >= guide.moves:
+                break
         candidates.remove(move)
+    if best is not None:
+        return best
     return rng.choice(moves[role])
 
 
@@ -340,7 +375,11 @@ def _greedy_playout(
 
 
 def _decisive_playout(
-    state: State, rng: random.Random, plies: int, finishers: Finishers | None
+    state: State,
+    rng: random.Random,
+    plies: int,
+    finishers: Finishers | None,
+    guide: Guide | None = None,
 ) -> PlayoutResult:
     steps = 0
     while not state.is_terminal():
@@ -353,7 +392,7 @@ def _decisive_playout(
         joint = None if chooser is None else _winning(state, moves, chooser, finishers)
         if joint is None:
             joint = [
-                _safe_move(state, moves, role, rng, finishers)
+                _safe_move(state, moves, role, rng, finishers, guide)
                 if role == chooser
                 else rng.choice(legal)
                 for role, legal in enumerate(moves)

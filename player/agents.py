@@ -21,6 +21,7 @@ from ggp.games.base import Finishers, Game, GameError, State, canonical_move
 from ggp.games.playouts import FINISHING_MOVES, random_playout
 from ggp.games.registry import parse_spec
 from ggp.player.agent_base import Agent, Clocks, MatchQuit, Sight
+from ggp.player.search.evaluation import Guide
 from ggp.player.search.factored import FACTOR, KEEP_PARTS, PartTrees, independent_choices
 from ggp.player.search.heuristic import CUTOFF, HEURISTIC, MATERIAL, CutoffPlayout, Heuristic, learn
 from ggp.player.search.hidden import DEFAULT_PARTICLES, Belief, InformationSetSearch
@@ -266,6 +267,7 @@ class MCTSAgent(Agent):
         greedy: int = GREEDY,
         decisive: int = DECISIVE,
         finish: int = 0,
+        guide: int = 1,
         shallow: int = SHALLOW,
         shallow_visits: int = SHALLOW_VISITS,
         transpose: bool = TRANSPOSE,
@@ -307,6 +309,11 @@ class MCTSAgent(Agent):
                 "agent mcts: finish=PLAYOUTS chooses the moves greedy=N or decisive=N "
                 "look at for wins: add one of them"
             )
+        if guide > 1 and not (decisive and (imm or prior)):
+            raise GameError(
+                "agent mcts: guide=K guides decisive=N playouts by the heuristic of imm=ALPHA "
+                "or prior=VISITS: add them"
+            )
         if not 0 <= imm <= 1:
             raise GameError(f"agent mcts: imm=ALPHA needs a weight from 0 to 1, got {imm}")
         if imm and rave:
@@ -329,6 +336,7 @@ class MCTSAgent(Agent):
         self.greedy = greedy
         self.decisive = decisive
         self.finish = finish
+        self.guide = guide
         self.finishers: Finishers | None = None
         self.shallow = shallow
         self.shallow_visits = shallow_visits
@@ -403,6 +411,7 @@ class MCTSAgent(Agent):
                     rave_ref=self.rave_ref,
                     rave_bias=self.rave_bias,
                     evaluator=self._cutoff(),
+                    guide=self._guide(),
                     imm=None
                     if self.learnt is None or not self.imm
                     else ImplicitMinimax(self.learnt, self.imm),
@@ -441,6 +450,12 @@ class MCTSAgent(Agent):
             "decisive": self.decisive,
             "finishers": self.finishers,
         }
+
+    def _guide(self) -> Guide | None:
+        """With `guide` above 1 and a learnt heuristic, the playouts' guide."""
+        if self.guide <= 1 or self.learnt is None:
+            return None
+        return Guide(self.learnt, self.guide)
 
     def _part_tree(self, state: State, legal: frozenset[str]) -> MCTS:
         """With `factor`, where the roles' moves act on separate parts of the state:
@@ -603,6 +618,7 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "greedy": (_at_least(int, 0), "N"),
     "decisive": (_at_least(int, 0), "N"),
     "finish": (_at_least(int, 0), "PLAYOUTS"),
+    "guide": (_at_least(int, 1), "K"),
     "shallow": (_at_least(int, 0), "PLIES"),
     "shallow_visits": (_at_least(int, 1), "N"),
     "transpose": (_boolean, "yes|no"),

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from gdl_texts import TICTACTOE
 from ggp.games.base import Game, GameDefinitionError
-from ggp.games.playouts import FINISHING_MOVES
+from ggp.games.playouts import FINISHING_MOVES, Guide
 from ggp.games.registry import GDL_DIR, load_game
 from ggp.gdl.load import game_from_text
 from ggp.gdl.native import build
@@ -86,6 +86,14 @@ def configurations(game: Game) -> dict[str, Callable[[], dict[str, Any]]]:
             "prior": HeuristicPrior(heuristic, 8),
             "broken_rules": True,
         },
+        "guided": lambda: {
+            "c": 0.35,
+            "solver": True,
+            "decisive": 1000,
+            "finishers": finishers,
+            "guide": Guide(heuristic, 3),
+            "imm": ImplicitMinimax(heuristic, 0.4),
+        },
         "prior": lambda: {"greedy": 3, "prior": HeuristicPrior(heuristic, 3)},
         "capped": lambda: {"solver": True, "max_nodes": 60, "imm": ImplicitMinimax(heuristic, 0.3)},
     }
@@ -132,7 +140,7 @@ def both_ways(game: Game, options: Callable[[], dict[str, Any]], **run: Any) -> 
 
 @pytest.mark.parametrize("name", ["connect_four", "breakthrough"])
 @pytest.mark.parametrize(
-    "config", ["plain", "solver", "decisive", "finishers", "served", "prior", "capped"]
+    "config", ["plain", "solver", "decisive", "finishers", "served", "guided", "prior", "capped"]
 )
 def test_the_native_tree_decides_as_the_python_tree(name: str, config: str) -> None:
     game = native_game(name)

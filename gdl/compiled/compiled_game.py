@@ -589,7 +589,8 @@ def _native_greedy(
     finishers = policy.finishers
     finish = None if finishers is None else state.game.finish_inputs(finishers)
     safe = type(policy) is Decisive
-    return native.playouts(state.bits, rng, count, policy.plies, safe, finish)
+    guide = policy.guide if isinstance(policy, Decisive) else None
+    return native.playouts(state.bits, rng, count, policy.plies, safe, finish, guide)
 
 
 def _native_mast(

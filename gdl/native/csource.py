@@ -21,7 +21,9 @@ compiled reasoner):
   takes a move that ends the game with goal 100 for it, where there is one
   (`playouts.Greedy`), and with ``safe`` also, when it has none, avoids
   a move after which another role can win at once (`playouts.Decisive`,
-  which also says how several roles with a choice take theirs);
+  which also says how several roles with a choice take theirs); with ``guide``
+  above 1, the best of that many safe moves by the evaluation ``masks``,
+  ``weights`` (`playouts.Guide`);
 - ``gdl_random_playouts(S, count, seed, missing, results, fail)``: the random playouts
   of ``gdl_playouts``, the goals and steps in one array (one call of few
   arguments: the per-call cost counts where a playout takes a microsecond);
@@ -127,7 +129,8 @@ void gdl_next(const uint64_t *S, const uint64_t *D, uint64_t *o);
 void gdl_sees(const uint64_t *S, const uint64_t *D, int *counts, int *entries);
 void gdl_count_missing_goals_as(int value);
 int gdl_playouts(const char *S, int count, uint32_t seed, int greedy, int safe,
-                 const uint64_t *finish, int *goals, int *steps, uint64_t *fail);
+                 const uint64_t *finish, int *goals, int *steps, uint64_t *fail, int guide,
+                 int features, const uint64_t *masks, const double *weights);
 int gdl_random_playouts(const char *S, int count, uint32_t seed, int missing, int *results,
                         uint64_t *fail);
 int gdl_finishing_moves(const char *S, int count, uint32_t seed, uint64_t *last, int *goals,
@@ -394,19 +397,45 @@ static int others_first(const int *counts, const int *moves, int chooser, u64 *D
     return first;
 }
 
+/* A learnt evaluation of fact counts that guides playouts (heuristic.Heuristic):
+   the chooser's move is the best by it of k safe moves drawn (k <= 1: none). */
+typedef struct { int k, features; const u64 *masks; const double *weights; } Guide;
+
+/* The guide's value of S for role (heuristic.Heuristic.value_of_bits, the same sums
+   in the same order). */
+static double guide_value(const Guide *g, const u64 *S, int role) {
+    const double *row = g->weights + (size_t)role * (g->features + 1);
+    double s = 0.0;
+    int f, w, count;
+    for (f = 0; f < g->features; f++) {
+        count = 0;
+        for (w = 0; w < NW; w++) count += __builtin_popcountll(S[w] & g->masks[(size_t)f * NW + w]);
+        s += row[1 + f] * (double)count;
+    }
+    s = row[0] + s;
+    return 0.5 + 0.5 * s / (1.0 + (s < 0 ? -s : s));
+}
+
 /* The position in moves of the chooser's move by the anti-decisive rule of
    playouts.Decisive: drawn among the moves not rejected yet, rejected when
    threatened; any move when all are.  memo (or 0) keeps, per move of the chooser,
    -1 (not looked at yet) or whether it is threatened, and memo_after its *after.
    *after gets the accepted move's (-2: not known); a is valid if it holds the next
-   state of the accepted move, the other roles playing their first moves.  Clobbers v. */
+   state of the accepted move, the other roles playing their first moves.  With a
+   guide (and no memo), the draws go on until guide->k moves are accepted (or none
+   is left), and the one whose next state the guide values most for the chooser
+   is played (the first drawn of equals).  Clobbers v. */
 static int safe_move(const u64 *T, const int *counts, const int *moves, int chooser, u32 *mt,
                      const u64 *finish, unsigned char *v, int *memo, int *memo_after,
-                     int *after, Ahead *a) {
+                     int *after, Ahead *a, const Guide *guide) {
     u64 D[NWI];
     int candidates[MOVES_MAX + 1];
-    int first, c = counts[chooser], i, k, pick, bad, seen;
+    int first, c = counts[chooser], i, k, pick, bad, seen, accepted = 0, best = -1;
+    int best_after = -2;
+    double value, best_value = 0.0;
+    Ahead best_ahead;
     first = others_first(counts, moves, chooser, D, candidates);
+    if (guide && guide->k <= 1) guide = 0;
     while (c > 0) {
         i = choose(mt, c);
         k = candidates[i];
@@ -426,11 +455,26 @@ static int safe_move(const u64 *T, const int *counts, const int *moves, int choo
             }
         }
         if (!bad) {
-            *after = seen;
-            return k;
+            if (!guide) {
+                *after = seen;
+                return k;
+            }
+            value = guide_value(guide, a->state, chooser);
+            if (best < 0 || value > best_value) {
+                best = k;
+                best_value = value;
+                best_after = seen;
+                best_ahead = *a;
+            }
+            if (++accepted >= guide->k) break;
         }
         memmove(candidates + i, candidates + i + 1, (size_t)(c - i - 1) * sizeof(int));
         c--;
+    }
+    if (best >= 0) {
+        *after = best_after;
+        *a = best_ahead;
+        return best;
     }
     *after = -2;
     a->valid = 0;
@@ -452,7 +496,7 @@ static void simultaneous_joint(const u64 *T, const int *counts, const int *moves
     for (role = 0; role < NR; role++) {
         if (counts[role] == 1) pick = moves[start];
         else if (wins[role] >= 0) pick = moves[wins[role]];
-        else pick = moves[safe_move(T, counts, moves, role, mt, finish, v, 0, 0, &after, &a)];
+        else pick = moves[safe_move(T, counts, moves, role, mt, finish, v, 0, 0, &after, &a, 0)];
         D[pick >> 6] |= 1ULL << (pick & 63);
         start += counts[role];
     }
@@ -462,14 +506,15 @@ static void simultaneous_joint(const u64 *T, const int *counts, const int *moves
    roles that had a choice, as pick * NR + role, go to played + done * PLAYED (how
    many first).  In the first greedy moves, a role that alone has a choice takes a
    winning move; with safe, when it has none, it avoids a threatened one (safe_move);
-   only moves in finish are looked at for wins (MAY_FINISH).  With last (and greedy
+   only moves in finish are looked at for wins (MAY_FINISH), and with a guide the
+   safe move is the best of several (safe_move).  With last (and greedy
    0), the input bits of the moves of the roles with a choice in each playout's last
    joint move are or-ed into last (gdl_finishing_moves). */
 #define PLAYED (NWI * 64 + 1)
 #define RING 64  /* states a ring of playout states keeps (the heuristic's sampling) */
 static int playouts(const char *S, int count, u32 seed, int greedy, int safe,
                     const u64 *finish, int *goals, int *steps, u64 *fail, int *played,
-                    u64 (*ring)[NW], u64 *last) {
+                    u64 (*ring)[NW], u64 *last, const Guide *guide) {
     u64 T[NW], o[NW], D[NWI], C[NWI];
     u32 mt[625];
     int moves[MOVES_MAX + 1], counts[NR], memo[MOVES_MAX + 1], memo_after[MOVES_MAX + 1];
@@ -477,6 +522,7 @@ static int playouts(const char *S, int count, u32 seed, int greedy, int safe,
     int done, n, role, start, pick, win, first = -2, known, chooser, k, *list = 0;
     Ahead ahead;  /* the next state, when safe_move has stepped there already */
     mt_seed(mt, seed);
+    if (guide && guide->k <= 1) guide = 0;
     for (k = 0; k <= MOVES_MAX; k++) memo[k] = -1;  /* the first state's, for every playout */
     for (done = 0; done < count; done++) {
         memcpy(T, S, sizeof(T));
@@ -528,7 +574,8 @@ static int playouts(const char *S, int count, u32 seed, int greedy, int safe,
                 }
                 if (role == chooser)
                     pick = moves[safe_move(T, counts, moves, chooser, mt, finish, v,
-                                           n == 0 ? memo : 0, memo_after, &known, &ahead)];
+                                           n == 0 && !guide ? memo : 0, memo_after, &known,
+                                           &ahead, guide)];
                 else if (win < 0) pick = moves[start + choose(mt, counts[role])];
                 else if (win >= start && win < start + counts[role]) pick = moves[win];
                 else pick = moves[start];
@@ -556,8 +603,11 @@ static int playouts(const char *S, int count, u32 seed, int greedy, int safe,
 }
 
 int gdl_playouts(const char *S, int count, u32 seed, int greedy, int safe,
-                 const u64 *finish, int *goals, int *steps, u64 *fail) {
-    return playouts(S, count, seed, greedy, safe, finish, goals, steps, fail, 0, 0, 0);
+                 const u64 *finish, int *goals, int *steps, u64 *fail, int guide,
+                 int features, const u64 *masks, const double *weights) {
+    Guide g = {guide, features, masks, weights};
+    return playouts(S, count, seed, greedy, safe, finish, goals, steps, fail, 0, 0, 0,
+                    guide > 1 ? &g : 0);
 }
 
 /* gdl_playouts' random playouts, with fewer arguments to convert a call (a
@@ -567,13 +617,13 @@ int gdl_playouts(const char *S, int count, u32 seed, int greedy, int safe,
 int gdl_random_playouts(const char *S, int count, u32 seed, int missing, int *results,
                         u64 *fail) {
     missing_goal = missing;
-    return playouts(S, count, seed, 0, 0, 0, results, results + count * NR, fail, 0, 0, 0);
+    return playouts(S, count, seed, 0, 0, 0, results, results + count * NR, fail, 0, 0, 0, 0);
 }
 
 int gdl_finishing_moves(const char *S, int count, u32 seed, u64 *last, int *goals,
                         int *steps, u64 *fail) {
     memset(last, 0, NWI * sizeof(u64));
-    return playouts(S, count, seed, 0, 0, 0, goals, steps, fail, 0, 0, last);
+    return playouts(S, count, seed, 0, 0, 0, goals, steps, fail, 0, 0, last, 0);
 }
 
 /* T's successor by the joint move D in one part (playouts.Part): what each frozen

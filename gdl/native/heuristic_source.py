@@ -111,7 +111,7 @@ int gdl_sample_decisive_playouts(const char *S, int count, u32 seed, int skip, i
     mt_seed(mt, seed);
     for (done = 0; done < count; done++) {
         if (playouts(S, 1, mt_next(mt), 1 << 30, 1, 0, goals + done * NR, &n, fail, 0, ring,
-                     0) < 0)
+                     0, 0) < 0)
             return -1 - done;
         taken = take_samples(ring, n, done, skip, window, every, limit, taken, samples, owner);
     }

@@ -35,7 +35,7 @@ int gdl_amaf_playouts(const char *S, int count, u32 seed, int greedy, int *goals
     int done, p, j, k, t, n, slot, code;
     const int *list;
     double weight, *table;
-    done = playouts(S, count, seed, greedy, 0, 0, goals, steps, fail, played, 0, 0);
+    done = playouts(S, count, seed, greedy, 0, 0, goals, steps, fail, played, 0, 0, 0);
     if (done < 0) return done;
     weight = 1.0 / count;
     memset(mark, 0, sizeof(mark));

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 from ggp.games.amaf import Tree
 from ggp.games.base import PlayoutResult
 from ggp.games.move_averages import MoveAverages
+from ggp.games.playouts import Guide
 from ggp.gdl.compiled.compiled_game import PlayoutBroke
 from ggp.gdl.native.build import NativeUnavailable, build_library, new_ffi
 from ggp.gdl.native.csource import CGenerator
@@ -143,6 +144,7 @@ class NativeRules:
         greedy: int = 0,
         safe: bool = False,
         finish: int | None = None,
+        guide: Guide | None = None,
     ) -> list[PlayoutResult]:
         """`count` random playouts from `bits`: per playout, the goals and the steps.
 
@@ -150,7 +152,8 @@ class NativeRules:
         each playout, as `ggp.games.playouts.Greedy` takes them; with
         `safe` as well, the moves after which another role can win at once are
         avoided there, as `ggp.games.playouts.Decisive` avoids them.
-        With `finish` (input bits), only those moves are looked at for wins.
+        With `finish` (input bits), only those moves are looked at for wins; with
+        `guide`, the safe moves are chosen as `ggp.games.playouts.Guide` says.
 
         Raises `PlayoutBroke` with the state where the rules break (a role
         without legal moves, a role without exactly one goal).
@@ -160,7 +163,13 @@ class NativeRules:
         seed = rng.getrandbits(32)
         state = bits.to_bytes(self.state_bytes, "little")
         mask = ffi.NULL if finish is None else self._inputs(finish)
-        if self.lib.gdl_playouts(state, count, seed, greedy, safe, mask, goals, steps, fail) < 0:
+        moves, features, masks, weights = 1, 0, ffi.NULL, ffi.NULL
+        if guide is not None and guide.moves > 1:
+            masks, weights = guide.evaluation.native_tables(self)
+            moves, features = guide.moves, len(guide.evaluation.masks)
+        lib = self.lib
+        args = (moves, features, masks, weights)
+        if lib.gdl_playouts(state, count, seed, greedy, safe, mask, goals, steps, fail, *args) < 0:
             raise PlayoutBroke(int.from_bytes(ffi.buffer(fail), "little"))
         return results.read(count, self.roles)
 

@@ -101,12 +101,14 @@ class NativeTree:
         max_nodes: int | None,
         stop_on_broken: bool,
         finish: int | None = None,
+        guide: int = 1,
     ) -> None:
         """The search's settings: implicit minimax's weight (None: off), the prior's
         virtual visits (0: off), both with `heuristic` (`heuristic.Heuristic` of fact
         counts), the playouts a leaf and their policy (`playouts.Greedy`,
         `playouts.Decisive`; with `finish`, input bits, they look for wins among those
-        moves only), the node cap (None: none)."""
+        moves only; with `guide` above 1 and `heuristic`, the chooser's move is the
+        best by it of `guide` safe moves drawn), the node cap (None: none)."""
         tree = self.tree
         tree.c = c
         tree.solver = solver
@@ -116,6 +118,7 @@ class NativeTree:
         tree.batch = batch
         tree.greedy = greedy
         tree.safe = safe
+        tree.guide = guide
         tree.max_nodes = max_nodes or 0
         tree.stop_on_broken = stop_on_broken
         self._finish = None if finish is None else self.native._inputs(finish)

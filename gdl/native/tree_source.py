@@ -49,7 +49,7 @@ typedef struct {
     unsigned char *v;
     uint64_t *fail;
     double c, alpha;
-    int imm, prior, solver, batch, greedy, safe, max_nodes, stop_on_broken, features;
+    int imm, prior, solver, batch, greedy, safe, max_nodes, stop_on_broken, features, guide;
     const uint64_t *masks;
     const double *weights;
     const uint64_t *finish;  /* the input bits looked at for wins, or 0: every move */
@@ -440,11 +440,13 @@ static int tree_play_out(Tree *t, const u64 *S, u32 *mt, double *rewards, int64_
     int r, p, sum;
     u32 seed = py_next(mt);
     double scale;
+    Guide guide = {t->guide, t->features, t->masks, t->weights};  /* playouts.Guide */
     if (!tree_grow((void **)&t->goals, &t->goals_cap, t->batch * NR + t->batch, sizeof(int)))
         return 0;
     out[2] += t->batch;
     if (playouts((const char *)S, t->batch, seed, t->greedy, t->safe, t->finish, t->goals,
-                 t->goals + t->batch * NR, t->fail, 0, 0, 0) < 0)
+                 t->goals + t->batch * NR, t->fail, 0, 0, 0,
+                 t->guide > 1 && t->features > 0 ? &guide : 0) < 0)
         return 0;
     if (t->batch == 1) {
         for (r = 0; r < NR; r++) rewards[r] = t->goals[r] * 0.01;

@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 
 from ggp.games.base import Finishers, GameError, PlayoutPolicy, PlayoutResult, State
-from ggp.games.playouts import RANDOM, Decisive, Greedy, Part
+from ggp.games.playouts import RANDOM, Decisive, Greedy, Guide, Part
 from ggp.player.search.tree import Rewards
 
 
@@ -24,8 +24,9 @@ class RandomPlayout:
     `greedy`, the playouts take a winning move where they see one in their
     first `greedy` moves (`ggp.games.playouts.Greedy`); with `decisive`, in
     their first `decisive` moves they also avoid a move after which another
-    role can win at once (`ggp.games.playouts.Decisive`).  With `finishers`,
-    both look for a win among those moves alone
+    role can win at once (`ggp.games.playouts.Decisive`), and with `guide` they
+    choose among safe moves by a learnt evaluation (`ggp.games.playouts.Guide`).
+    With `finishers`, both look for a win among those moves alone
     (`ggp.games.playouts.FinishingMoves`).
     """
 
@@ -33,19 +34,27 @@ class RandomPlayout:
     greedy = 0
     decisive = 0
     finishers: Finishers | None = None
+    guide: Guide | None = None
     policy: PlayoutPolicy[list[PlayoutResult]] = RANDOM
     """The playouts' policy (from `greedy`, `decisive` and `finishers`)."""
 
     def __init__(
-        self, greedy: int = 0, decisive: int = 0, finishers: Finishers | None = None
+        self,
+        greedy: int = 0,
+        decisive: int = 0,
+        finishers: Finishers | None = None,
+        guide: Guide | None = None,
     ) -> None:
         if greedy and decisive:
             raise GameError("decisive playouts take winning moves themselves: not with greedy")
+        if guide is not None and not decisive:
+            raise GameError("guided playouts choose among decisive playouts' safe moves")
         self.greedy = greedy
         self.decisive = decisive
         self.finishers = finishers
+        self.guide = guide
         if decisive:
-            self.policy = Decisive(decisive, finishers)
+            self.policy = Decisive(decisive, finishers, guide)
         elif greedy:
             self.policy = Greedy(greedy, finishers)
 

@@ -28,7 +28,7 @@ from math import log, sqrt
 from typing import TYPE_CHECKING
 
 from ggp.games.base import Finishers, GameDefinitionError, GameError, State
-from ggp.player.search.evaluation import RandomPlayout
+from ggp.player.search.evaluation import Guide, RandomPlayout
 from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
 from ggp.player.search.mast import MastPlayout, MoveAverages
 from ggp.player.search.native_search import ADVANCED, EXPAND, NativeSearch
@@ -145,7 +145,8 @@ class MCTS:
     they see one in their first `greedy` moves (`RandomPlayout`); with
     `decisive` (not with `mast` or `greedy`), in their first `decisive` moves
     they also avoid the moves after which another role can win at once; with
-    `finishers`, both look for wins among those moves only.
+    `finishers`, both look for wins among those moves only; with `guide`, the
+    decisive playouts are guided by a learnt evaluation (`evaluation.Guide`).
 
     With `transpose`, the tree is a graph: a move that leads to a state the
     tree already holds at the same depth (reached by another order of moves)
@@ -208,6 +209,7 @@ class MCTS:
         greedy: int = GREEDY,
         decisive: int = DECISIVE,
         finishers: Finishers | None = None,
+        guide: Guide | None = None,
         transpose: bool = TRANSPOSE,
         shallow: int = SHALLOW,
         shallow_visits: int = SHALLOW_VISITS,
@@ -272,7 +274,7 @@ class MCTS:
         """MAST's move averages, learnt from every simulation (None: no MAST)."""
         if evaluator is None:
             if self.averages is None:
-                evaluator = RandomPlayout(greedy, decisive, finishers)
+                evaluator = RandomPlayout(greedy, decisive, finishers, guide)
             else:
                 evaluator = MastPlayout(self.averages, steps=mast_steps)
         self.evaluator = evaluator

@@ -92,6 +92,7 @@ class NativeSearch:
         policy = evaluator.native_playouts(self.state)
         assert policy is not None
         greedy, safe, finish = policy
+        guide = evaluator.guide
         self.tree.configure(
             c=search.c,
             solver=search.solver,
@@ -104,6 +105,7 @@ class NativeSearch:
             max_nodes=None if search.max_nodes is None else search.max_nodes * NATIVE_NODE_SHARE,
             stop_on_broken=not search.broken_rules,
             finish=finish,
+            guide=1 if guide is None else guide.moves,
         )
 
     def run(
@@ -302,6 +304,9 @@ def _heuristic(search: Any, state: State) -> Any:
     """The learnt evaluation the C loop computes (None: none needed), or False where it
     cannot: not one of fact counts over this game's state bits, or two of them."""
     found = [part.heuristic for part in (search.imm, search.prior) if part is not None]
+    guide = getattr(search.evaluator, "guide", None)
+    if guide is not None:
+        found.append(guide.evaluation)
     if not found:
         return None
     heuristic = found[0]
