@@ -33,10 +33,10 @@ import time
 from pathlib import Path
 
 from ggp.games.base import Game
+from ggp.games.playouts import Guide
 from ggp.gdl.compiled.compiled_game import CompiledGame
 from ggp.gdl.load import game_from_file
 from ggp.player.agents import make_agent
-from ggp.player.search.evaluation import Guide
 from ggp.player.search.heuristic import CutoffPlayout
 from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
 from ggp.player.search.mcts import MCTS

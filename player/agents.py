@@ -18,10 +18,9 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from ggp.games.base import Finishers, Game, GameError, State, canonical_move
-from ggp.games.playouts import FINISHING_MOVES, random_playout
+from ggp.games.playouts import FINISHING_MOVES, Guide, random_playout
 from ggp.games.registry import parse_spec
 from ggp.player.agent_base import Agent, Clocks, MatchQuit, Sight
-from ggp.player.search.evaluation import Guide
 from ggp.player.search.factored import FACTOR, KEEP_PARTS, PartTrees, independent_choices
 from ggp.player.search.heuristic import CUTOFF, HEURISTIC, MATERIAL, CutoffPlayout, Heuristic, learn
 from ggp.player.search.hidden import DEFAULT_PARTICLES, Belief, InformationSetSearch

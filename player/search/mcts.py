@@ -28,7 +28,8 @@ from math import log, sqrt
 from typing import TYPE_CHECKING
 
 from ggp.games.base import Finishers, GameDefinitionError, GameError, State
-from ggp.player.search.evaluation import Guide, RandomPlayout
+from ggp.games.playouts import Guide
+from ggp.player.search.evaluation import RandomPlayout
 from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
 from ggp.player.search.mast import MastPlayout, MoveAverages
 from ggp.player.search.native_search import ADVANCED, EXPAND, NativeSearch
