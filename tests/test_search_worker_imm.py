@@ -173,7 +173,7 @@ def test_decisive_playouts_turn_on_where_the_heuristic_brought_the_native_tree_f
     worker.config = dataclasses.replace(worker.config, decisive=False)
     worker.native_checked = None
     assert worker.heuristic is None
-    answer = search(worker, 60)
+    worker.take_better_search()  # as a search does before its iterations
     assert worker.heuristic is not None and worker.tree.native and worker.config.decisive
-    assert answer["config"].startswith("decisive playouts, implicit minimax, heuristic prior")
+    assert worker.config.describe().startswith("decisive playouts, implicit minimax")
     assert "wins looked for among the game's few finishing moves" in capsys.readouterr().err
