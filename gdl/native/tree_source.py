@@ -178,21 +178,9 @@ static int room_for_node(Tree *t) {
 /* The learnt evaluation of S (heuristic.Heuristic.value_of_bits, the same sums in
    the same order) into out. */
 static void tree_evaluate(const Tree *t, const u64 *S, double *out) {
-    int r, f, w, count;
-    double s, x;
-    const double *row;
-    for (r = 0; r < NR; r++) {
-        row = t->weights + (size_t)r * (t->features + 1);
-        s = 0.0;
-        for (f = 0; f < t->features; f++) {
-            count = 0;
-            for (w = 0; w < NW; w++)
-                count += __builtin_popcountll(S[w] & t->masks[(size_t)f * NW + w]);
-            s += row[1 + f] * (double)count;
-        }
-        x = row[0] + s;
-        out[r] = 0.5 + 0.5 * x / (1.0 + fabs(x));
-    }
+    Guide g = {0, t->features, t->masks, t->weights};
+    int r;
+    for (r = 0; r < NR; r++) out[r] = guide_value(&g, S, r);
 }
 
 /* A new node of state S (its goals and value): its index, or -1 where the rules
