@@ -46,7 +46,7 @@ SHORT = {
 """Verdicts' kinds as a line of counts names them."""
 TOO_SMALL = re.compile(r"race after \d+ games: races ended, their games too small to judge")
 PLAYS = re.compile(r"the search plays (.+?)(?:, as the racing worker chose)?$")
-MATERIAL_ALONE = "material alone (no fit predicted the goals)"
+MATERIAL_ALONE = "material alone ("
 """How the learnt heuristic's description (the lines after "learnt heuristic", not a
 worker's) begins its last line where the heuristic is the material term alone."""
 

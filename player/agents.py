@@ -236,7 +236,9 @@ class MCTSAgent(Agent):
     statistics start with that many virtual visits worth the heuristic's value
     of the child it leads to (`ggp.player.search.imm.HeuristicPrior`).  Where the game has
     no heuristic, the search is plain.  `material` above 0 adds to a learnt
-    heuristic its material term with that weight (`ggp.player.search.heuristic.material_term`).
+    heuristic its material term with that weight (`ggp.player.search.heuristic.material_term`);
+    with `material_first`, the material term alone is the heuristic wherever it
+    predicts the goals, a fit only where it does not.
     With `learn_decisive`, the heuristic is learnt from decisive playouts
     (`playouts.Decisive`) instead of random ones, on native code; with
     `rule_features`, the rule features (mobility, partial goal satisfaction) are
@@ -280,6 +282,7 @@ class MCTSAgent(Agent):
         material: float = MATERIAL,
         learn_decisive: bool = False,
         rule_features: bool = False,
+        material_first: bool = False,
         partial_proofs: bool = PARTIAL_PROOFS,
         factor: bool = FACTOR,
         keep_parts: bool = KEEP_PARTS,
@@ -313,6 +316,8 @@ class MCTSAgent(Agent):
                 "agent mcts: guide=K guides decisive=N playouts by the heuristic of imm=ALPHA "
                 "or prior=VISITS: add them"
             )
+        if material_first and not material:
+            raise GameError("agent mcts: material_first=yes tries the material=W term first")
         if not 0 <= imm <= 1:
             raise GameError(f"agent mcts: imm=ALPHA needs a weight from 0 to 1, got {imm}")
         if imm and rave:
@@ -350,6 +355,7 @@ class MCTSAgent(Agent):
         self.material = material
         self.learn_decisive = learn_decisive
         self.rule_features = rule_features
+        self.material_first = material_first
         self.partial_proofs = partial_proofs
         self.factor = factor
         self.parts = PartTrees(self._part_tree, keep_parts)
@@ -383,6 +389,7 @@ class MCTSAgent(Agent):
                 material=self.material,
                 decisive=self.learn_decisive,
                 rich=self.rule_features,
+                material_first=self.material_first,
             )
 
     def choose_move(self, state: State, deadline: float | None) -> str:
@@ -631,6 +638,7 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "material": (_at_least(float, 0), "W"),
     "learn_decisive": (_boolean, "yes|no"),
     "rule_features": (_boolean, "yes|no"),
+    "material_first": (_boolean, "yes|no"),
 }
 """The options of an ``mcts`` agent spec."""
 

@@ -197,6 +197,27 @@ def test_where_no_fit_predicts_the_material_alone_is_the_heuristic(
     assert learn(compiled(COINS, "coins", native), random.Random(1), 1000, material=1) is None
 
 
+@pytest.mark.parametrize("native", [False, pytest.param(True, marks=needs_native)])
+def test_material_first_takes_the_material_alone_where_a_fit_would_be_kept(
+    native: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = compiled(TOKENS, "tokens", native)
+    fitted = learn(game, random.Random(1), playouts=1000, material=0.5)
+    assert fitted is not None and not fitted.material_alone  # a fit passes here
+    first = learn(game, random.Random(1), playouts=1000, material=0.5, material_first=True)
+    assert first is not None and first.material_alone and not first.fit_tried
+    assert first.names == ("(token white ?)", "(token black ?)")
+    for role, sign in ((0, 1), (1, -1)):
+        assert first.weights[role][1:] == pytest.approx((0.5 * sign, -0.5 * sign))
+    assert "material alone (tried first)" in first.describe()
+    assert first.value(tokens_state(game, 3, 1))[0] > first.value(tokens_state(game, 1, 3))[0]
+    # Where the material predicts nothing, the fit is tried as before.
+    monkeypatch.setattr(heuristic, "_material_alone", lambda *args, **kwargs: None)
+    fallback = learn(game, random.Random(1), playouts=1000, material=0.5, material_first=True)
+    assert fallback is not None and not fallback.material_alone
+    assert fallback.weights == fitted.weights
+
+
 def test_learning_is_repeatable_for_a_seed() -> None:
     game = compiled(TOKENS, "tokens", native=False)
     first = learn(game, random.Random(7), playouts=1000)
@@ -281,6 +302,8 @@ def test_agent_options_are_checked() -> None:
         make_agent("mcts:heuristic=yes,mast=yes")
     with pytest.raises(GameError, match="material"):
         make_agent("mcts:imm=0.4,material=-1")
+    with pytest.raises(GameError, match="material_first"):
+        make_agent("mcts:imm=0.4,material_first=yes")
     with pytest.raises(GameError, match="cut-off"):
         CutoffPlayout(None, -1)  # type: ignore[arg-type]
 

@@ -12,7 +12,9 @@ squares, and the fit is kept only if it predicts the goals of playouts it
 was not fitted on (`MIN_Z`, `MIN_CORRELATION`).  Otherwise, with a material weight, the
 material term alone is the heuristic where it predicts the goals (`_material_alone`:
 knightThrough's pieces), and else the game has none (None), as in Connect Four and
-Hex, where no count of pieces says who wins.  The fit is
+Hex, where no count of pieces says who wins.  With `material_first`, the material
+term alone is tried first and the fit only where it predicts nothing (Sancho's
+rule: piece counts wherever they predict the outcome).  The fit is
 then rescaled (`SHARPNESS`) and squashed into 0..1.  Nothing here knows any
 game: only the facts' relation names, argument positions and constants.
 
@@ -195,8 +197,11 @@ class Heuristic:
     extras: tuple[RuleFeature, ...] = ()
     held_out_counts: tuple[float, ...] | None = None
     material_alone: bool = False
-    """Whether the features are the material term alone (no fit predicted the goals;
-    `held_out` is then the held-out correlation of its difference with the goals)."""
+    """Whether the features are the material term alone (no fit predicted the goals, or
+    `learn`'s ``material_first``; `held_out` is then the held-out correlation of its
+    difference with the goals)."""
+    fit_tried: bool = True
+    """Whether a fit was tried before the material alone was taken (False: ``material_first``)."""
     _index: dict[str, int] = field(default_factory=dict, repr=False)
     _native: Any = field(default=None, repr=False)
     _rows: tuple[tuple[float, tuple[float, ...]], ...] | None = field(
@@ -254,7 +259,8 @@ class Heuristic:
             lines.append(f"{name} {' '.join(f'{row[1 + f]:+.4f}' for row in self.weights)}")
         what = "held-out correlation"
         if self.material_alone:
-            what = "material alone (no fit predicted the goals): held-out correlation"
+            why = "no fit predicted the goals" if self.fit_tried else "tried first"
+            what = f"material alone ({why}): held-out correlation"
         lines.append(f"{what} {' '.join(f'{r:.3f}' for r in self.held_out)}")
         if self.held_out_counts is not None:
             kept = "kept" if self.extras else "not kept"
@@ -496,6 +502,7 @@ def learn(
     decisive: bool = False,
     rich: bool = RICH,
     report: dict[str, Any] | None = None,
+    material_first: bool = False,
 ) -> Heuristic | None:
     """The heuristic of `game` learnt from random playouts (see the module), or None
     where no feature predicts the goals clearly; with `material` above 0, its
@@ -505,13 +512,19 @@ def learn(
     their place.  The same `rng` state gives the same result.  A `report` dict
     gets the held-out figures whatever the verdict: ``counts`` (of the fact
     counts alone) and ``rules`` (with the rule features), per role, and
-    ``rule_features``, the names of those tried (absent: not fitted)."""
+    ``rule_features``, the names of those tried (absent: not fitted).  With
+    `material_first` (and `material`), the material term alone where it predicts the
+    goals, and the fit only where it does not."""
     texts, samples = sample(game, rng, playouts, decisive=decisive)
     roles = len(game.roles)
     played = len(samples.goals)
     if len(samples.bits) < 20 or played < 4:
         return None
     targets = [[samples.goals[o][r] * 0.01 for o in samples.owner] for r in range(roles)]
+    if material_first:
+        alone = _material_alone(game, texts, samples, targets, material, fit_tried=False)
+        if alone is not None:
+            return alone
     need = FEATURE_Z / sqrt(played)
     strength = []
     for name, mask in candidate_features(texts):
@@ -584,6 +597,7 @@ def _material_alone(
     samples: Samples,
     targets: Sequence[Sequence[float]],
     material: float,
+    fit_tried: bool = True,
 ) -> Heuristic | None:
     """Where no fit predicts the goals, the material term alone (`material_term`: each
     role `material` per piece of its own, less `material` / (n - 1) per piece of each
@@ -621,6 +635,7 @@ def _material_alone(
         held_out=tuple(held_out),
         game=game if isinstance(game, CompiledGame) and texts is game.compiled.base_texts else None,
         material_alone=True,
+        fit_tried=fit_tried,
     )
 
 
@@ -751,10 +766,17 @@ class Learning:
     takes 1.5 s on Breakthrough, 6 s on Hex (which gets none), on an idle core.
     """
 
-    def __init__(self, game: Game, material: float = MATERIAL, decisive: bool = False) -> None:
+    def __init__(
+        self,
+        game: Game,
+        material: float = MATERIAL,
+        decisive: bool = False,
+        material_first: bool = False,
+    ) -> None:
         self.game = game
         self.material = material
         self.decisive = decisive
+        self.material_first = material_first
         self.result: Heuristic | None = None
         self.done = threading.Event()
         self._thread = threading.Thread(target=self._run, name="learning", daemon=True)
@@ -770,6 +792,7 @@ class Learning:
                 random.Random(LEARNING_SEED),
                 material=self.material,
                 decisive=self.decisive,
+                material_first=self.material_first,
             )
         except Exception as error:  # the search goes on without a heuristic
             print(f"learning the heuristic failed: {error!r}", file=sys.stderr)
