@@ -607,7 +607,8 @@ def _material_alone(
     Random playouts rarely win by material, so it predicts weakly (about 0.13 on
     knightThrough, where no fit passes) even where a search between players who
     capture wins by it; the races judge it in play (implicit minimax and the prior
-    on or off).  None without `material`, a term, or that correlation."""
+    on or off).  None without `material`, a term, or that correlation.  `fit_tried`
+    says whether a fit was tried first (False: `learn`'s ``material_first``)."""
     roles = len(targets)
     if material <= 0 or roles < 2:
         return None
