@@ -1,0 +1,61 @@
+"""benchmarks/seat_scores.py as documented (docs/results.md): each game's scores by seat
+over match logs, ours and the opponent's, the logs it cannot read skipped."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def write_log(folder: Path, name: str, urls: list[str], goals: list[int] | None) -> None:
+    log = {"playerNamesFromHost": urls, "goalValues": goals, "moves": []}
+    (folder / name).write_text(json.dumps(log))
+
+
+def test_the_benchmark_splits_each_games_points_by_seat(tmp_path: Path) -> None:
+    us, them = "http://127.0.0.1:40000", "http://127.0.0.1:9160"
+    write_log(tmp_path, "connectFour.1.json", [us, them], [0, 100])  # the second seat wins
+    write_log(tmp_path, "connectFour.2.json", [them, us], [0, 100])
+    write_log(tmp_path, "connectFour.3.json", [them, us], [50, 50])
+    write_log(tmp_path, "ticTacToe.1.json", [us, them], [50, 50])
+    write_log(tmp_path, "ticTacToe.2.json", [us, "http://127.0.0.1:40001"], [100, 0])  # unclear
+    write_log(tmp_path, "pacman3p.1.json", [us, them, them], [0, 100, 0])  # three roles
+    logs = sorted(str(path) for path in tmp_path.iterdir())
+    done = subprocess.run(
+        [sys.executable, "benchmarks/seat_scores.py", *logs, "--opponent", "9160"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("game | first seat, whoever held it | ours first")
+    four = lines[1].split(" | ")
+    assert four[0] == "connectFour"
+    assert four[1].startswith("0.5/3 0.17 (")  # the first seat, whoever held it
+    assert four[2].startswith("0/1 0.00 (") and four[3].startswith("1.5/2 0.75 (")  # ours
+    assert four[4].startswith("0.5/2 0.25 (") and four[5].startswith("1/1 1.00 (")  # theirs
+    tic = lines[2].split(" | ")
+    assert tic[0] == "ticTacToe" and tic[2].startswith("0.5/1 ") and tic[3] == "-"
+    assert done.stderr.strip() == "skipped: 2"
+
+
+def test_only_the_games_asked_for_are_counted(tmp_path: Path) -> None:
+    us, them = "http://127.0.0.1:40000", "http://127.0.0.1:9160"
+    write_log(tmp_path, "connectFour.1.json", [us, them], [100, 0])
+    write_log(tmp_path, "hex.1.json", [us, them], [100, 0])
+    logs = sorted(str(path) for path in tmp_path.iterdir())
+    done = subprocess.run(
+        [sys.executable, "benchmarks/seat_scores.py", *logs, "--games", "hex"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert [line.split(" | ")[0] for line in done.stdout.splitlines()[1:]] == ["hex"]
