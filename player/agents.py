@@ -238,7 +238,9 @@ class MCTSAgent(Agent):
     no heuristic, the search is plain.  `material` above 0 adds to a learnt
     heuristic its material term with that weight (`ggp.player.search.heuristic.material_term`);
     with `material_first`, the material term alone is the heuristic wherever it
-    predicts the goals, a fit only where it does not.
+    predicts the goals, a fit only where it does not; `progress` above 0 weighs a
+    piece of the material alone by its distance to its role's goal, read from the
+    rules (`ggp.player.search.goal_distance`).
     With `learn_decisive`, the heuristic is learnt from decisive playouts
     (`playouts.Decisive`) instead of random ones, on native code; with
     `rule_features`, the rule features (mobility, partial goal satisfaction) are
@@ -283,6 +285,7 @@ class MCTSAgent(Agent):
         learn_decisive: bool = False,
         rule_features: bool = False,
         material_first: bool = False,
+        progress: float = 0.0,
         partial_proofs: bool = PARTIAL_PROOFS,
         factor: bool = FACTOR,
         keep_parts: bool = KEEP_PARTS,
@@ -318,6 +321,8 @@ class MCTSAgent(Agent):
             )
         if material_first and not material:
             raise GameError("agent mcts: material_first=yes tries the material=W term first")
+        if progress and not material:
+            raise GameError("agent mcts: progress=K weighs the pieces of the material=W term")
         if not 0 <= imm <= 1:
             raise GameError(f"agent mcts: imm=ALPHA needs a weight from 0 to 1, got {imm}")
         if imm and rave:
@@ -356,6 +361,7 @@ class MCTSAgent(Agent):
         self.learn_decisive = learn_decisive
         self.rule_features = rule_features
         self.material_first = material_first
+        self.progress = progress
         self.partial_proofs = partial_proofs
         self.factor = factor
         self.parts = PartTrees(self._part_tree, keep_parts)
@@ -390,6 +396,7 @@ class MCTSAgent(Agent):
                 decisive=self.learn_decisive,
                 rich=self.rule_features,
                 material_first=self.material_first,
+                progress=self.progress,
             )
 
     def choose_move(self, state: State, deadline: float | None) -> str:
@@ -639,6 +646,7 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "learn_decisive": (_boolean, "yes|no"),
     "rule_features": (_boolean, "yes|no"),
     "material_first": (_boolean, "yes|no"),
+    "progress": (_at_least(float, 0), "K"),
 }
 """The options of an ``mcts`` agent spec."""
 

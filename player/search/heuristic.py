@@ -50,6 +50,7 @@ from typing import Any
 from ggp.games.base import Game, GameError, State
 from ggp.gdl.compiled.compiled_game import CompiledGame, CompiledState
 from ggp.gdl.network.formulas import BASE, NODE, Network
+from ggp.player.search.goal_distance import goal_distances
 
 HEURISTIC = False
 """Whether the ``mcts`` agent learns and uses the heuristic by default: only if it
@@ -202,6 +203,9 @@ class Heuristic:
     difference with the goals)."""
     fit_tried: bool = True
     """Whether a fit was tried before the material alone was taken (False: ``material_first``)."""
+    progress: float = 0.0
+    """With the material alone: the weight of a piece's progress towards its goal
+    (`_with_progress`; 0: pieces alike)."""
     _index: dict[str, int] = field(default_factory=dict, repr=False)
     _native: Any = field(default=None, repr=False)
     _rows: tuple[tuple[float, tuple[float, ...]], ...] | None = field(
@@ -260,7 +264,8 @@ class Heuristic:
         what = "held-out correlation"
         if self.material_alone:
             why = "no fit predicted the goals" if self.fit_tried else "tried first"
-            what = f"material alone ({why}): held-out correlation"
+            weighed = f", progress {self.progress:g}" if self.progress else ""
+            what = f"material alone ({why}{weighed}): held-out correlation"
         lines.append(f"{what} {' '.join(f'{r:.3f}' for r in self.held_out)}")
         if self.held_out_counts is not None:
             kept = "kept" if self.extras else "not kept"
@@ -503,6 +508,7 @@ def learn(
     rich: bool = RICH,
     report: dict[str, Any] | None = None,
     material_first: bool = False,
+    progress: float = 0.0,
 ) -> Heuristic | None:
     """The heuristic of `game` learnt from random playouts (see the module), or None
     where no feature predicts the goals clearly; with `material` above 0, its
@@ -514,7 +520,8 @@ def learn(
     counts alone) and ``rules`` (with the rule features), per role, and
     ``rule_features``, the names of those tried (absent: not fitted).  With
     `material_first` (and `material`), the material term alone where it predicts the
-    goals, and the fit only where it does not."""
+    goals, and the fit only where it does not; with `progress` above 0, a piece of the
+    material alone is worth more the nearer it is to its role's goal (`_with_progress`)."""
     texts, samples = sample(game, rng, playouts, decisive=decisive)
     roles = len(game.roles)
     played = len(samples.goals)
@@ -522,7 +529,7 @@ def learn(
         return None
     targets = [[samples.goals[o][r] * 0.01 for o in samples.owner] for r in range(roles)]
     if material_first:
-        alone = _material_alone(game, texts, samples, targets, material, fit_tried=False)
+        alone = _material_alone(game, texts, samples, targets, material, False, progress)
         if alone is not None:
             return alone
     need = FEATURE_Z / sqrt(played)
@@ -536,7 +543,7 @@ def learn(
     chosen = strength[:MAX_FEATURES]
     tried = _rule_candidates(game, texts, samples, targets, need) if rich else None
     if not chosen and not tried:
-        return _material_alone(game, texts, samples, targets, material)
+        return _material_alone(game, texts, samples, targets, material, progress=progress)
     train, test = _halves(samples)
     columns = [counts for _, _, _, counts in chosen]
     counts_held = _held_out(columns, targets, train, test) if chosen else None
@@ -556,7 +563,7 @@ def learn(
             held_out = rich_held
     assert held_out is not None
     if not columns or max(held_out) < max(MIN_CORRELATION, MIN_Z / sqrt(played // 2)):
-        return _material_alone(game, texts, samples, targets, material)
+        return _material_alone(game, texts, samples, targets, material, progress=progress)
     rows = []
     for y in targets:
         weights = _fit(columns, y)
@@ -598,6 +605,7 @@ def _material_alone(
     targets: Sequence[Sequence[float]],
     material: float,
     fit_tried: bool = True,
+    progress: float = 0.0,
 ) -> Heuristic | None:
     """Where no fit predicts the goals, the material term alone (`material_term`: each
     role `material` per piece of its own, less `material` / (n - 1) per piece of each
@@ -608,7 +616,8 @@ def _material_alone(
     knightThrough, where no fit passes) even where a search between players who
     capture wins by it; the races judge it in play (implicit minimax and the prior
     on or off).  None without `material`, a term, or that correlation.  `fit_tried`
-    says whether a fit was tried first (False: `learn`'s ``material_first``)."""
+    says whether a fit was tried first (False: `learn`'s ``material_first``); with
+    `progress`, the pieces are weighed by their distance to the goal (`_with_progress`)."""
     roles = len(targets)
     if material <= 0 or roles < 2:
         return None
@@ -623,21 +632,62 @@ def _material_alone(
         held_out.append(correlation(_lead(counts, r), [y[i] for i in test]))
     if min(held_out) < FEATURE_Z / sqrt(max(1, len({samples.owner[i] for i in test}))):
         return None
+    compiled = isinstance(game, CompiledGame) and texts is game.compiled.base_texts
+    levels = _with_progress(game, term, progress) if compiled and progress > 0 else None
+    if levels is None:
+        levels = [(name, mask, r, 1.0) for r, (name, mask) in enumerate(term)]
+        progress = 0.0
     rows = []
     for r, y in enumerate(targets):
         row = [_mean_goal_score(y)]
-        row.extend(material if f == r else -material / (roles - 1) for f in range(roles))
+        for _, _, f, worth in levels:
+            row.append(material * worth * (1 if f == r else -1 / (roles - 1)))
         rows.append(row)
     return Heuristic(
         texts=tuple(texts),
-        masks=tuple(mask for _, mask in term),
-        names=tuple(name for name, _ in term),
+        masks=tuple(mask for _, mask, _, _ in levels),
+        names=tuple(name for name, _, _, _ in levels),
         weights=tuple(tuple(row) for row in rows),
         held_out=tuple(held_out),
-        game=game if isinstance(game, CompiledGame) and texts is game.compiled.base_texts else None,
+        game=game if compiled else None,
         material_alone=True,
         fit_tried=fit_tried,
+        progress=progress,
     )
+
+
+def _with_progress(
+    game: Game, term: Sequence[tuple[str, int]], progress: float
+) -> list[tuple[str, int, int, float]] | None:
+    """The material term split by each piece's distance to its role's best goal
+    (`ggp.player.search.goal_distance`): per role and distance d, the feature counting
+    the role's pieces at d, worth 1 + `progress` * (D - d) / D a piece (D the farthest a
+    piece of the role can be; 1 for a piece no move takes to the goal), as
+    (name, mask, role, worth).  None where some role's pieces have no distances (the
+    rules place them and never move them): the material counts pieces alike there."""
+    assert isinstance(game, CompiledGame)
+    compiled = game.compiled
+    network = compiled.network
+    levels = []
+    for r, (name, mask) in enumerate(term):
+        values = compiled.goal_values[r]
+        if not values:
+            return None
+        best = max(range(len(values)), key=values.__getitem__)
+        distances = goal_distances(network, mask, r, network.goals[r][best][0])
+        if distances is None:
+            return None
+        farthest = max(distances.values())
+        by_distance: dict[int, int] = {}
+        for bit, d in distances.items():
+            by_distance[d] = by_distance.get(d, 0) | 1 << bit
+        unreached = mask & ~sum(1 << bit for bit in distances)
+        if unreached:
+            levels.append((f"{name} not towards the goal", unreached, r, 1.0))
+        for d in sorted(by_distance, reverse=True):
+            worth = 1 + progress * (farthest - d) / farthest if farthest else 1 + progress
+            levels.append((f"{name} {d} from the goal", by_distance[d], r, worth))
+    return levels
 
 
 def _halves(samples: Samples) -> tuple[list[int], list[int]]:
@@ -773,11 +823,13 @@ class Learning:
         material: float = MATERIAL,
         decisive: bool = False,
         material_first: bool = False,
+        progress: float = 0.0,
     ) -> None:
         self.game = game
         self.material = material
         self.decisive = decisive
         self.material_first = material_first
+        self.progress = progress
         self.result: Heuristic | None = None
         self.done = threading.Event()
         self._thread = threading.Thread(target=self._run, name="learning", daemon=True)
@@ -794,6 +846,7 @@ class Learning:
                 material=self.material,
                 decisive=self.decisive,
                 material_first=self.material_first,
+                progress=self.progress,
             )
         except Exception as error:  # the search goes on without a heuristic
             print(f"learning the heuristic failed: {error!r}", file=sys.stderr)

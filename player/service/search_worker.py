@@ -220,6 +220,10 @@ corpus game it changes of the tuning and development sets, the material alone wo
 Sancho 1.61c at 60 s / 10 s, 4 of 10 where the fit had won 3 of 10
 (docs/per-game-search.md)."""
 
+SEARCH_PROGRESS = 0.0
+"""With the material alone as the heuristic, the weight of a piece's progress towards its
+role's goal, read from the rules (`heuristic.learn`'s ``progress``; 0: pieces alike)."""
+
 SEARCH_DECISIVE = 1000
 """Playout moves with decisive and anti-decisive moves (`playouts.Decisive`;
 1000: every move of these games' playouts) in the search of a game where
@@ -672,7 +676,10 @@ class SearchWorker:
             print(f"search worker: the interpreter plays on ({staged.why})", file=sys.stderr)
         if SEARCH_IMM > 0 and self.puzzle is None:
             self.learning = Learning(
-                self.tree.root.state.game, SEARCH_MATERIAL, material_first=SEARCH_MATERIAL_FIRST
+                self.tree.root.state.game,
+                SEARCH_MATERIAL,
+                material_first=SEARCH_MATERIAL_FIRST,
+                progress=SEARCH_PROGRESS,
             )
 
     def settle(self, timeout: float | None = None) -> None:
