@@ -39,6 +39,7 @@ from ggp.games.playouts import (
 )
 from ggp.gdl.compiled.compile import CompiledRules, compile_rules
 from ggp.gdl.interpreter.game import GdlGame, GdlState
+from ggp.gdl.network.formulas import bit_indexes
 from ggp.gdl.network.grounding import Budget
 from ggp.gdl.syntax.terms import Rule, Term
 
@@ -319,7 +320,7 @@ class CompiledGame(GdlGame):
     def interpreted(self, bits: int) -> GdlState:
         """The state with these bits, evaluated by the interpreter."""
         base = self.compiled.network.base
-        return GdlState(self, frozenset(base[i] for i in _bit_indexes(bits)))
+        return GdlState(self, frozenset(base[i] for i in bit_indexes(bits)))
 
 
 Percepts = tuple[Callable[..., tuple[list[int], ...]], list[list[str]]]
@@ -351,15 +352,6 @@ def _native_sees(native: NativeCode) -> Callable[..., tuple[list[int], ...]]:
     return percepts
 
 
-def _bit_indexes(bits: int) -> list[int]:
-    indexes = []
-    while bits:
-        low = bits & -bits
-        indexes.append(low.bit_length() - 1)
-        bits ^= low
-    return indexes
-
-
 class CompiledState(State):
     """One state of a `CompiledGame`: the bits of its true base propositions."""
 
@@ -383,7 +375,7 @@ class CompiledState(State):
     def terms(self) -> frozenset[Term]:
         """The true terms, as `GdlState.terms`."""
         base = self._game.compiled.network.base
-        return frozenset(base[i] for i in _bit_indexes(self.bits))
+        return frozenset(base[i] for i in bit_indexes(self.bits))
 
     def reverted(self, before: State, alternative: State) -> State:
         """`State.reverted` on the bits of the base propositions."""
@@ -566,7 +558,7 @@ class CompiledState(State):
     def facts(self) -> tuple[str, ...]:
         if self._facts is None:
             texts = self._game.compiled.base_texts
-            self._facts = tuple(texts[i] for i in _bit_indexes(self.bits))
+            self._facts = tuple(texts[i] for i in bit_indexes(self.bits))
         return self._facts
 
     def key(self) -> str:

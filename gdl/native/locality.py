@@ -10,7 +10,7 @@ turn it is, a step counter) say nothing of where a move is, so they are dropped.
 
 from __future__ import annotations
 
-from ggp.gdl.network.formulas import BASE, INPUT, NODE, Network, cone
+from ggp.gdl.network.formulas import Network, support
 
 MAX_LITERALS = 2_000_000
 """Networks with more literals than this get no masks (the work is one pass over them)."""
@@ -26,24 +26,7 @@ def touch_masks(network: Network) -> list[int] | None:
         return None
     legal_nodes = [node for moves in network.legal for node, _ in moves]
     next_nodes = [node for node in network.next if node is not None]
-    bases: dict[int, int] = {}
-    inputs: dict[int, int] = {}
-    for component in cone(network, legal_nodes + next_nodes):
-        members = network.components[component]
-        base_bits = input_bits = 0
-        for member in members:
-            for body in network.bodies[member]:
-                for kind, index, _ in body:
-                    if kind == BASE:
-                        base_bits |= 1 << index
-                    elif kind == INPUT:
-                        input_bits |= 1 << index
-                    elif kind == NODE and index in bases:  # earlier components (a cycle: own)
-                        base_bits |= bases[index]
-                        input_bits |= inputs[index]
-        for member in members:
-            bases[member] = base_bits
-            inputs[member] = input_bits
+    bases, inputs = support(network, legal_nodes + next_nodes)
     reads = [0] * len(network.inputs)
     for moves in network.legal:
         for node, move in moves:

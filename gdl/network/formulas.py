@@ -192,6 +192,45 @@ def cone(network: Network, targets: Iterable[int]) -> list[int]:
     return sorted(needed)
 
 
+def support(
+    network: Network, targets: Iterable[int], positive_only: bool = False
+) -> tuple[dict[int, int], dict[int, int]]:
+    """Per node that the `targets` need: the base facts and the inputs its bodies read
+    (as bits), through the nodes they read (a cycle's nodes share theirs); with
+    `positive_only`, through positive conditions only."""
+    bases: dict[int, int] = {}
+    inputs: dict[int, int] = {}
+    for component in cone(network, targets):
+        members = network.components[component]
+        base_bits = input_bits = 0
+        for member in members:
+            for body in network.bodies[member]:
+                for kind, index, positive in body:
+                    if positive_only and not positive:
+                        continue
+                    if kind == BASE:
+                        base_bits |= 1 << index
+                    elif kind == INPUT:
+                        input_bits |= 1 << index
+                    elif kind == NODE and index in bases:  # earlier components (a cycle: own)
+                        base_bits |= bases[index]
+                        input_bits |= inputs[index]
+        for member in members:
+            bases[member] = base_bits
+            inputs[member] = input_bits
+    return bases, inputs
+
+
+def bit_indexes(bits: int) -> list[int]:
+    """The indexes of the bits set in `bits`, lowest first."""
+    indexes = []
+    while bits:
+        low = bits & -bits
+        indexes.append(low.bit_length() - 1)
+        bits ^= low
+    return indexes
+
+
 def fold(
     network: Network,
     components: Sequence[int],

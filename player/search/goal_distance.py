@@ -13,7 +13,7 @@ say what must not hold, not where a piece comes from.
 
 from __future__ import annotations
 
-from ggp.gdl.network.formulas import BASE, INPUT, NODE, Network, cone
+from ggp.gdl.network.formulas import BASE, INPUT, NODE, Network, bit_indexes, support
 
 MAX_LITERALS = 2_000_000
 """Networks with more literals than this get no distances (the work is one pass over them)."""
@@ -29,27 +29,27 @@ def goal_distances(
     if network.literal_count() > MAX_LITERALS:
         return None
     legal = network.legal[role]
-    next_nodes = [network.next[b] for b in _bits(pieces) if network.next[b] is not None]
+    next_nodes = [network.next[b] for b in bit_indexes(pieces) if network.next[b] is not None]
     targets = [node for node, _ in legal] + [n for n in next_nodes if n is not None] + [goal_node]
-    bases, inputs = _positive_support(network, targets)
+    bases, inputs = support(network, targets, positive_only=True)
     goal = bases.get(goal_node, 0) & pieces
     if not goal:
         return None
     writes: dict[int, int] = {}  # per move (input index): the pieces it makes true
-    for b in _bits(pieces):
+    for b in bit_indexes(pieces):
         node = network.next[b]
         if node is not None:
-            for move in _bits(_made_by(network, node, b, inputs)):
+            for move in bit_indexes(_made_by(network, node, b, inputs)):
                 writes[move] = writes.get(move, 0) | 1 << b
     successors: dict[int, int] = {}  # per piece: the pieces a move takes it to
     for node, move in legal:
         made = writes.get(move, 0)
         if made:
-            for b in _bits(bases.get(node, 0) & pieces):
+            for b in bit_indexes(bases.get(node, 0) & pieces):
                 successors[b] = successors.get(b, 0) | (made & ~(1 << b))
     if not any(successors.values()):
         return None
-    distances = {b: 0 for b in _bits(goal)}
+    distances = {b: 0 for b in bit_indexes(goal)}
     reached, frontier, steps = goal, goal, 0
     while frontier:
         steps += 1
@@ -76,43 +76,4 @@ def _made_by(network: Network, node: int, fact: int, inputs: dict[int, int]) -> 
                 found |= 1 << index
             elif positive and kind == NODE:
                 found |= inputs.get(index, 0)
-    return found
-
-
-def _positive_support(
-    network: Network, targets: list[int]
-) -> tuple[dict[int, int], dict[int, int]]:
-    """Per node that `targets` need: the base facts and the inputs its bodies read
-    positively, through positive conditions on other nodes (a cycle's nodes share
-    theirs)."""
-    bases: dict[int, int] = {}
-    inputs: dict[int, int] = {}
-    for component in cone(network, targets):
-        members = network.components[component]
-        base_bits = input_bits = 0
-        for member in members:
-            for body in network.bodies[member]:
-                for kind, index, positive in body:
-                    if not positive:
-                        continue
-                    if kind == BASE:
-                        base_bits |= 1 << index
-                    elif kind == INPUT:
-                        input_bits |= 1 << index
-                    elif kind == NODE and index in bases:  # earlier components (a cycle: own)
-                        base_bits |= bases[index]
-                        input_bits |= inputs[index]
-        for member in members:
-            bases[member] = base_bits
-            inputs[member] = input_bits
-    return bases, inputs
-
-
-def _bits(mask: int) -> list[int]:
-    """The indexes of the bits set in `mask`, lowest first."""
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
     return found
