@@ -16,6 +16,14 @@ def write_log(folder: Path, name: str, urls: list[str], goals: list[int] | None)
     (folder / name).write_text(json.dumps(log))
 
 
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    """The benchmark with these arguments, its output as text."""
+    command = [sys.executable, "benchmarks/seat_scores.py", *args]
+    return subprocess.run(
+        command, cwd=ROOT, check=True, capture_output=True, text=True, timeout=120
+    )
+
+
 def test_the_benchmark_splits_each_games_points_by_seat(tmp_path: Path) -> None:
     us, them = "http://127.0.0.1:40000", "http://127.0.0.1:9160"
     write_log(tmp_path, "connectFour.1.json", [us, them], [0, 100])  # the second seat wins
@@ -25,14 +33,7 @@ def test_the_benchmark_splits_each_games_points_by_seat(tmp_path: Path) -> None:
     write_log(tmp_path, "ticTacToe.2.json", [us, "http://127.0.0.1:40001"], [100, 0])  # unclear
     write_log(tmp_path, "pacman3p.1.json", [us, them, them], [0, 100, 0])  # three roles
     logs = sorted(str(path) for path in tmp_path.iterdir())
-    done = subprocess.run(
-        [sys.executable, "benchmarks/seat_scores.py", *logs, "--opponent", "9160"],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run(*logs, "--opponent", "9160")
     lines = done.stdout.splitlines()
     assert lines[0].startswith("game | first seat, whoever held it | ours first")
     four = lines[1].split(" | ")
@@ -50,12 +51,5 @@ def test_only_the_games_asked_for_are_counted(tmp_path: Path) -> None:
     write_log(tmp_path, "connectFour.1.json", [us, them], [100, 0])
     write_log(tmp_path, "hex.1.json", [us, them], [100, 0])
     logs = sorted(str(path) for path in tmp_path.iterdir())
-    done = subprocess.run(
-        [sys.executable, "benchmarks/seat_scores.py", *logs, "--games", "hex"],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run(*logs, "--games", "hex")
     assert [line.split(" | ")[0] for line in done.stdout.splitlines()[1:]] == ["hex"]
