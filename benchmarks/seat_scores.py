@@ -28,7 +28,7 @@ def our_seat(log: dict, opponent_ports: list[str]) -> int | None:
     """Our role index: the seat whose URL is not on an opponent's port (None: unclear)."""
     seats = [
         i
-        for i, url in enumerate(log.get("playerNamesFromHost") or ())
+        for i, url in enumerate(log["playerNamesFromHost"])
         if not any(url.endswith(f":{port}") for port in opponent_ports)
     ]
     return seats[0] if len(seats) == 1 else None
@@ -45,7 +45,7 @@ def tally(paths: list[Path], opponent_ports: list[str], games: set[str] | None) 
             continue
         log = json.loads(path.read_text())
         goals = log.get("goalValues")
-        ours = our_seat(log, opponent_ports)
+        ours = our_seat(log, opponent_ports) if "playerNamesFromHost" in log else None
         if ours is None or not goals or len(goals) != 2:
             skipped += 1
             continue

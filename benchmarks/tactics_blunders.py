@@ -38,16 +38,7 @@ from pathlib import Path
 from ggp.gdl.load import game_from_text
 from ggp.gdl.native.attach import attach_native
 from ggp.player.search.tactics import LOCAL_SHARE, Tactics, Verdict
-
-
-def our_seat(log: dict, opponent_ports: list[str]) -> int | None:
-    """Our role index: the seat whose URL is not on an opponent's port (None: unclear)."""
-    seats = [
-        i
-        for i, url in enumerate(log["playerNamesFromHost"])
-        if not any(url.endswith(f":{port}") for port in opponent_ports)
-    ]
-    return seats[0] if len(seats) == 1 else None
+from seat_scores import our_seat
 
 
 def analyse(

@@ -29,18 +29,16 @@ def goal_distances(
     if network.literal_count() > MAX_LITERALS:
         return None
     legal = network.legal[role]
-    next_nodes = [network.next[b] for b in bit_indexes(pieces) if network.next[b] is not None]
-    targets = [node for node, _ in legal] + [n for n in next_nodes if n is not None] + [goal_node]
+    nexts = {b: network.next[b] for b in bit_indexes(pieces) if network.next[b] is not None}
+    targets = [node for node, _ in legal] + list(nexts.values()) + [goal_node]
     bases, inputs = support(network, targets, positive_only=True)
     goal = bases.get(goal_node, 0) & pieces
     if not goal:
         return None
     writes: dict[int, int] = {}  # per move (input index): the pieces it makes true
-    for b in bit_indexes(pieces):
-        node = network.next[b]
-        if node is not None:
-            for move in bit_indexes(_made_by(network, node, b, inputs)):
-                writes[move] = writes.get(move, 0) | 1 << b
+    for b, node in nexts.items():
+        for move in bit_indexes(_made_by(network, node, b, inputs)):
+            writes[move] = writes.get(move, 0) | 1 << b
     successors: dict[int, int] = {}  # per piece: the pieces a move takes it to
     for node, move in legal:
         made = writes.get(move, 0)
