@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 from ggp.cli import main
+from ggp.commands import check
+from ggp.games.registry import GDL_DIR
 from test_gdl_game import RACE
 
 PLAYOUT = {
@@ -187,3 +189,28 @@ def test_a_game_whose_every_playout_breaks_has_no_figure(tmp_path: Path, capsys)
     game, _ = write(tmp_path, HALF_BROKEN.replace("(<= (legal a good) (true (start)))", ""))
     assert main(["bench", game, "--seconds", "0.2", "--runs", "1"]) == 1
     assert "no figure: every playout broke; " in capsys.readouterr().out
+
+
+def test_what_the_player_learns_is_shown_with_the_pieces_distances(capsys) -> None:
+    game = str(GDL_DIR / "breakthrough.kif")
+    assert main(["check", game, "--playouts", "2", "--reasoner", "compiled"]) == 0
+    out = capsys.readouterr().out
+    learnt = out[out.index("what ggp serve learns") :]
+    assert "material alone (tried first): held-out correlation" in learnt
+    assert "(cellholds ? ? white) +0.5000 -0.5000" in learnt
+    for role in ("white", "black"):
+        pieces = f"(cellholds ? ? {role}), 0 to 7 moves; facts at each distance: " + "8 " * 7 + "8"
+        assert f"{role}: {pieces}" in learnt
+
+
+def test_rules_too_slow_to_learn_on_in_python_are_not_learnt_on(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(check, "LEARN_SECONDS", 0.0)
+    game, _ = write(tmp_path, RACE)
+    assert main(["check", game, "--playouts", "2", "--reasoner", "compiled"]) == 0
+    out = capsys.readouterr().out
+    assert "what ggp serve learns" in out
+    assert "not learnt here: the playouts would take about" in out
+    assert main(["check", game, "--playouts", "2", "--reasoner", "interpreter"]) == 0
+    assert "not learnt here: the rules are not compiled" in capsys.readouterr().out

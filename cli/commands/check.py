@@ -6,6 +6,7 @@ import argparse
 import random
 import textwrap
 import time
+from typing import Any
 
 from ggp import progress
 from ggp.commands.bench import add_reasoner_option, load_for_measure
@@ -20,6 +21,12 @@ from ggp.gdl.syntax.strata import MOVE, STATE, STATIC
 from ggp.gdl.syntax.terms import Term, relation
 from ggp.gdl.syntax.validator import arities
 from ggp.gdl.traces import ReplayReport, read_playouts, replay
+from ggp.player.search.heuristic import PLAYOUTS, learn, piece_distances
+from ggp.player.service.search_worker import (
+    SEARCH_MATERIAL,
+    SEARCH_MATERIAL_FIRST,
+    SEARCH_PROGRESS,
+)
 from tqdm import tqdm
 
 MAX_STEPS = 1000
@@ -29,6 +36,8 @@ STEP_WORK_LIMIT = 1_000_000
 in the random playouts (`GdlGame.limit_work`); in two random playouts of each of the
 254 corpus games on the interpreter the costliest question needs 118,402 (ad_game_2x2).
 Past it the rules are too expensive to play and the check ends."""
+LEARN_SECONDS = 15.0
+"""CPU seconds the heuristic's random playouts may take in Python; past that, not learnt."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -163,6 +172,7 @@ def explore(game: GdlGame, playouts: int, rng: random.Random) -> int:
     and goal rules that never held.  0 if no playout broke or went on."""
     game.limit_work(STEP_WORK_LIMIT)
     played: list[Playout] = []
+    started = time.process_time()
     for _ in tqdm(range(playouts), desc="random playouts", unit="playout", disable=None):
         playout = Playout()
         played.append(playout)
@@ -173,6 +183,7 @@ def explore(game: GdlGame, playouts: int, rng: random.Random) -> int:
             raise GameError(f"{error} (after {steps} joint moves of random playouts)") from None
         if not playout.terminal and not playout.fault:
             return no_terminal(game, played)
+    per_playout = (time.process_time() - started) / playouts
     states = sum(len(p.legal) for p in played)
     simultaneous = sum(sum(len(m) > 1 for m in moves) > 1 for p in played for moves in p.legal)
     print(turn_taking(states, simultaneous, f"states of {playouts} random playouts"))
@@ -192,7 +203,73 @@ def explore(game: GdlGame, playouts: int, rng: random.Random) -> int:
     print("rules analysis (from the random playouts):")
     for line in describe(analyse_game(game, played), game.roles):
         print(_wrapped(line, "  "))
+    if not faults:
+        heading, *lines = learnt_summary(game, rng, per_playout) or [""]
+        if heading:
+            print(heading)
+        for line in lines:
+            print(_wrapped(line, "  "))
     return 1 if faults else 0
+
+
+def learnt_summary(game: GdlGame, rng: random.Random, per_playout: float) -> list[str]:
+    """What ``ggp serve`` learns of the game at its start clock, learnt the same way
+    from other random playouts: the heuristic (`heuristic.learn`, with the served
+    material term) and how far the material's pieces are from each role's goal, from
+    the rules; a heading, then lines.  Nothing for one role (searched as a puzzle);
+    not learnt on the interpreter, nor where the playouts (`per_playout` CPU seconds
+    each in Python) would take more than `LEARN_SECONDS`."""
+    if len(game.roles) < 2:
+        return []
+    heading = f"what ggp serve learns (the same way, from {PLAYOUTS:,} other random playouts):"
+    if not isinstance(game, CompiledGame):
+        return [heading, "not learnt here: the rules are not compiled"]
+    if game.native_playouts is None and per_playout * PLAYOUTS > LEARN_SECONDS:
+        return [
+            heading,
+            f"not learnt here: the playouts would take about {per_playout * PLAYOUTS:.0f} "
+            "CPU-s in Python (ggp serve learns on native code: --reasoner native)",
+        ]
+    report: dict[str, Any] = {}
+    with progress.status(f"learning a heuristic from {PLAYOUTS:,} random playouts"):
+        learnt = learn(
+            game,
+            rng,
+            material=SEARCH_MATERIAL,
+            report=report,
+            material_first=SEARCH_MATERIAL_FIRST,
+            progress=SEARCH_PROGRESS,
+        )
+    lines = [heading]
+    if learnt is None:
+        lines.append(
+            "heuristic: none (no count of facts predicts the goals on held-out playouts; "
+            "the search goes without)"
+        )
+    else:
+        lines.append("heuristic (a bias and a weight a fact counted, per role):")
+        lines.extend(f"  {line}" for line in learnt.describe().splitlines())
+    term = report.get("material") or []
+    if not term:
+        return lines
+    found = piece_distances(game, term)
+    if found is None:
+        lines.append(
+            "distances to the goal: none (no move takes a piece towards a fact the goals read)"
+        )
+        return lines
+    lines.append(
+        "distances to the goal (a role's moves to a fact its best goal reads, from the rules):"
+    )
+    for role, (name, _), distances in zip(game.roles, term, found, strict=True):
+        at = [0] * (max(distances.values()) + 1)
+        for d in distances.values():
+            at[d] += 1
+        lines.append(
+            f"  {role}: {name}, 0 to {len(at) - 1} moves; facts at each distance: "
+            f"{' '.join(map(str, at))}"
+        )
+    return lines
 
 
 def legal_seen(game: GdlGame, played: list[Playout]) -> set[tuple[Term, Term]]:

@@ -518,7 +518,8 @@ def learn(
     their place.  The same `rng` state gives the same result.  A `report` dict
     gets the held-out figures whatever the verdict: ``counts`` (of the fact
     counts alone) and ``rules`` (with the rule features), per role, and
-    ``rule_features``, the names of those tried (absent: not fitted).  With
+    ``rule_features``, the names of those tried (absent: not fitted), and with `material`
+    ``material``, the material term over all the samples (`material_term`).  With
     `material_first` (and `material`), the material term alone where it predicts the
     goals, and the fit only where it does not; with `progress` above 0, a piece of the
     material alone is worth more the nearer it is to its role's goal (`_with_progress`)."""
@@ -528,6 +529,8 @@ def learn(
     if len(samples.bits) < 20 or played < 4:
         return None
     targets = [[samples.goals[o][r] * 0.01 for o in samples.owner] for r in range(roles)]
+    if report is not None and material > 0:
+        report["material"] = material_term(texts, samples, game.roles, targets)
     if material_first:
         alone = _material_alone(game, texts, samples, targets, material, False, progress)
         if alone is not None:
@@ -665,18 +668,11 @@ def _with_progress(
     piece of the role can be; 1 for a piece no move takes to the goal), as
     (name, mask, role, worth).  None where some role's pieces have no distances (the
     rules place them and never move them): the material counts pieces alike there."""
-    assert isinstance(game, CompiledGame)
-    compiled = game.compiled
-    network = compiled.network
+    by_role = piece_distances(game, term)
+    if by_role is None:
+        return None
     levels = []
-    for r, (name, mask) in enumerate(term):
-        values = compiled.goal_values[r]
-        if not values:
-            return None
-        best = max(range(len(values)), key=values.__getitem__)
-        distances = goal_distances(network, mask, r, network.goals[r][best][0])
-        if distances is None:
-            return None
+    for r, ((name, mask), distances) in enumerate(zip(term, by_role, strict=True)):
         farthest = max(distances.values())
         by_distance: dict[int, int] = {}
         for bit, d in distances.items():
@@ -688,6 +684,28 @@ def _with_progress(
             worth = 1 + progress * (farthest - d) / farthest if farthest else 1 + progress
             levels.append((f"{name} {d} from the goal", by_distance[d], r, worth))
     return levels
+
+
+def piece_distances(game: Game, term: Sequence[tuple[str, int]]) -> list[dict[int, int]] | None:
+    """Per role of the material `term` (`material_term`), the distance of each of its
+    pieces (a base fact of the compiled rules) that some of the role's moves take to a
+    fact its best goal reads, in moves (`ggp.player.search.goal_distance`); None where
+    the rules are not compiled or some role's pieces have none."""
+    if not isinstance(game, CompiledGame) or len(term) != len(game.roles):
+        return None
+    compiled = game.compiled
+    network = compiled.network
+    found = []
+    for r, (_, mask) in enumerate(term):
+        values = compiled.goal_values[r]
+        if not values:
+            return None
+        best = max(range(len(values)), key=values.__getitem__)
+        distances = goal_distances(network, mask, r, network.goals[r][best][0])
+        if distances is None:
+            return None
+        found.append(distances)
+    return found
 
 
 def _halves(samples: Samples) -> tuple[list[int], list[int]]:
