@@ -174,12 +174,6 @@ Breakthrough 0.550 (0.42-0.67, 60), Connect Four 0.433 (0.27-0.61, 30; every
 variant tried there below 0.5), at a cost of 7 to 13% of the simulations
 (docs/mcts-enhancements.md)."""
 
-SEARCH_RAVE = False
-"""GRAVE (`ggp.player.search.rave`, with its default reference threshold 50 and bias 1e-5) in
-the search.  Off: at equal time against this search without it (1 s a move,
-native code) it lost Connect Four, 0.200 (0.10-0.37, 30 matches), for 26% of the
-simulations per CPU-second (docs/mcts-enhancements.md)."""
-
 SEARCH_IMM = 0.4
 """The weight alpha of implicit minimax backups (`ggp.player.search.imm`) in the search on
 games where a heuristic is learnt (0: off, and nothing is learnt).  The
