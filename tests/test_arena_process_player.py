@@ -3,6 +3,8 @@ and the errors that stand in for a move (TO, CE) or abort the match."""
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 from ggp.games.base import GameError
 from ggp.player.agents import Clocks
@@ -37,15 +39,20 @@ async def test_an_agent_moves_and_says_how_it_thinks() -> None:
         await player.close()
 
 
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="needs SIGSTOP (POSIX)")
 async def test_a_late_move_is_TO_and_a_dead_process_CE() -> None:
+    # The agent answers within the clock it is given, so lateness is made, not waited
+    # for: the child is stopped before it is asked (a fast machine once answered the
+    # 0.2 s clock in time).
     setup = setup_of(0.2)
     state = setup.game.initial_state()
     player = ProcessAgentPlayer("mcts:time=3", {"builtin": "tictactoe"}, 1)
     try:
         await player.start(setup, 0)
+        assert player.child.process is not None
+        player.child.process.send_signal(signal.SIGSTOP)
         late = await player.play(state, None)
         assert (late.text, late.error) == (None, "TO")
-        assert player.child.process is not None
         player.child.process.kill()
         await player.child.process.wait()
         assert (await player.play(state, None)).error == "CE"
