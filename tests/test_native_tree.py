@@ -291,15 +291,107 @@ def text_game(rules: str) -> Game:
     return game
 
 
-def test_where_several_roles_choose_the_python_tree_goes_on() -> None:
+PICK_RACE = """
+(role a) (role b)
+(init (round 0)) (init (points 0))
+(num 1) (num 2) (num 3)
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)
+(<= (legal ?r (pick ?n)) (role ?r) (num ?n))
+(<= (next (round ?m)) (true (round ?n)) (succ ?n ?m))
+(<= (next (points ?m)) (true (points ?n)) (does a (pick ?x)) (does b (pick ?x)) (succ ?n ?m))
+(<= (next (points ?n)) (true (points ?n)) (does a (pick ?x)) (does b (pick ?y)) (distinct ?x ?y))
+(<= terminal (true (points 2)))
+(<= terminal (true (round 4)))
+(<= (goal a 100) (true (points 2)))
+(<= (goal a 0) (not (true (points 2))))
+(<= (goal b 0) (true (points 2)))
+(<= (goal b 100) (not (true (points 2))))
+"""
+"""Both roles pick a number at once, every round: a scores when they match and wins
+at two points, b wins if a does not within four rounds (nine joint moves a node)."""
+
+THREE_AT_ONCE = """
+(role a) (role b) (role c)
+(init (round 0))
+(bit 1) (bit 2)
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5)
+(even 0) (even 2) (even 4)
+(<= (legal a (pa ?x)) (bit ?x))
+(<= (legal b (pb ?x)) (bit ?x))
+(<= (legal c (pc ?x)) (true (round ?n)) (even ?n) (bit ?x))
+(<= (legal c noop) (true (round ?n)) (not (even ?n)))
+(<= (next (round ?m)) (true (round ?n)) (succ ?n ?m))
+(<= (next (hit a)) (does a (pa ?x)) (does b (pb ?x)))
+(<= (next (hit a)) (true (hit a)))
+(<= (next (hit c)) (does c (pc ?x)) (does a (pa ?x)))
+(<= (next (hit c)) (true (hit c)))
+(<= terminal (true (round 5)))
+(<= terminal (true (hit a)) (true (hit c)))
+(<= (goal a 100) (true (hit a)) (not (true (hit c))))
+(<= (goal a 50) (true (hit a)) (true (hit c)))
+(<= (goal a 0) (not (true (hit a))))
+(<= (goal b 100) (not (true (hit a))))
+(<= (goal b 0) (true (hit a)))
+(<= (goal c 100) (true (hit c)))
+(<= (goal c 0) (not (true (hit c))))
+"""
+"""Three roles: a and b choose at every step, c at every other (the joint moves of
+three roles, and of two where c has one move)."""
+
+SIMULTANEOUS = {"pick race": PICK_RACE, "three at once": THREE_AT_ONCE, "then": THEN_TOGETHER}
+
+
+@pytest.mark.parametrize("name", sorted(SIMULTANEOUS))
+@pytest.mark.parametrize(
+    "config", ["plain", "solver", "decisive", "served", "guided", "prior", "capped"]
+)
+def test_where_several_roles_choose_the_native_tree_decides_as_the_python_tree(
+    name: str, config: str
+) -> None:
+    game = text_game(SIMULTANEOUS[name])
+    options = configurations(game)[config]
+    native, python = both_ways(game, options, rounds=3, iterations=300)
+    assert native == python
+    search = MCTS(game.initial_state(), rng=random.Random(7), **options())
+    search.search(iterations=300)
+    assert search.native  # the C loop searched the joint moves, to the end
+
+
+def test_where_several_roles_choose_among_too_many_joint_moves_the_python_tree_goes_on(
+    monkeypatch,
+) -> None:
+    monkeypatch.setattr(native_search, "NATIVE_JOINT_MOVES", 3)  # THEN_TOGETHER's have 4
     game = text_game(THEN_TOGETHER)
     options = configurations(game)["solver"]
     native, python = both_ways(game, options, rounds=2, iterations=200)
     assert native == python
     search = MCTS(game.initial_state(), rng=random.Random(7), **options())
-    assert search.native
+    assert search.native  # a alone chooses at the root
     search.search(iterations=200)
     assert not search.native and search.node_count > 10
+
+
+def test_partial_proofs_leave_the_nodes_where_several_choose_to_the_python_tree() -> None:
+    game = text_game(PICK_RACE)
+    search = MCTS(game.initial_state(), rng=random.Random(7), solver=True, partial_proofs=True)
+    assert not search.native  # the root is one: Python's from the start
+    search = MCTS(game.initial_state(), rng=random.Random(7), solver=True)
+    assert search.native
+
+
+def test_a_node_cap_without_room_for_joint_edges_plays_out_from_the_node(monkeypatch) -> None:
+    """Joint moves' edges count against the node cap (eight a node): a node where
+    several choose that finds no room for its edges stays a leaf, played out from."""
+    monkeypatch.setattr(native_search, "NATIVE_NODE_SHARE", 1)
+    game = text_game(PICK_RACE)
+    search = MCTS(game.initial_state(), rng=random.Random(7), solver=True, max_nodes=3)
+    assert search.search(iterations=500) == 500
+    assert search.native and search.node_count == 3 and search.root.visits == 500
+    tree = search._native.tree
+    nodes = [tree.node(i) for i in range(tree.count)]
+    assert [node.moves is not None for node in nodes] == [True, True, False]
+    assert tree.tree.joint_edges == 18  # of the 24 the cap allows: the third had no room
+    assert nodes[2].visits > 2  # a leaf, played out from at each visit
 
 
 @pytest.mark.parametrize("broken_rules", [True, False])

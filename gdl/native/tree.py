@@ -21,21 +21,29 @@ FLAG_PROVEN = 4
 FLAG_ALLOWED = 8
 FLAG_IMM_MOVES = 16
 FLAG_EXPANDED = 32
+FLAG_JOINT = 64
 
 EXPANDED = 0
 """`expand`: the node's moves are known."""
 SEVERAL = 1
-"""`expand`, `search`: several roles have a choice there (the C loop takes one at most)."""
+"""`expand`, `search`: several roles have a choice there, with more joint moves than
+`configure`'s ``joint`` (the C loop leaves such a node to the Python tree)."""
 BROKEN = 2
 """`search`: the rules broke in an iteration (with ``stop_on_broken``)."""
 RULES_BREAK = -1
 """`expand`: a role has no legal move."""
 NO_MEMORY = -2
+FULL = 3
+"""`expand`: several roles choose and the node cap leaves no room for the edges of
+their joint moves (the C loop plays out from such a node)."""
 
 
 class NodeData(NamedTuple):
     """One node as the library holds it: moves as input indexes, the chooser's move i
-    at position i of `children`, `allowed` and `values` (-1: no child holds a value)."""
+    at position i of `children`, `allowed` and `values` (-1: no child holds a value).
+    Where several roles choose (`FLAG_JOINT`), `children` are in the order of the
+    joint moves (``itertools.product`` of each role's move indexes), and each role's
+    next untried move and allowed moves are in `untried_of` and `allowed_of`."""
 
     bits: int
     visits: int
@@ -52,6 +60,8 @@ class NodeData(NamedTuple):
     imm: list[float]
     lower: list[float]
     upper: list[float]
+    untried_of: list[int]
+    allowed_of: list[list[int]]
 
 
 class SearchResult(NamedTuple):
@@ -102,13 +112,16 @@ class NativeTree:
         stop_on_broken: bool,
         finish: int | None = None,
         guide: int = 1,
+        joint: int = 0,
     ) -> None:
         """The search's settings: implicit minimax's weight (None: off), the prior's
         virtual visits (0: off), both with `heuristic` (`heuristic.Heuristic` of fact
         counts), the playouts a leaf and their policy (`playouts.Greedy`,
         `playouts.Decisive`; with `finish`, input bits, they look for wins among those
         moves only; with `guide` above 1 and `heuristic`, the chooser's move is the
-        best by it of `guide` safe moves drawn), the node cap (None: none)."""
+        best by it of `guide` safe moves drawn), the node cap (None: none), and the
+        most joint moves a node where several roles choose may have to be searched here
+        (0: none such, the Python tree takes them)."""
         tree = self.tree
         tree.c = c
         tree.solver = solver
@@ -121,6 +134,7 @@ class NativeTree:
         tree.guide = guide
         tree.max_nodes = max_nodes or 0
         tree.stop_on_broken = stop_on_broken
+        tree.joint = joint
         self._finish = None if finish is None else self.native._inputs(finish)
         tree.finish = self.ffi.NULL if self._finish is None else self._finish
         if heuristic is not None:
@@ -136,8 +150,8 @@ class NativeTree:
         return self.lib.gdl_tree_reset(self.tree, state) == 0
 
     def expand(self, node: int, rng: random.Random) -> int:
-        """Expand `node`, drawing from `rng` as `Node.expand`: `EXPANDED`, `SEVERAL`
-        or `RULES_BREAK` (then nothing is drawn)."""
+        """Expand `node`, drawing from `rng` as `Node.expand`: `EXPANDED`, or `SEVERAL`,
+        `FULL` or `RULES_BREAK` (then nothing is drawn)."""
         with self._drawing(rng) as mt:
             status = self.lib.gdl_tree_expand(self.tree, node, mt)
         if status == NO_MEMORY:
@@ -200,8 +214,9 @@ class NativeTree:
         return int.from_bytes(self.ffi.buffer(self.tree.word + start, 8 * words), "little")
 
     def child(self, node: int, i: int) -> int:
-        """The child the chooser's move i (0 without a chooser) leads to at the
-        expanded `node`; -1: none yet."""
+        """The child the chooser's move i (0 without a chooser; where several choose,
+        joint move i in `NodeData.children`'s order) leads to at the expanded `node`;
+        -1: none yet."""
         return self.tree.edge[self.tree.node[node].edges + i].child
 
     def node(self, node: int, moves: bool = True) -> NodeData:
@@ -209,7 +224,7 @@ class NativeTree:
         would cost more than the rest); without `moves`, not its moves (None)."""
         tree, buffer = self.tree, self.ffi.buffer
         roles = self.native.roles
-        visits, slots, edges, chooser, k, decisive, untried, flags = _NODE.unpack(
+        visits, slots, edges, chooser, k, decisive, untried, flags, dims = _NODE.unpack(
             buffer(tree.node + node, _NODE.size)
         )
         values = self._values.unpack(buffer(tree.val + 3 * roles * node, self._values.size))
@@ -220,12 +235,23 @@ class NativeTree:
         children: list[int] = []
         allowed: list[int] = []
         edge_values: list[float] = []
+        untried_of: list[int] = []
+        allowed_of: list[list[int]] = []
         if flags & FLAG_EXPANDED and listed:
-            items = list(_SLOT.iter_unpack(buffer(tree.slot + slots, 16 * (k + roles - 1))))
+            if flags & FLAG_JOINT:
+                sizes = list(tree.dim[dims : dims + roles])
+                untried_of = list(tree.dim[dims + roles : dims + 2 * roles])
+                flat = list(tree.dim[dims + 2 * roles : dims + 2 * roles + sum(sizes)])
+                start = 0
+                for size in sizes:
+                    allowed_of.append(flat[start : start + size])
+                    start += size
+            else:
+                sizes = [k if role == chooser else 1 for role in range(roles)]
+            items = list(_SLOT.iter_unpack(buffer(tree.slot + slots, 16 * sum(sizes))))
             rows = []
             start = 0
-            for role in range(roles):
-                size = k if role == chooser else 1
+            for size in sizes:
                 rows.append(items[start : start + size])
                 start += size
             moves = tuple(tuple(item[0] for item in row) for row in rows)
@@ -249,10 +275,12 @@ class NativeTree:
             list(values[0:roles]),
             list(values[roles : 2 * roles]),
             list(values[2 * roles : 3 * roles]),
+            untried_of,
+            allowed_of,
         )
 
 
-_NODE = struct.Struct("8i")
+_NODE = struct.Struct("9i")
 """A node as the library lays it out (`TNode`)."""
 _SLOT = struct.Struct("iid")
 """A move's slot (`TSlot`: input, count, sum) or an edge (`TEdge`: child, allowed, value)."""

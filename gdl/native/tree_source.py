@@ -5,8 +5,11 @@ runtime, whose functions it calls (the step, the legal moves, the next state, th
 goals and the playouts).  It runs `ggp.player.search.mcts.MCTS`'s iterations (select,
 expand, step, evaluate, back up) over a tree held in flat arrays, for the search
 `ggp.gdl.native.tree.NativeTree` describes: UCT where at most one role has a choice
-at a node, with the solver's proofs, implicit minimax, the heuristic prior (a learnt
-evaluation of fact counts), a node cap and random, greedy or decisive playouts.  It
+at a node, and decoupled UCT where several do (each role chooses its own move by its
+own statistics, an edge per joint move: ``t->joint`` of them at most, else such a node
+is left to the Python tree), with the solver's proofs, implicit minimax, the heuristic
+prior (a learnt evaluation of fact counts; neither at nodes where several choose), a
+node cap and random, greedy or decisive playouts.  It
 draws from Python's own Mersenne Twister state (``random.Random.getstate``: 624
 words and the index of the next), exactly as the Python search draws, so that a
 seed's search is the same on either side.
@@ -16,7 +19,9 @@ seed's search is the same on either side.
   the rules break in its goals).
 - ``gdl_tree_expand(t, node, mt)``: the node's legal moves, shuffled as
   `ggp.player.search.tree.Node.expand` shuffles them (0; 1 where several roles have
-  a choice, nothing drawn; -1 where a role has no move).
+  a choice and their joint moves are more than ``t->joint``, nothing drawn; 3 where
+  the node cap leaves no room for their edges, nothing drawn: the node stays a leaf;
+  -1 where a role has no move).
 - ``gdl_tree_search(t, mt, iterations, limits, out)``: iterations until
   `iterations` (-1: any) are done or the root is proven, or until a limit (-1:
   none): ``limits[0]`` seconds have passed on the monotonic clock, ``limits[1]``
@@ -34,22 +39,24 @@ from __future__ import annotations
 
 TREE_STRUCTS = """
 typedef struct {
-    int visits, slots, edges, chooser, moves, decisive, untried, flags;
+    int visits, slots, edges, chooser, moves, decisive, untried, flags, dims;
 } TNode;
 typedef struct { int input, count; double sum; } TSlot;
 typedef struct { int child, allowed; double imm; } TEdge;
 typedef struct {
-    int n, cap, nslots, scap, nedges, ecap, depth_cap;
+    int n, cap, nslots, scap, nedges, ecap, depth_cap, ndims, dcap, joint_edges;
     TNode *node;
     uint64_t *word;
     double *val;  /* per node: imm, lower, upper (NR each) */
     TSlot *slot;
     TEdge *edge;
+    int *dim;  /* per joint node: each role's moves, its untried, its moves' allowed */
     int *path, *path_move, *goals, *steps, goals_cap;
     unsigned char *v;
     uint64_t *fail;
     double c, alpha;
     int imm, prior, solver, batch, greedy, safe, max_nodes, stop_on_broken, features, guide;
+    int joint;  /* at most this many joint moves at a node where several roles choose */
     const uint64_t *masks;
     const double *weights;
     const uint64_t *finish;  /* the input bits looked at for wins, or 0: every move */
@@ -88,6 +95,10 @@ TREE_RUNTIME = (
 #define T_ALLOWED 8
 #define T_IMM_MOVES 16
 #define T_EXPANDED 32
+#define T_JOINT 64
+#define T_FULL 3
+#define JOINT_MOVES 4096  /* at most, at a joint node */
+#define JOINT_EDGES 8  /* a node cap of n holds the edges of joint nodes up to 8 n */
 #define T_BROKEN (-1)
 #define T_SEVERAL 1
 #define IMM(t, n) ((t)->val + (size_t)(n) * 3 * NR)
@@ -155,6 +166,7 @@ void gdl_tree_free(Tree *t) {
     free(t->val);
     free(t->slot);
     free(t->edge);
+    free(t->dim);
     free(t->path);
     free(t->path_move);
     free(t->goals);
@@ -193,7 +205,7 @@ static int new_node(Tree *t, const u64 *S) {
     if (!room_for_node(t)) return -2;
     x = &t->node[n];
     memset(x, 0, sizeof(TNode));
-    x->slots = x->edges = -1;
+    x->slots = x->edges = x->dims = -1;
     x->chooser = -1;
     x->decisive = -1;
     memcpy(t->word + (size_t)n * NW, S, sizeof(u64) * NW);
@@ -213,12 +225,22 @@ static int new_node(Tree *t, const u64 *S) {
 }
 
 int gdl_tree_reset(Tree *t, const u64 *S) {
-    t->n = t->nslots = t->nedges = 0;
+    t->n = t->nslots = t->nedges = t->ndims = t->joint_edges = 0;
     return new_node(t, S) == 0 ? 0 : -1;
 }
 
+/* A joint node's block in t->dim: each role's moves (NR), the next untried move of
+   each (NR), then per role per move whether the solver allows it. */
+#define DIMS(t, x) ((t)->dim + (x)->dims)
+
 /* The slot of role r's move i at node x (one slot a role without a choice). */
 static TSlot *slot_of(Tree *t, const TNode *x, int r, int i) {
+    if (x->flags & T_JOINT) {
+        const int *d = DIMS(t, x);
+        int s = x->slots + i, q;
+        for (q = 0; q < r; q++) s += d[q];
+        return &t->slot[s];
+    }
     if (r < x->chooser) return &t->slot[x->slots + r];
     if (r == x->chooser) return &t->slot[x->slots + r + i];
     return &t->slot[x->slots + r + x->moves - 1];
@@ -226,29 +248,54 @@ static TSlot *slot_of(Tree *t, const TNode *x, int r, int i) {
 
 int gdl_tree_expand(Tree *t, int node, u32 *mt) {
     int counts[NR], moves[MOVES_MAX + 1];
-    int r, start = 0, chooser = -1, k = 1, i, j, swap, s, e;
+    int r, start = 0, chooser = -1, several = 0, joints = 1, k = 1, i, j, swap, s, e, *d;
     TNode *x;
     eval_step(t->word + (size_t)node * NW, t->v);
     legal_lists(t->word + (size_t)node * NW, counts, moves, t->v);
     for (r = 0; r < NR; r++) {
         if (counts[r] == 0) return T_BROKEN;
         if (counts[r] > 1) {
-            if (chooser >= 0) return T_SEVERAL;
-            chooser = r;
+            if (chooser >= 0) several = 1;
+            else chooser = r;
         }
+    }
+    if (several) {  /* decoupled UCT: an edge per joint move, each role its own slots */
+        for (r = 0; r < NR; r++) {
+            if (joints > t->joint / counts[r] || joints > JOINT_MOVES / counts[r]) return T_SEVERAL;
+            joints *= counts[r];
+        }
+        if (t->max_nodes > 0 && t->joint_edges + joints > JOINT_EDGES * (double)t->max_nodes)
+            return T_FULL;
+        if (!tree_grow((void **)&t->dim, &t->dcap, t->ndims + 2 * NR + MOVES_MAX, sizeof(int)))
+            return -2;
+        chooser = -1;
     }
     if (!tree_grow((void **)&t->slot, &t->scap, t->nslots + NR + MOVES_MAX, sizeof(TSlot)))
         return -2;
-    if (!tree_grow((void **)&t->edge, &t->ecap, t->nedges + MOVES_MAX + 1, sizeof(TEdge)))
+    if (!tree_grow((void **)&t->edge, &t->ecap, t->nedges + MOVES_MAX + joints, sizeof(TEdge)))
         return -2;
     x = &t->node[node];
     x->chooser = chooser;
     s = x->slots = t->nslots;
     e = x->edges = t->nedges;
+    if (several) {
+        x->dims = t->ndims;
+        x->flags |= T_JOINT;
+        d = DIMS(t, x);
+        for (r = 0; r < NR; r++) {
+            d[r] = counts[r];
+            d[NR + r] = 0;
+        }
+        t->ndims += 2 * NR;
+        for (r = 0; r < NR; r++)
+            for (i = 0; i < counts[r]; i++) t->dim[t->ndims++] = 1;
+        k = joints;
+        t->joint_edges += joints;
+    }
     for (r = 0; r < NR; r++) {
-        if (r == chooser) {
-            k = counts[r];
-            for (i = k - 1; i > 0; i--) {  /* tree.shuffle */
+        if (several || r == chooser) {
+            if (!several) k = counts[r];
+            for (i = counts[r] - 1; i > 0; i--) {  /* tree.shuffle */
                 j = py_below(mt, i + 1);
                 swap = moves[start + i];
                 moves[start + i] = moves[start + j];
@@ -275,12 +322,57 @@ int gdl_tree_expand(Tree *t, int node, u32 *mt) {
     return 0;
 }
 
-/* MCTS._choose for the node's one chooser (0 where no role has a choice). */
+/* Role r's move at the joint node x (MCTS._choose): untried first, then UCB1. */
+static int tree_choose_role(const Tree *t, TNode *x, int r) {
+    int *d = DIMS(t, x), k = d[r], i, best = -1, n, q;
+    int *untried = d + NR + r, *allowed = d + 2 * NR;
+    const TSlot *slot = t->slot + x->slots;
+    double explore, value, top = 0.0;
+    for (q = 0; q < r; q++) {
+        allowed += d[q];
+        slot += d[q];
+    }
+    if (x->flags & T_ALLOWED)
+        while (*untried < k && !allowed[*untried]) (*untried)++;
+    if (*untried < k) return (*untried)++;
+    explore = t->c * sqrt(log((double)x->visits));
+    for (i = 0; i < k; i++) {
+        if ((x->flags & T_ALLOWED) && !allowed[i]) continue;
+        n = slot[i].count;
+        value = (n ? slot[i].sum / (double)n : 0.0) + explore / sqrt((double)n);
+        if (best < 0 || value > top) {
+            best = i;
+            top = value;
+        }
+    }
+    return best;
+}
+
+/* Role r's move in edge i of node x: at a joint node the roles' moves in mixed radix,
+   the last role's fastest (the order of itertools.product). */
+static int move_of(const Tree *t, const TNode *x, int i, int r) {
+    const int *d;
+    int q;
+    if (!(x->flags & T_JOINT)) return r == x->chooser ? i : 0;
+    d = DIMS(t, x);
+    for (q = NR - 1; q > r; q--) i /= d[q];
+    return i % d[r];
+}
+
+/* MCTS._choose for the node's one chooser (0 where no role has a choice); at a joint
+   node (MCTS._choose_joint) each role with a choice chooses its own: the joint edge. */
 static int tree_choose(const Tree *t, TNode *x) {
-    int k = x->moves, i, best = -1, n;
+    int k = x->moves, i, best = -1, n, r, code = 0;
     const TEdge *edge = t->edge + x->edges;
     const TSlot *slot;
     double explore, base, mean, value, top = 0.0, v;
+    if (x->flags & T_JOINT) {
+        for (r = 0; r < NR; r++) {
+            k = DIMS(t, x)[r];
+            code = code * k + (k > 1 ? tree_choose_role(t, x, r) : 0);
+        }
+        return code;
+    }
     if (x->chooser < 0) return 0;
     if (x->decisive >= 0) return x->decisive;
     if (x->flags & T_ALLOWED)
@@ -308,7 +400,57 @@ static int tree_choose(const Tree *t, TNode *x) {
     return best;
 }
 
-/* solver.prove for a node where at most one role chooses: whether its bounds changed. */
+/* solver.prove at a joint node (every joint move's child known, or no bounds): per
+   role, the best of its moves' worst cases and the least of the others' joint moves'
+   best cases; a role's moves that can only do worse than another are not allowed. */
+static void joint_bounds(Tree *t, TNode *x, double *lower, double *upper) {
+    int *d = DIMS(t, x), *allowed = d + 2 * NR, k = x->moves, r, q, i, o, j, child, count;
+    int stride, others;
+    double lows[MOVES_MAX + 1], highs[MOVES_MAX + 1], columns[JOINT_MOVES], lo, up, best;
+    const TEdge *edge = t->edge + x->edges;
+    for (r = 0; r < NR; r++) {
+        lower[r] = 0.0;
+        upper[r] = 1.0;
+    }
+    for (i = 0; i < k; i++)
+        if (edge[i].child < 0) return;
+    for (r = 0; r < NR; r++) {
+        stride = 1;  /* between two moves of r in the edges' order */
+        for (q = r + 1; q < NR; q++) stride *= d[q];
+        others = k / d[r];
+        for (i = 0; i < d[r]; i++) lows[i] = 1.0, highs[i] = 0.0;
+        for (o = 0; o < others; o++) columns[o] = 0.0;
+        for (j = 0; j < k; j++) {
+            child = edge[j].child;
+            if (!(t->node[child].flags & T_BOUNDS)) lo = 0.0, up = 1.0;
+            else lo = LOWER(t, child)[r], up = UPPER(t, child)[r];
+            i = move_of(t, x, j, r);
+            if (lo < lows[i]) lows[i] = lo;
+            if (up > highs[i]) highs[i] = up;
+            o = j / (stride * d[r]) * stride + j % stride;  /* the others' joint move */
+            if (up >= columns[o]) columns[o] = up;
+        }
+        best = lows[0];
+        for (i = 1; i < d[r]; i++)
+            if (lows[i] > best) best = lows[i];
+        lower[r] = best;
+        upper[r] = columns[0];
+        for (o = 1; o < others; o++)
+            if (columns[o] < upper[r]) upper[r] = columns[o];
+        if (d[r] > 1) {  /* solver.allowed_moves */
+            count = 0;
+            for (i = 0; i < d[r]; i++) {
+                allowed[i] = highs[i] > best || (lows[i] == best && best > 0.0);
+                count += allowed[i];
+            }
+            if (count > 0 && count < d[r]) x->flags |= T_ALLOWED;
+            else for (i = 0; i < d[r]; i++) allowed[i] = 1;
+        }
+        allowed += d[r];
+    }
+}
+
+/* solver.prove for a node: whether its bounds changed. */
 static int tree_prove(Tree *t, int node) {
     TNode *x = &t->node[node];
     int k = x->moves, c = x->chooser, r, i, child, count, trivial = 1, same;
@@ -320,7 +462,8 @@ static int tree_prove(Tree *t, int node) {
         lower[r] = r == c ? 0.0 : 1.0;
         upper[r] = r == c ? 0.0 : 1.0;
     }
-    if (c < 0 && edge[0].child < 0) {  /* no joint move known: no bounds */
+    if (x->flags & T_JOINT) joint_bounds(t, x, lower, upper);
+    else if (c < 0 && edge[0].child < 0) {  /* no joint move known: no bounds */
         for (r = 0; r < NR; r++) lower[r] = 0.0;
     } else {
         for (i = 0; i < k; i++) {
@@ -384,6 +527,7 @@ static int imm_back_up(Tree *t, int node, int i) {
     double *imm = IMM(t, node);
     int child, k = x->moves, j, best, r, same = 1;
     if (x->flags & T_PROVEN) value = LOWER(t, node);
+    else if (x->flags & T_JOINT) return 0;  /* several choose: no minimax value */
     else {
         child = edge[i].child;
         if (child < 0) return 0;
@@ -409,6 +553,7 @@ static void seed_prior(Tree *t, int node, int i, const double *value) {
     TNode *x = &t->node[node];
     TSlot *s;
     int r;
+    if (x->flags & T_JOINT) return;  /* as implicit minimax, the prior stays out */
     for (r = 0; r < NR; r++) {
         s = slot_of(t, x, r, r == x->chooser ? i : 0);
         s->count += t->prior;
@@ -460,7 +605,7 @@ static void back_up(Tree *t, int depth, const double *rewards, int proof) {
         x = &t->node[node];
         x->visits++;
         for (r = 0; r < NR; r++) {
-            s = slot_of(t, x, r, r == x->chooser ? i : 0);
+            s = slot_of(t, x, r, move_of(t, x, i, r));
             s->count++;
             s->sum += rewards[r];
         }
@@ -493,6 +638,12 @@ static int tree_iterate(Tree *t, u32 *mt, int64_t *out) {
                 goto broken;
             }
             x = &t->node[node];
+            if (status == T_FULL) {  /* no room for its joint moves' edges: a leaf */
+                x->visits++;
+                memcpy(o, t->word + (size_t)node * NW, sizeof(u64) * NW);
+                if (!tree_play_out(t, o, mt, rewards, out)) goto broken;
+                break;
+            }
         }
         i = tree_choose(t, x);
         if (depth >= t->depth_cap) {
@@ -511,7 +662,7 @@ static int tree_iterate(Tree *t, u32 *mt, int64_t *out) {
         }
         memset(D, 0, sizeof(D));
         for (r = 0; r < NR; r++) {
-            int pick = slot_of(t, x, r, r == x->chooser ? i : 0)->input;
+            int pick = slot_of(t, x, r, move_of(t, x, i, r))->input;
             D[pick >> 6] |= 1ULL << (pick & 63);
         }
         next_state(t->word + (size_t)node * NW, D, o, t->v);
@@ -591,7 +742,7 @@ int gdl_tree_search(Tree *t, u32 *mt, int iterations, double *limits, int64_t *o
 
 /* Copies node (of the old arrays) and its subtree into t as node t->n, depth first. */
 static int copy_subtree(Tree *t, const Tree *old, int root) {
-    int *stack = 0, cap = 0, top = 0, node, copy, i, k, parent, slot;
+    int *stack = 0, cap = 0, top = 0, node, copy, i, k, parent, slot, dims, r;
     const TNode *x;
     if (!tree_grow((void **)&stack, &cap, 2, sizeof(int))) return -2;
     stack[top++] = root;
@@ -610,6 +761,16 @@ static int copy_subtree(Tree *t, const Tree *old, int root) {
         if (!(x->flags & T_EXPANDED)) continue;
         k = x->moves;
         slot = k + NR - 1;
+        if (x->flags & T_JOINT) {
+            const int *d = old->dim + x->dims;
+            for (slot = 0, r = 0; r < NR; r++) slot += d[r];
+            dims = 2 * NR + slot;
+            if (!tree_grow((void **)&t->dim, &t->dcap, t->ndims + dims, sizeof(int))) break;
+            memcpy(t->dim + t->ndims, d, sizeof(int) * (size_t)dims);
+            t->node[copy].dims = t->ndims;
+            t->ndims += dims;
+            t->joint_edges += k;
+        }
         if (!tree_grow((void **)&t->slot, &t->scap, t->nslots + slot, sizeof(TSlot))) break;
         if (!tree_grow((void **)&t->edge, &t->ecap, t->nedges + k, sizeof(TEdge))) break;
         memcpy(t->slot + t->nslots, old->slot + x->slots, sizeof(TSlot) * (size_t)slot);
@@ -637,13 +798,16 @@ int gdl_tree_reroot(Tree *t, int node) {
     t->val = 0;
     t->slot = 0;
     t->edge = 0;
+    t->dim = 0;
     t->n = t->cap = t->nslots = t->scap = t->nedges = t->ecap = 0;
+    t->ndims = t->dcap = t->joint_edges = 0;
     status = copy_subtree(t, &old, node);
     free(old.node);
     free(old.word);
     free(old.val);
     free(old.slot);
     free(old.edge);
+    free(old.dim);
     return status;
 }
 """

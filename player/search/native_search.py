@@ -3,7 +3,9 @@
 A game whose native code plays whole playouts offers a tree the library holds and
 searches (`Game.native_tree`, `ggp.gdl.native.tree`): select, expand, step,
 evaluate and back up in C over flat arrays, with no Python a simulation.  It runs
-UCT at nodes where at most one role has a choice, with the solver's proofs,
+UCT at nodes where at most one role has a choice and decoupled UCT where several
+choose at once (up to `NATIVE_JOINT_MOVES` joint moves, with the solver's
+full-matrix proofs; not with `partial_proofs`), with the solver's proofs,
 implicit minimax, the heuristic prior (an evaluation of fact counts), a node cap,
 and random, greedy or decisive playouts; RAVE, MAST, transpositions, state tables,
 parts, the shallow proof search and stochastic choice stay on the Python tree.
@@ -14,13 +16,15 @@ search makes the same choices with the same statistics on either side.
 rest of the search reads (`MCTS.root`) is then a view: the root's `Node` and its
 children (their states, visits, proofs and values; their moves and children are not
 read, and not made), made when asked for after the tree changed.  Where the
-C loop meets a node where several roles choose, `materialize` gives the whole tree
-as `Node`s and the Python search goes on from there.
+C loop meets a node it does not search (several roles choose among more joint moves
+than it takes), `materialize` gives the whole tree as `Node`s and the Python search
+goes on from there.
 """
 
 from __future__ import annotations
 
 import heapq
+import itertools
 import random
 import time
 from collections.abc import Sequence
@@ -40,8 +44,13 @@ about 0.2 KB, a `Node` 1.1 to 2 KB (docs/results.md, the memory of the search tr
 so the cap bounds its memory no higher.  Where the Python search goes on from it
 (`materialize`), the `max_nodes` most visited nodes are kept."""
 
+NATIVE_JOINT_MOVES = 512
+"""The most joint moves of a node where several roles choose that the C loop searches
+(an edge each, 16 bytes, made at once); more, and the Python tree takes the search
+from there (its children are made one by one, as they are reached)."""
+
 # The library's node flags (`ggp.gdl.native.tree`) and answers.
-_TERMINAL, _BOUNDS, _PROVEN, _ALLOWED, _IMM_MOVES, _EXPANDED = 1, 2, 4, 8, 16, 32
+_TERMINAL, _BOUNDS, _PROVEN, _ALLOWED, _IMM_MOVES, _EXPANDED, _JOINT = 1, 2, 4, 8, 16, 32, 64
 _SEVERAL, _BROKEN = 1, 2
 _VIEW, _NUMBERS, _NONE = 0, 1, 2
 
@@ -106,6 +115,7 @@ class NativeSearch:
             stop_on_broken=not search.broken_rules,
             finish=finish,
             guide=1 if guide is None else guide.moves,
+            joint=0 if search.partial else NATIVE_JOINT_MOVES,
         )
 
     def run(
@@ -116,7 +126,7 @@ class NativeSearch:
         thread_deadline: float | None = None,
     ) -> tuple[int, bool]:
         """`MCTS.search` in the library: the iterations done and whether the search is
-        over (False: a node where several roles choose is next, for the Python tree)."""
+        over (False: a node the C loop does not search is next, for the Python tree)."""
         search = self.search_
         self._view = None
         self._configure()
@@ -154,8 +164,8 @@ class NativeSearch:
     def advance(self, joint: Sequence[str], state: State) -> int:
         """`MCTS.advance` in the library: `ADVANCED`; `NOT_HERE` where the new root is
         not for the C loop and nothing changed (then `materialize` and advance the
-        Python tree); `EXPAND` where the new root is the library's root but several
-        roles choose there or its rules break (then `materialize` and expand it)."""
+        Python tree); `EXPAND` where the new root is the library's root but the C loop
+        does not search it or its rules break (then `materialize` and expand it)."""
         self._view = None
         tree = self.tree
         data = tree.node(0)
@@ -173,7 +183,13 @@ class NativeSearch:
                 index.append(named.index(move))
             else:
                 chooser = data.chooser
-                child = tree.child(0, index[chooser] if chooser >= 0 else 0)
+                if data.flags & _JOINT:
+                    code = 0
+                    for moves, i in zip(data.moves, index, strict=True):
+                        code = code * len(moves) + i
+                    child = tree.child(0, code)
+                else:
+                    child = tree.child(0, index[chooser] if chooser >= 0 else 0)
         if child >= 0 and tree.bits(child) == bits:
             tree.reroot(child)
         elif state.is_terminal() or not tree.reset(bits):
@@ -205,9 +221,11 @@ class NativeSearch:
         while waiting and len(kept) < limit:
             _, index, depth = heapq.heappop(waiting)
             node = kept[index] = self._node(index, depth, _NUMBERS)
-            chooser = node.choosers[0] if node.choosers else None
+            choosers = node.choosers
             for joint, child in node.children.items():
-                visits = node.visits if chooser is None else node.counts[chooser][joint[chooser]]
+                visits = min(  # where several choose, a bound on the visits of the joint move
+                    (node.counts[role][joint[role]] for role in choosers), default=node.visits
+                )
                 heapq.heappush(waiting, (-visits, child, depth + 1))
         for node in kept.values():
             node.children = {
@@ -255,7 +273,20 @@ class NativeSearch:
         roles = len(data.moves)
         chooser = data.chooser
         node.untried = [[0] for _ in range(roles)]
-        if chooser >= 0:
+        if flags & _JOINT:
+            node.choosers = tuple(r for r, moves in enumerate(data.moves) if len(moves) > 1)
+            for role in node.choosers:
+                k = len(data.moves[role])
+                node.untried[role] = list(range(k - 1, data.untried_of[role] - 1, -1))
+            if flags & _ALLOWED:
+                node.allowed = [
+                    [i for i, a in enumerate(data.allowed_of[role]) if a]
+                    if role in node.choosers and not all(data.allowed_of[role])
+                    else None
+                    for role in range(roles)
+                ]
+            joints = list(itertools.product(*(range(len(moves)) for moves in data.moves)))
+        elif chooser >= 0:
             k = len(data.moves[chooser])
             node.untried[chooser] = list(range(k - 1, data.untried - 1, -1))
             node.choosers = (chooser,)
