@@ -435,6 +435,20 @@ def test_the_served_search_moves_to_the_native_tree_once_the_code_is_attached() 
     assert answer["sims"] == 60 and answer["move"] in worker.tree.root.moves[1]
 
 
+def test_the_served_search_of_a_simultaneous_game_stays_on_the_native_tree() -> None:
+    worker = SearchWorker()
+    worker.handle({"cmd": "load", "rules": PICK_RACE, "traps": False, "races": False})
+    worker.settle(120)
+    worker.tree.root.state.game.native_build.join()
+    command = {"cmd": "search", "role": 0, "until": time.time() + 120, "iterations": 60}
+    answer = worker.handle(command)
+    assert worker.tree.native and answer["sims"] == 60
+    worker.handle({"cmd": "advance", "joint": [answer["move"], "(pick 1)"]})
+    answer = worker.handle({**command, "role": 1})
+    assert worker.tree.native and worker.tree.root.depth == 1
+    assert answer["sims"] == 60 and answer["move"] in worker.tree.root.moves[1]
+
+
 def test_a_slow_look_for_a_better_search_does_not_end_the_served_search(monkeypatch) -> None:
     """Taking faster rules or a heuristic can take longer than a native slice: the slice
     is timed from after it (a served start search once ended at 5 s of 40 that way)."""
