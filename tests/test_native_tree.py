@@ -357,6 +357,23 @@ def test_where_several_roles_choose_the_native_tree_decides_as_the_python_tree(
     assert search.native  # the C loop searched the joint moves, to the end
 
 
+@pytest.mark.parametrize("name", ["pick race", "three at once"])
+def test_the_python_tree_goes_on_from_joint_nodes_of_the_native_one_unchanged(name: str) -> None:
+    game = text_game(SIMULTANEOUS[name])
+    options = configurations(game)["solver"]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(native_search, "NATIVE_TREE", False)
+        python = decisions(
+            MCTS(game.initial_state(), rng=random.Random(7), **options()),
+            game.initial_state(),
+            rounds=3,
+            iterations=300,
+        )
+    search = MCTS(game.initial_state(), rng=random.Random(7), **options())
+    assert decisions(search, game.initial_state(), rounds=3, iterations=300, switch=1) == python
+    assert not search.native
+
+
 def test_where_several_roles_choose_among_too_many_joint_moves_the_python_tree_goes_on(
     monkeypatch,
 ) -> None:
