@@ -567,3 +567,24 @@ def test_where_no_finishing_move_was_a_choice_decisive_playouts_look_at_every_mo
         True,
         None,
     )
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_the_root_state_is_read_without_making_the_root_view(native: bool) -> None:
+    """The worker reads the root's state at every slice of its search: on the native
+    tree, without making the view of the root and its children."""
+    game = native_game("breakthrough")
+    state = game.initial_state()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(native_search, "NATIVE_TREE", native)
+        search = MCTS(state, rng=random.Random(1), solver=True)
+    for _ in range(2):
+        search.search(iterations=200)
+        if native:
+            assert search.root_state == state and search._native._view is None
+        assert search.root_state == search.root.state == state
+        assert search.root_depth == search.root.depth
+        moves = [search.best_move(r) for r in range(len(game.roles))]
+        state = state.next(moves)
+        search.advance(moves, state)
+    assert search.native == native and search.root_depth == 2

@@ -313,6 +313,19 @@ class MCTS:
         self._root = node
 
     @property
+    def root_state(self) -> State:
+        """The root's state, without making the native tree's view of the root (its
+        children's views cost a few microseconds each, per slice of a search)."""
+        native = self._native
+        return self._root.state if native is None else native.root_state
+
+    @property
+    def root_depth(self) -> int:
+        """The root's depth (joint moves from the initial state), as `root_state`."""
+        native = self._native
+        return self._root.depth if native is None else native.depth
+
+    @property
     def native(self) -> bool:
         """Whether the game's native library holds and searches the tree."""
         return self._native is not None

@@ -68,6 +68,8 @@ class NativeSearch:
         self.game = state.game
         self.state = state
         """A state of the game, for what the evaluator plays in it."""
+        self.root_state = state
+        """The root's state."""
         self.depth = depth
         self.heuristic = heuristic
         self._view: Node | None = None
@@ -195,6 +197,7 @@ class NativeSearch:
         elif state.is_terminal() or not tree.reset(bits):
             return NOT_HERE
         self.depth += 1
+        self.root_state = state
         if tree.node(0).flags & (_EXPANDED | _TERMINAL):
             return ADVANCED
         return ADVANCED if tree.expand(0, self.search_.rng) == 0 else EXPAND

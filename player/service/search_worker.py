@@ -668,12 +668,12 @@ class SearchWorker:
                 f"move {self.steps}",
                 file=sys.stderr,
             )
-            self._grow(state, tree.root.depth)
+            self._grow(state, tree.root_depth)
         else:
             print(f"search worker: the interpreter plays on ({staged.why})", file=sys.stderr)
         if SEARCH_IMM > 0 and self.puzzle is None:
             self.learning = Learning(
-                self.tree.root.state.game,
+                self.tree.root_state.game,
                 SEARCH_MATERIAL,
                 material_first=SEARCH_MATERIAL_FIRST,
                 progress=SEARCH_PROGRESS,
@@ -705,7 +705,7 @@ class SearchWorker:
         tree = self.tree
         if tree is None or tree.native:
             return False
-        game = tree.root.state.game
+        game = tree.root_state.game
         return (
             isinstance(game, CompiledGame)
             and game is not self.native_checked
@@ -725,8 +725,7 @@ class SearchWorker:
         tree = self.tree
         if tree is None:
             return
-        root = tree.root
-        game = root.state.game
+        game = tree.root_state.game
         if not isinstance(game, CompiledGame) or game is self.native_checked:
             return
         if game.native_playouts is None:
@@ -735,7 +734,7 @@ class SearchWorker:
         decisive = self._decisive_on_native(game)
         if tree.native and not decisive:  # a tree made since the code was attached
             return
-        fresh = self.new_tree(root.state, root.depth)
+        fresh = self.new_tree(tree.root_state, tree.root_depth)
         if fresh.native and not tree.native:
             print(
                 f"search worker: the native library searches from move {self.steps} "
@@ -820,8 +819,7 @@ class SearchWorker:
         """A new tree at the root for the configuration taken, unless `before`'s tree
         searches alike (only the tactics changed: they run beside the tree)."""
         if not before.same_tree(self.config):
-            root = self.tree.root
-            self.tree = self.new_tree(root.state, root.depth)
+            self.tree = self.new_tree(self.tree.root_state, self.tree.root_depth)
 
     def _follow_choice(self) -> bool:
         """Take `chosen` as the configuration where this worker can search with it
@@ -862,8 +860,7 @@ class SearchWorker:
         self.heuristic = learning.result
         self.config = dataclasses.replace(self.config, imm=True, prior=SEARCH_PRIOR)
         self._follow_choice()
-        root = self.tree.root
-        self.tree = self.new_tree(root.state, root.depth)
+        self.tree = self.new_tree(self.tree.root_state, self.tree.root_depth)
 
     def start_race(self) -> None:
         """With `races_on`, once the rules are final (native code attached, or none
@@ -875,13 +872,13 @@ class SearchWorker:
             return
         tree = self.tree
         assert tree is not None
-        game = tree.root.state.game
+        game = tree.root_state.game
         if not isinstance(game, CompiledGame):
             return  # no races on the interpreter: one simulation can outlast a move
         build = game.native_build
         if build is not None and build.is_alive():
             return
-        state = tree.root.state
+        state = tree.root_state
         try:
             seconds = race_move_seconds(state, self.rng)  # of the state the race starts from
         except GameDefinitionError as error:  # rules that break in playouts: no races
@@ -904,7 +901,7 @@ class SearchWorker:
         self.race = Race(
             self.config,
             self.race_tree,
-            lambda: self.tree.root.state,
+            lambda: self.tree.root_state,
             seconds,
             self.heuristic is not None,
             changes=changes,
@@ -995,14 +992,14 @@ class SearchWorker:
         slowest = 0.0
         self.take_better_search()
         tree = self._tree_for(role)
-        first = reasoner_of(tree.root.state.game)
+        first = reasoner_of(tree.root_state.game)
         plan = self._solve(role, start + SOLVE_SHARE * seconds)
         verdict = None
         if plan is not None:
             assert self.traps is not None and self.tree is not None
             now = time.monotonic()
             trap_deadline = now + TRAP_SHARE * (deadline - now)
-            move = self.traps.trap(plan, self.tree.root.state, self.rng, trap_deadline)
+            move = self.traps.trap(plan, self.tree.root_state, self.rng, trap_deadline)
             if move is not None:
                 return self._answer(tree, role, move, 0, cpu, plan, first)
         else:
@@ -1061,7 +1058,7 @@ class SearchWorker:
         deadline = time.monotonic() + seconds
         cpu = time.process_time()
         assert self.tree is not None
-        first = reasoner_of(self.tree.root.state.game)
+        first = reasoner_of(self.tree.root_state.game)
         steps = 0
         while True:
             self.take_faster_rules()
@@ -1077,7 +1074,7 @@ class SearchWorker:
                 break
             if searched == 0:  # nothing left to search on these rules: wait for the others
                 staged.wait(min(left, PUZZLE_LOOK))
-        reasoner = reasoner_of(self.tree.root.state.game)
+        reasoner = reasoner_of(self.tree.root_state.game)
         answer = {
             "move": puzzle.move(),
             "sims": steps,
@@ -1102,13 +1099,13 @@ class SearchWorker:
         finds one by `deadline` (`ggp.player.search.traps`).  Not on the
         interpreter: the solver looks at the clock every `exact.CLOCK_EVERY` states,
         seconds apart there for a large game (chess: 6 s past a 4 s search)."""
-        if not self.traps_on or not isinstance(self.tree.root.state.game, CompiledGame):
+        if not self.traps_on or not isinstance(self.tree.root_state.game, CompiledGame):
             return None
         if self.traps is None or self.traps.role != role:
             self.traps = Traps(role)
         assert self.tree is not None
         try:
-            return self.traps.solve(self.tree.root.state, deadline)
+            return self.traps.solve(self.tree.root_state, deadline)
         except GameDefinitionError as error:  # rules that break below: the search alone
             print(f"search worker: the exact solver stops: {error}", file=sys.stderr)
             self.traps_on = False
@@ -1120,13 +1117,13 @@ class SearchWorker:
         state can take seconds (as `_solve`)."""
         tree = self.tree
         assert tree is not None
-        if not self.tactics_on or not isinstance(tree.root.state.game, CompiledGame):
+        if not self.tactics_on or not isinstance(tree.root_state.game, CompiledGame):
             return None
         if self.tactics is None or self.tactics.role != role:
             self.tactics = Tactics(role)
         try:
             verdict = self.tactics.analyse(
-                tree.root.state, deadline, self._tactics_budget(tree.root.state)
+                tree.root_state, deadline, self._tactics_budget(tree.root_state)
             )
         except GameDefinitionError as error:  # as `_solve`
             print(f"search worker: the tactics stop: {error}", file=sys.stderr)
@@ -1172,7 +1169,7 @@ class SearchWorker:
         """The answer to a search that chose `move` (see the module's docstring);
         `first` is what played the rules when the search began, `verdict` what the
         tactics proved (their bounds go into the statistics)."""
-        reasoner = reasoner_of(tree.root.state.game)
+        reasoner = reasoner_of(tree.root_state.game)
         if plan is not None:
             proven: int | None = round(100 * plan.value)
         elif tree.root.proven is not None:
@@ -1217,7 +1214,7 @@ class SearchWorker:
             return tree
         if self.part is not None and self.part_key == (self.steps, role):
             return self.part
-        state = tree.root.state
+        state = tree.root_state
         if not independent_choices(state):
             return tree
         self.part = self.parts.tree_for(state, role)
@@ -1252,7 +1249,7 @@ class SearchWorker:
         tree = self.tree
         if tree is None or time.monotonic() >= self.ponder_until:
             return False
-        compiled = isinstance(tree.root.state.game, CompiledGame)
+        compiled = isinstance(tree.root_state.game, CompiledGame)
         return compiled or self.slowest < PONDER_INTERPRETED
 
     def patience(self) -> float | None:
@@ -1295,7 +1292,7 @@ class SearchWorker:
         tree = self.parts.ponder_tree() or self.tree
         assert tree is not None
         began = time.monotonic()
-        if isinstance(tree.root.state.game, CompiledGame):
+        if isinstance(tree.root_state.game, CompiledGame):
             sims = tree.search(deadline=began + PONDER_SLICE)
         else:  # a simulation at a time: one a command has stopped is the last
             sims = tree.search(iterations=1)
@@ -1331,7 +1328,7 @@ class SearchWorker:
         self._record()
         self.part = None
         self.history.append(list(joint))
-        state = tree.root.state.next(joint)
+        state = tree.root_state.next(joint)
         tree.advance(joint, state)
         self.parts.advance(joint, state)
         if self.puzzle is not None:
@@ -1354,7 +1351,7 @@ class SearchWorker:
 
     def _record(self) -> None:
         tree, table = self.tree, self.table
-        if tree is not None and table is not None and tree.root.depth <= table.depth:
+        if tree is not None and table is not None and tree.root_depth <= table.depth:
             table.record(tree.root)
 
 
