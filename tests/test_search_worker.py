@@ -432,6 +432,31 @@ def test_with_factor_a_turn_taking_game_keeps_the_joint_tree(monkeypatch) -> Non
     assert answers[0] == answers[1]
 
 
+def test_whether_moves_are_independent_is_asked_once_a_state(monkeypatch) -> None:
+    """`_tree_for` runs at every slice of a search: it asks `independent_choices`
+    (legal moves and successors of a joint move per role) once for each root state."""
+    monkeypatch.setattr(search_worker, "SEARCH_FACTOR", True)
+    original = search_worker.independent_choices
+    asked = []
+
+    def counted(state):
+        asked.append(state)
+        return original(state)
+
+    monkeypatch.setattr(search_worker, "independent_choices", counted)
+    worker = SearchWorker()
+    worker.handle({"cmd": "load", "rules": TICTACTOE, "traps": False, "races": False})
+    worker.settle(120)
+    asked.clear()
+    for _ in range(3):
+        assert worker._tree_for(0) is worker.tree
+    assert len(asked) == 1
+    worker.handle({"cmd": "advance", "joint": ["(mark 1 1)", "noop"]})
+    worker._tree_for(1)
+    worker._tree_for(1)
+    assert len(asked) == 2 and asked[1] == worker.tree.root_state
+
+
 NO_MOVE_AT_THREE = TURN_RACE.replace(
     "(<= (legal ?p noop) (role ?p) (not (true (control ?p))))",
     "(<= (legal ?p noop) (role ?p) (not (true (control ?p))) (not (true (count 3))))",
