@@ -169,9 +169,15 @@ def test_one_playout_a_leaf_and_proofs_to_the_root() -> None:
     assert proofs[0][1:] == proofs[1][1:] and proofs[0][2] == [1.0, 0.0]
 
 
-def test_the_python_tree_goes_on_from_the_native_one_unchanged() -> None:
-    game = native_game("breakthrough")
-    options = configurations(game)["served"]
+@pytest.mark.parametrize("name", ["breakthrough", "pick race", "three at once"])
+def test_the_python_tree_goes_on_from_the_native_one_unchanged(name: str) -> None:
+    """Handed over mid-match, Breakthrough's tree and the joint nodes of games where
+    several roles choose at once go on in Python as they would have there."""
+    if name == "breakthrough":
+        game, config = native_game(name), "served"
+    else:
+        game, config = text_game(SIMULTANEOUS[name]), "solver"
+    options = configurations(game)[config]
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(native_search, "NATIVE_TREE", False)
         python = decisions(
@@ -355,23 +361,6 @@ def test_where_several_roles_choose_the_native_tree_decides_as_the_python_tree(
     search = MCTS(game.initial_state(), rng=random.Random(7), **options())
     search.search(iterations=300)
     assert search.native  # the C loop searched the joint moves, to the end
-
-
-@pytest.mark.parametrize("name", ["pick race", "three at once"])
-def test_the_python_tree_goes_on_from_joint_nodes_of_the_native_one_unchanged(name: str) -> None:
-    game = text_game(SIMULTANEOUS[name])
-    options = configurations(game)["solver"]
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(native_search, "NATIVE_TREE", False)
-        python = decisions(
-            MCTS(game.initial_state(), rng=random.Random(7), **options()),
-            game.initial_state(),
-            rounds=3,
-            iterations=300,
-        )
-    search = MCTS(game.initial_state(), rng=random.Random(7), **options())
-    assert decisions(search, game.initial_state(), rounds=3, iterations=300, switch=1) == python
-    assert not search.native
 
 
 def test_where_several_roles_choose_among_too_many_joint_moves_the_python_tree_goes_on(
