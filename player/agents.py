@@ -408,7 +408,7 @@ class MCTSAgent(Agent):
             self.tree = None
             tree = self.parts.tree_for(state, self.role)
         else:
-            if self.tree is None or self.tree.root.state != state:
+            if self.tree is None or self.tree.root_state != state:
                 self.tree = MCTS(
                     state,
                     **self._shared_options(),
@@ -506,7 +506,7 @@ class MCTSAgent(Agent):
 
     def _record(self) -> None:
         tree, table = self.tree, self.table
-        if table is not None and tree is not None and tree.root.depth <= table.depth:
+        if table is not None and tree is not None and tree.root_depth <= table.depth:
             table.record(tree.root)
 
 

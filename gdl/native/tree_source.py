@@ -640,8 +640,7 @@ static int tree_iterate(Tree *t, u32 *mt, int64_t *out) {
             x = &t->node[node];
             if (status == T_FULL) {  /* no room for its joint moves' edges: a leaf */
                 x->visits++;
-                memcpy(o, t->word + (size_t)node * NW, sizeof(u64) * NW);
-                if (!tree_play_out(t, o, mt, rewards, out)) goto broken;
+                if (!tree_play_out(t, t->word + (size_t)node * NW, mt, rewards, out)) goto broken;
                 break;
             }
         }

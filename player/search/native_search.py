@@ -66,10 +66,8 @@ class NativeSearch:
         self.search_ = search
         self.tree = tree
         self.game = state.game
-        self.state = state
-        """A state of the game, for what the evaluator plays in it."""
         self.root_state = state
-        """The root's state."""
+        """The root's state (also what the evaluator's native playouts are asked for)."""
         self.depth = depth
         self.heuristic = heuristic
         self._view: Node | None = None
@@ -100,7 +98,7 @@ class NativeSearch:
         search = self.search_
         evaluator = search.evaluator
         assert isinstance(evaluator, RandomPlayout)
-        policy = evaluator.native_playouts(self.state)
+        policy = evaluator.native_playouts(self.root_state)
         assert policy is not None
         greedy, safe, finish = policy
         guide = evaluator.guide
