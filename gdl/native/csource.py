@@ -871,7 +871,7 @@ void gdl_legal(const u64 *S, int *counts, int *moves) {
 
 int gdl_terminal(const u64 *S) {
     unsigned char v[NN];
-    eval_step(S, v);
+    eval_terminal(S, v);  /* the terminal's cone alone, as the playouts' looks read it */
     return TERMINAL;
 }
 
@@ -1002,8 +1002,14 @@ class CGenerator:
             ),
         )
         code.append(f"#define TERMINAL ({self._value(step_folded, network.terminal)})")
-        # The terminal's cone alone, folded as in the step (`TERMINAL` reads it).
-        code += self._evaluator("terminal", state_only, step_folded, terminal)
+        # The terminal's cone alone, folded and grouped as in the step (`TERMINAL` reads
+        # it): a look for a win tests it after every move looked at, where grouping by
+        # shared literals skips most of a board's lines (Connect Four: 64 -> 19 ns).
+        code += self._chunked(
+            "terminal",
+            state_only,
+            self._grouped(step_folded, terminal, frozenset(), frozenset(step_folded), "S, 0, v"),
+        )
         code += self._legal_lists(step_folded)
         goals_folded = fold(network, cone(network, goal_nodes))
         code += self._goals_evaluator(goals_folded, goal_nodes)
