@@ -42,6 +42,7 @@ def test_a_large_rule_has_its_buckets_eliminated(monkeypatch) -> None:
     def count(above: int) -> int:
         with monkeypatch.context() as patch:
             patch.setattr(grounding, "ELIMINATE_ABOVE", above)
+            patch.setattr(grounding, "LARGE_RULE", above)  # any fewer ground rules kept
             rules = ground(strata).rules
         return sum(1 for head, _, _ in rules if head[0] == "threatens" or "eliminated" in head[0])
 
@@ -53,6 +54,7 @@ def test_a_large_rule_has_its_buckets_eliminated(monkeypatch) -> None:
 @pytest.mark.parametrize("above", [10, 10**9])
 def test_eliminated_rules_play_as_the_interpreter(above: int, monkeypatch) -> None:
     monkeypatch.setattr(grounding, "ELIMINATE_ABOVE", above)
+    monkeypatch.setattr(grounding, "LARGE_RULE", above)
     text = hoppers(UNTOUCHED) + THREATS
     interpreted = GdlGame.from_text(text, name="threats")
     compiled = CompiledGame.from_text(text, name="threats")
@@ -74,6 +76,7 @@ def test_a_move_is_split_into_the_parts_other_literals_use() -> None:
 def test_rules_rewritten_wherever_possible_play_as_the_interpreter(monkeypatch) -> None:
     """No work to measure a rule as written: every split and elimination is taken."""
     monkeypatch.setattr(grounding, "ELIMINATE_ABOVE", 0)
+    monkeypatch.setattr(grounding, "LARGE_RULE", 0)
     monkeypatch.setattr(grounding, "ATTEMPT_WORK", 0)
     text = hoppers(UNTOUCHED) + THREATS
     rules = ground(GdlGame.from_text(text).strata).rules
@@ -83,16 +86,18 @@ def test_rules_rewritten_wherever_possible_play_as_the_interpreter(monkeypatch) 
     assert_same_random_playouts(interpreted, compiled, playouts=30)
 
 
-def groups_touching_both_sides(size: int) -> str:
+def groups_touching_both_sides(groups: int, one: int = 0, other: int = 0) -> str:
     """A one-role game whose end asks for a group touching both sides, as Hex's path
     does: ``(a ?k ?i)`` and ``(b ?k ?j)`` of one group ``?k``, its ``?i`` and ``?j``
-    independent given ``?k``; ``size`` values each, ``size`` cubed ground rules as
-    written."""
-    numbers = " ".join(f"(num {n})" for n in range(size))
+    independent given ``?k``; ``groups`` values of ``?k``, of ``?i`` and ``?j`` as
+    many (or `one` and `other`): groups times one times other ground rules as written."""
+    numbers = " ".join(f"(num {n})" for n in range(groups))
+    sides = " ".join(f"(one {n})" for n in range(one or groups))
+    sides += " " + " ".join(f"(other {n})" for n in range(other or groups))
     return f"""
-(role p) {numbers} (init (step 0))
-(<= (legal p (seta ?k ?i)) (num ?k) (num ?i))
-(<= (legal p (setb ?k ?j)) (num ?k) (num ?j))
+(role p) {numbers} {sides} (init (step 0))
+(<= (legal p (seta ?k ?i)) (num ?k) (one ?i))
+(<= (legal p (setb ?k ?j)) (num ?k) (other ?j))
 (<= (legal p (own ?k)) (num ?k))
 (<= (next (a ?k ?i)) (does p (seta ?k ?i)))
 (<= (next (b ?k ?j)) (does p (setb ?k ?j)))
@@ -122,3 +127,15 @@ def test_a_path_of_a_few_thousand_ground_rules_is_eliminated_by_default() -> Non
     interpreted = GdlGame.from_text(text, name="groups")
     compiled = CompiledGame.from_text(text, name="groups")
     assert_same_random_playouts(interpreted, compiled, playouts=20)
+
+
+@pytest.mark.parametrize("gain", [1.0, grounding.MIN_GAIN])
+def test_a_rule_below_the_large_ones_is_rewritten_only_where_that_halves_it(
+    gain: float, monkeypatch
+) -> None:
+    """700 groups, sides of 2 and 4 cells: 5,600 ground rules as written, 4,900 with both
+    sides eliminated: fewer, but not half, so kept as written unless any gain will do."""
+    monkeypatch.setattr(grounding, "MIN_GAIN", gain)
+    rules = ground(GdlGame.from_text(groups_touching_both_sides(700, 2, 4)).strata).rules
+    paths = sum(1 for head, _, _ in rules if head == "path")
+    assert (paths == 5600) == (gain > 1), paths
