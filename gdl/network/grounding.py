@@ -383,10 +383,11 @@ ELIMINATE_ABOVE = 5_000
 is so 81 bodies, a step 35 times as fast."""
 LARGE_RULE = 20_000
 """Above this many ground rules a rule rewritten is kept if it has fewer: the budget's
-sake.  Below, only with at most 1/`MIN_GAIN` as many: the new relations are one more
+sake.  Below, only with fewer than 1/`MIN_GAIN` as many: the new relations are one more
 level of nodes to evaluate (skirmish's moves, 7,168 ground rules to 3,840, played 8%
 fewer playouts a second)."""
 MIN_GAIN = 2.0
+"""How many times fewer ground rules a rewrite of a rule below `LARGE_RULE` must have."""
 ATTEMPT_WORK = 100_000
 """Units a rule, or a bucket measured for elimination, may spend before it counts as large."""
 MIN_RATIO = 2.0
@@ -434,15 +435,15 @@ class _Instantiator:
             if attempt is not None and len(attempt[0]) <= ELIMINATE_ABOVE:
                 self.add(clause, *attempt)
                 return
-            written = None if attempt is None else len(attempt[0])
-            if written is not None and written <= LARGE_RULE:
-                written /= MIN_GAIN
+            bound = None if attempt is None else len(attempt[0])  # a rewrite has fewer
+            if bound is not None and bound <= LARGE_RULE:
+                bound /= MIN_GAIN
             for alternative in alternatives:
                 before = len(self.rules)
                 if alternative():
-                    if written is None or len(self.rules) - before < written:
+                    if bound is None or len(self.rules) - before < bound:
                         return
-                    del self.rules[before:]  # not fewer enough ground rules than as written
+                    del self.rules[before:]  # too many ground rules to pay
             if attempt is not None:
                 self.add(clause, *attempt)
                 return
