@@ -39,6 +39,26 @@ SPRINT = """
 """
 SPRINT_RED = frozenset({"(put red 1)", "(put red 2)", "(put red 3)"})
 
+ENTANGLED = """
+; Both roles at once; what blue's move marks depends on red's move, so what blue's
+; move changes (undone in red's part) is not the same for each of red's moves.
+(role red) (role blue)
+(init (step 0))
+(succ 0 1) (succ 1 2) (succ 2 3)
+(choice a) (choice b) (place x) (place y)
+(<= (legal red (pick ?m)) (choice ?m) (true (step ?s)))
+(<= (legal blue (put ?p)) (place ?p) (true (step ?s)))
+(<= (next (mark ?m ?p)) (does red (pick ?m)) (does blue (put ?p)))
+(<= (next (step ?n)) (true (step ?s)) (succ ?s ?n))
+(<= marked (true (mark ?m ?p)))
+(<= terminal marked)
+(<= terminal (true (step 3)))
+(<= (goal red 100) marked)
+(<= (goal red 0) (not marked))
+(<= (goal blue 0) marked)
+(<= (goal blue 100) (not marked))
+"""
+
 
 @pytest.mark.parametrize("reasoner", ["interpreter", "compiled"])
 def test_the_other_parts_stay_as_they_are(reasoner: str) -> None:
@@ -85,8 +105,8 @@ def _assert_native_agrees(
 @needs_native
 @pytest.mark.parametrize(
     ("text", "states"),
-    [(RACE, 4), (MARKS, 4), (DRY, 2), (SPRINT, 3)],
-    ids=["race", "marks", "dry", "sprint"],
+    [(RACE, 4), (MARKS, 4), (DRY, 2), (SPRINT, 3), (ENTANGLED, 2)],
+    ids=["race", "marks", "dry", "sprint", "entangled"],
 )
 def test_native_part_playouts_are_the_generic_ones_for_their_seed(text: str, states: int) -> None:
     interpreted, native = native_game(text, "game")
@@ -94,6 +114,19 @@ def test_native_part_playouts_are_the_generic_ones_for_their_seed(text: str, sta
     for part in {frozenset(state.legal_moves(role)) for role in range(2)}:
         for decisive in (0, 1, 100):
             _assert_native_agrees(interpreted, native, part, states, decisive)
+
+
+@needs_native
+def test_a_frozen_move_is_undone_against_each_move_of_the_chooser() -> None:
+    # Red's part: every mark is blue's move undone, so red never wins; native code
+    # works the undo out once a state only where no move of red's changes what
+    # blue's moves do, which is not so here.
+    interpreted, native = native_game(ENTANGLED, "entangled")
+    part = frozenset(interpreted.initial_state().legal_moves(0))
+    for game in (interpreted, native):
+        for decisive in (0, 100):
+            results = game.initial_state().playouts(random.Random(1), 10, Part(part, decisive))
+            assert results == [((0, 100), 3)] * 10
 
 
 @needs_native

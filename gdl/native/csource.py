@@ -138,7 +138,8 @@ int gdl_finishing_moves(const char *S, int count, uint32_t seed, uint64_t *last,
 int gdl_mast_playouts(const char *S, int count, uint32_t seed, int plies, double epsilon,
                       int64_t *seen, double *sums, int *goals, int *steps, uint64_t *fail);
 int gdl_part_playouts(const char *S, int count, uint32_t seed, const uint64_t *part,
-                      int decisive, int *goals, int *steps, uint64_t *fail);
+                      int decisive, const uint64_t *cones, int *goals, int *steps,
+                      uint64_t *fail);
 """
     + RAVE_DECLARATIONS
     + TREE_DECLARATIONS
@@ -626,15 +627,53 @@ int gdl_finishing_moves(const char *S, int count, u32 seed, u64 *last, int *goal
     return playouts(S, count, seed, 0, 0, 0, goals, steps, fail, 0, 0, last, 0);
 }
 
+/* What the frozen roles' moves change in one part's successors (part_next), kept
+   for the moves of one chooser from one state T.  cones (NW words an input: the
+   next-state bits whose rules read the input; NULL if unknown) say when that is the
+   same whichever move the chooser makes: where no move of the chooser can change a
+   bit that a frozen role's first or second move can, the bits to undo are those of
+   the chooser's first successor computed, and each other successor takes one next
+   state instead of one for each frozen role besides.  ready: -1 not shared (compute
+   each time), 0 to compute, 1 in undo. */
+typedef struct { int ready; u64 undo[NW]; } Undo;
+
+static void undo_start(Undo *u, const u64 *cones, const int *counts, const int *moves,
+                       const int *frozen, int chooser) {
+    u64 reach[NW];
+    int role, start = 0, k, w, first = -1, any = 0;
+    u->ready = -1;
+    if (cones == 0 || chooser < 0) return;
+    memset(reach, 0, sizeof(reach));
+    for (role = 0; role < NR; role++) {
+        if (role == chooser) first = start;
+        if (frozen[role] >= 0) {
+            any = 1;
+            for (k = frozen[role]; k < frozen[role] + 2; k++)
+                for (w = 0; w < NW; w++) reach[w] |= cones[(size_t)moves[k] * NW + w];
+        }
+        start += counts[role];
+    }
+    if (!any) return;
+    for (k = first; k < first + counts[chooser]; k++)
+        for (w = 0; w < NW; w++)
+            if (cones[(size_t)moves[k] * NW + w] & reach[w]) return;
+    u->ready = 0;
+}
+
 /* T's successor by the joint move D in one part (playouts.Part): what each frozen
    role's move changed (frozen[role] >= 0: the position in moves of its first move,
-   the one D holds) undone against its second (State.reverted).  D is as it was
-   after.  Clobbers v. */
+   the one D holds) undone against its second (State.reverted), or what u keeps
+   (undo_start; u may be NULL).  D is as it was after.  Clobbers v. */
 static void part_next(const u64 *T, u64 *D, const int *frozen, const int *moves, u64 *o,
-                      unsigned char *v) {
-    u64 a[NW], differ;
+                      unsigned char *v, Undo *u) {
+    u64 a[NW], undo[NW];
     int role, pick, w;
     next_state(T, D, o, v);
+    if (u != 0 && u->ready == 1) {
+        for (w = 0; w < NW; w++) o[w] = (o[w] & ~u->undo[w]) | (T[w] & u->undo[w]);
+        return;
+    }
+    memset(undo, 0, sizeof(undo));
     for (role = 0; role < NR; role++) {
         if (frozen[role] < 0) continue;
         pick = moves[frozen[role]];
@@ -642,13 +681,15 @@ static void part_next(const u64 *T, u64 *D, const int *frozen, const int *moves,
         pick = moves[frozen[role] + 1];
         D[pick >> 6] |= 1ULL << (pick & 63);
         next_state(T, D, a, v);
-        for (w = 0; w < NW; w++) {
-            differ = o[w] ^ a[w];
-            o[w] = (o[w] & ~differ) | (T[w] & differ);
-        }
+        for (w = 0; w < NW; w++) undo[w] |= o[w] ^ a[w];
         D[pick >> 6] &= ~(1ULL << (pick & 63));
         pick = moves[frozen[role]];
         D[pick >> 6] |= 1ULL << (pick & 63);
+    }
+    for (w = 0; w < NW; w++) o[w] = (o[w] & ~undo[w]) | (T[w] & undo[w]);
+    if (u != 0 && u->ready == 0) {
+        memcpy(u->undo, undo, sizeof(undo));
+        u->ready = 1;
     }
 }
 
@@ -674,16 +715,17 @@ static int part_roles(const int *counts, const int *moves, const u64 *part, int 
 
 /* The position in moves of chooser's first move after which, in the part
    (part_next), the game ends with goal 100 for it, the other roles playing their
-   first moves; -1 if there is none.  Clobbers v. */
+   first moves; -1 if there is none.  u: the undo of chooser's moves from T
+   (undo_start).  Clobbers v. */
 static int part_winning_move(const u64 *T, const int *counts, const int *moves,
-                             const int *frozen, int chooser, unsigned char *v) {
+                             const int *frozen, int chooser, unsigned char *v, Undo *u) {
     u64 D[NWI], o[NW];
     int g[NR];
     int k, pick, first = others_first_moves(counts, moves, chooser, D);
     for (k = first; k < first + counts[chooser]; k++) {
         pick = moves[k];
         D[pick >> 6] |= 1ULL << (pick & 63);
-        part_next(T, D, frozen, moves, o, v);
+        part_next(T, D, frozen, moves, o, v, u);
         eval_terminal(o, v);
         if (TERMINAL) {
             eval_goal_entries(o, v);
@@ -695,28 +737,32 @@ static int part_winning_move(const u64 *T, const int *counts, const int *moves,
 }
 
 /* Whether after the joint move D in T, in the part, the part's one chooser there is
-   another role than chooser and can win at once (part_winning_move).  Clobbers v. */
+   another role than chooser and can win at once (part_winning_move).  u: the undo
+   of chooser's moves from T.  Clobbers v. */
 static int part_threatened(const u64 *T, u64 *D, const int *frozen, const int *moves,
-                           int chooser, const u64 *part, unsigned char *v) {
+                           int chooser, const u64 *part, const u64 *cones, unsigned char *v,
+                           Undo *u) {
     u64 o[NW];
     int counts2[NR], moves2[MOVES_MAX + 1], frozen2[NR], role, other;
-    part_next(T, D, frozen, moves, o, v);
+    Undo next_undo;
+    part_next(T, D, frozen, moves, o, v, u);
     eval_step(o, v);
     if (TERMINAL) return 0;
     legal_lists(o, counts2, moves2, v);
     for (role = 0; role < NR; role++)
         if (counts2[role] == 0) return 0;
     other = part_roles(counts2, moves2, part, frozen2);
-    return other >= 0 && other != chooser
-           && part_winning_move(o, counts2, moves2, frozen2, other, v) >= 0;
+    if (other < 0 || other == chooser) return 0;
+    undo_start(&next_undo, cones, counts2, moves2, frozen2, other);
+    return part_winning_move(o, counts2, moves2, frozen2, other, v, &next_undo) >= 0;
 }
 
 /* The position in moves of chooser's move by the anti-decisive rule in the part
    (part_threatened), as safe_move draws it; the other roles play their first
-   moves.  Clobbers v. */
+   moves.  u: the undo of chooser's moves from T.  Clobbers v. */
 static int part_safe_move(const u64 *T, const int *counts, const int *moves,
-                          const int *frozen, int chooser, const u64 *part, u32 *mt,
-                          unsigned char *v) {
+                          const int *frozen, int chooser, const u64 *part, const u64 *cones,
+                          u32 *mt, unsigned char *v, Undo *u) {
     u64 D[NWI];
     int candidates[MOVES_MAX + 1];
     int first, c = counts[chooser], i, k, pick, bad;
@@ -726,7 +772,7 @@ static int part_safe_move(const u64 *T, const int *counts, const int *moves,
         k = candidates[i];
         pick = moves[k];
         D[pick >> 6] |= 1ULL << (pick & 63);
-        bad = part_threatened(T, D, frozen, moves, chooser, part, v);
+        bad = part_threatened(T, D, frozen, moves, chooser, part, cones, v, u);
         D[pick >> 6] &= ~(1ULL << (pick & 63));
         if (!bad) return k;
         memmove(candidates + i, candidates + i + 1, (size_t)(c - i - 1) * sizeof(int));
@@ -740,14 +786,16 @@ static int part_safe_move(const u64 *T, const int *counts, const int *moves,
    (State.reverted); the others draw theirs.  In the first decisive moves, where
    the part has one chooser, it takes a move that wins at once in the part
    (part_winning_move), or else draws one by the anti-decisive rule
-   (part_safe_move).  A role without moves ends the playout even, 50 each. */
+   (part_safe_move).  A role without moves ends the playout even, 50 each.  cones:
+   as undo_start reads them, or NULL. */
 int gdl_part_playouts(const char *S, int count, u32 seed, const u64 *part, int decisive,
-                      int *goals, int *steps, u64 *fail) {
+                      const u64 *cones, int *goals, int *steps, u64 *fail) {
     u64 T[NW], o[NW], D[NWI];
     u32 mt[625];
     int moves[MOVES_MAX + 1], counts[NR], frozen[NR];
     unsigned char v[NN];
     int done, n, role, start, pick, win, chooser, stuck;
+    Undo undo;
     mt_seed(mt, seed);
     for (done = 0; done < count; done++) {
         memcpy(T, S, sizeof(T));
@@ -761,19 +809,22 @@ int gdl_part_playouts(const char *S, int count, u32 seed, const u64 *part, int d
             if (stuck) break;
             chooser = part_roles(counts, moves, part, frozen);
             if (n >= decisive) chooser = -1;
-            win = chooser < 0 ? -1 : part_winning_move(T, counts, moves, frozen, chooser, v);
+            undo_start(&undo, cones, counts, moves, frozen, chooser);
+            win = chooser < 0 ? -1
+                              : part_winning_move(T, counts, moves, frozen, chooser, v, &undo);
             memset(D, 0, sizeof(D));
             start = 0;
             for (role = 0; role < NR; role++) {
                 if (win >= 0) pick = moves[role == chooser ? win : start];
                 else if (frozen[role] >= 0) pick = moves[start];
                 else if (role == chooser)
-                    pick = moves[part_safe_move(T, counts, moves, frozen, chooser, part, mt, v)];
+                    pick = moves[part_safe_move(T, counts, moves, frozen, chooser, part, cones,
+                                                mt, v, &undo)];
                 else pick = moves[start + choose(mt, counts[role])];
                 D[pick >> 6] |= 1ULL << (pick & 63);
                 start += counts[role];
             }
-            part_next(T, D, frozen, moves, o, v);
+            part_next(T, D, frozen, moves, o, v, &undo);
             memcpy(T, o, sizeof(T));
             n++;
         }

@@ -6,6 +6,10 @@ local search does around the last move.  Near is read off the network: a move
 touches the base facts its ``legal`` sentence reads and the base facts whose
 ``next`` sentence reads the move.  Facts that most moves of a role touch (whose
 turn it is, a step counter) say nothing of where a move is, so they are dropped.
+
+The part playouts (`NativeRules.part_playouts`) read the ``next`` half whole
+(`write_masks`): where no move of the role choosing in a part can change a fact that
+a frozen role's moves can, what those moves change is worked out once a state.
 """
 
 from __future__ import annotations
@@ -31,6 +35,27 @@ def touch_masks(network: Network) -> list[int] | None:
     for moves in network.legal:
         for node, move in moves:
             reads[move] |= bases.get(node, 0)
+    writes = _writes(network, inputs)
+    return [
+        read | write
+        for read, write in zip(_uncommon(network, reads), _uncommon(network, writes), strict=True)
+    ]
+
+
+def write_masks(network: Network) -> list[int] | None:
+    """Per input (move) index, the bits of the base facts whose ``next`` sentence
+    reads it, through any rule: a fact outside the mask of every move of a role is
+    the same in the successor whichever of them the role makes.  None where the
+    network is too large to read in time."""
+    if network.literal_count() > MAX_LITERALS:
+        return None
+    _, inputs = support(network, [node for node in network.next if node is not None])
+    return _writes(network, inputs)
+
+
+def _writes(network: Network, inputs: dict[int, int]) -> list[int]:
+    """Per input index, the base facts whose next node reads it (`inputs`: the
+    input bits each node reads, from `support`)."""
     writes = [0] * len(network.inputs)
     for base, node in enumerate(network.next):
         found = 0 if node is None else inputs.get(node, 0)
@@ -38,10 +63,7 @@ def touch_masks(network: Network) -> list[int] | None:
             low = found & -found
             writes[low.bit_length() - 1] |= 1 << base
             found ^= low
-    return [
-        read | write
-        for read, write in zip(_uncommon(network, reads), _uncommon(network, writes), strict=True)
-    ]
+    return writes
 
 
 def _uncommon(network: Network, masks: list[int]) -> list[int]:

@@ -27,8 +27,12 @@ from ggp.games.playouts import Guide
 from ggp.gdl.compiled.compiled_game import PlayoutBroke
 from ggp.gdl.native.build import NativeUnavailable, build_library, new_ffi
 from ggp.gdl.native.csource import CGenerator
+from ggp.gdl.native.locality import write_masks
 from ggp.gdl.native.tree import NativeTree
 from ggp.gdl.network.formulas import Network
+
+MAX_CONE_WORDS = 1 << 20
+"""The largest table of cones (inputs times state words) the part playouts get (8 MB)."""
 
 
 class NativeRules:
@@ -54,6 +58,10 @@ class NativeRules:
         """Each thread's result buffers for `playouts` (a call releases the GIL)."""
         self.missing_goal = -1
         """The library's setting for a role without a goal (`count_missing_goals_as`)."""
+        self._network: Network | None = network
+        """Read once, by the first part playouts (`_cones`), then dropped."""
+        self._cone_table: Any = None
+        self._cone_lock = threading.Lock()
 
     def _state(self, bits: int) -> Any:
         """The state as the library reads it: written into this thread's buffer
@@ -250,9 +258,30 @@ class NativeRules:
         seed = rng.getrandbits(32)
         state = bits.to_bytes(self.state_bytes, "little")
         mask = self._inputs(part)
-        if self.lib.gdl_part_playouts(state, count, seed, mask, decisive, goals, steps, fail) < 0:
+        call = self.lib.gdl_part_playouts
+        if call(state, count, seed, mask, decisive, self._cones(), goals, steps, fail) < 0:
             raise PlayoutBroke(int.from_bytes(ffi.buffer(fail), "little"))
         return results.read(count, self.roles)
+
+    def _cones(self) -> Any:
+        """The part playouts' cones (``gdl_part_playouts``): per input, the words of the
+        next-state bits whose rules read it (`locality.write_masks`), or NULL where the
+        rules are too large to read or the table would pass `MAX_CONE_WORDS`."""
+        with self._cone_lock:
+            network, self._network = self._network, None
+            if network is not None:
+                self._cone_table = self._cone_words(network)
+            return self.ffi.NULL if self._cone_table is None else self._cone_table
+
+    def _cone_words(self, network: Network) -> Any:
+        size = self.inputs * self.words
+        masks = write_masks(network) if size <= MAX_CONE_WORDS else None
+        if masks is None:
+            return None
+        data = b"".join(mask.to_bytes(self.state_bytes, "little") for mask in masks)
+        table = self.ffi.new("uint64_t[]", max(1, size))
+        self.ffi.memmove(table, data, len(data))
+        return table
 
     def amaf_playouts(
         self,
