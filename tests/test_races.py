@@ -486,6 +486,12 @@ def test_where_trees_over_parts_play_only_the_tactics_are_raced(capsys, tmp_path
     raced.handle(command)
     assert raced.part is not None  # the move was searched by a tree over our part
     assert "from move 0 our moves are searched by trees over our part" in capsys.readouterr().err
+    # No pondering between the moves: the match ends with the race not run, and says so
+    for _ in range(3):
+        raced.handle({"cmd": "advance", "joint": ["(mark 1)", "(mark 1)"]})
+    assert not raced.race.finished
+    err = capsys.readouterr().err
+    assert "the match ended before the race judged tactics on/off (0 race games)" in err
 
 
 def test_without_races_the_worker_keeps_its_defaults(monkeypatch, tmp_path) -> None:

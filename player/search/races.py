@@ -383,6 +383,12 @@ class Race:
     def finished(self) -> bool:
         return self.standing is None
 
+    def unjudged(self) -> list[str]:
+        """The challengers not judged yet: the one racing, then those waiting (some
+        of which may turn out to change nothing, and be skipped)."""
+        racing = [] if self.standing is None else [self.standing.name]
+        return racing + [name for name, _ in self.pending]
+
     @property
     def ready(self) -> bool:
         """Whether a race move can be played now: not finished, and not a challenger

@@ -1345,7 +1345,24 @@ class SearchWorker:
             kept.node_count  # noqa: B018
         self.steps += 1
         self.take_better_search()
-        return {"terminal": state.is_terminal()}
+        terminal = state.is_terminal()
+        if terminal:
+            self._report_unjudged()
+        return {"terminal": terminal}
+
+    def _report_unjudged(self) -> None:
+        """At the end of a match, say so where its race judged nothing or left some
+        challengers: their races get the pondering and the start clock's share, which
+        a simultaneous game whose parts are searched apart hardly has."""
+        race = self.race
+        if race is None or race.finished:
+            return
+        print(
+            f"search worker: the match ended before the race judged "
+            f"{', '.join(race.unjudged())} ({race.games} race games); the search "
+            f"played {self.config.describe()}",
+            file=sys.stderr,
+        )
 
     def save(self) -> dict[str, Any]:
         if self.table is None or self.table_file is None:
