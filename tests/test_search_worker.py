@@ -219,6 +219,21 @@ async def test_a_worker_process_answers_in_order_and_quits() -> None:
 
 
 @pytest.mark.asyncio
+async def test_a_command_sent_without_waiting_warns_when_it_fails_unless_closing(caplog) -> None:
+    worker = await WorkerClient.spawn()
+    await worker.request({"cmd": "load", "rules": TICTACTOE, "traps": False}, 30)
+    worker.send({"cmd": "dance"})
+    await worker.request({"cmd": "save"}, 30)  # answered after the one before
+    assert "search worker: dance failed: unknown command" in caplog.text
+    # The last joint move of a match, sent as the worker is closed at once: not a failure
+    caplog.clear()
+    worker.send({"cmd": "search", "role": 0, "until": time.time() + 30, "iterations": None})
+    await worker.close(grace=0)
+    await asyncio.sleep(0)
+    assert "failed" not in caplog.text
+
+
+@pytest.mark.asyncio
 async def test_a_worker_that_dies_fails_its_requests() -> None:
     worker = await WorkerClient.spawn()
     await worker.request({"cmd": "load", "rules": TICTACTOE, "traps": False}, 30)

@@ -44,6 +44,9 @@ class WorkerClient:
         self._next_id = 0
         self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._reader = asyncio.create_task(self._read_answers())
+        self._closing = False
+        """Asked to quit (`close`): a command sent without waiting that then goes
+        unanswered is not worth a warning (the last joint move, at a match's end)."""
 
     @classmethod
     async def spawn(cls) -> WorkerClient:
@@ -73,7 +76,14 @@ class WorkerClient:
     def send(self, command: dict[str, Any]) -> None:
         """Send `command` without waiting; an error in its answer is logged."""
         future = self._send(command)
-        future.add_done_callback(lambda done: _log_failure(command["cmd"], done))
+        future.add_done_callback(lambda done: self._log_failure(command["cmd"], done))
+
+    def _log_failure(self, name: str, done: asyncio.Future[dict[str, Any]]) -> None:
+        if done.cancelled() or (error := done.exception()) is None:
+            return
+        if self._closing and isinstance(error, WorkerDied):
+            return
+        log.warning("search worker: %s failed: %s", name, error)
 
     def _send(self, command: dict[str, Any]) -> asyncio.Future[dict[str, Any]]:
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
@@ -114,6 +124,7 @@ class WorkerClient:
 
     async def close(self, grace: float = 5.0) -> None:
         """Ask the worker to quit; kill it if it has not within `grace` seconds."""
+        self._closing = True
         stdin = self.process.stdin
         if stdin is not None and not stdin.is_closing():
             with contextlib.suppress(ConnectionError):
@@ -126,8 +137,3 @@ class WorkerClient:
                 self.process.kill()
             await self.process.wait()
         await self._reader
-
-
-def _log_failure(name: str, done: asyncio.Future[dict[str, Any]]) -> None:
-    if not done.cancelled() and (error := done.exception()) is not None:
-        log.warning("search worker: %s failed: %s", name, error)
