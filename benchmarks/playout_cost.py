@@ -5,7 +5,10 @@
 
 For uniformly random playouts and each variant (``mcts`` agent options, of
 which ``greedy=N`` and ``decisive=N`` change the playouts, and ``finish=N``
-the moves they look at for wins), runs batches of
+the moves they look at for wins; or ``part=N``, where the roles move at once on
+separate parts: the playouts of the part of the first role with a choice, the
+others frozen, decisive in the part for N moves, as ``ggp serve``'s trees over
+parts play them with N = 1000), runs batches of
 `--batch` playouts from the initial state of a GDL game on native code, the
 rules alternating in `--rounds` rounds of `--seconds` CPU-seconds each in this
 process (so that the machine's load falls on all alike), and prints the
@@ -24,6 +27,7 @@ from collections.abc import Callable
 from ggp.games import playouts
 from ggp.games.base import Game, PlayoutResult, State
 from ggp.player.agents import make_agent
+from ggp.player.search.factored import independent_choices
 from mcts_enhancements import native_game
 
 RANDOM = "random"
@@ -38,6 +42,8 @@ def playout_rule(
     moves are learnt first, as the agent learns them."""
     if variant == RANDOM:
         return lambda state, rng, count: state.playouts(rng, count, playouts.RANDOM)
+    if variant.startswith("part="):
+        return part_rule(game, int(variant.removeprefix("part=")))
     agent = make_agent(f"mcts:{variant}", seed=0)
     agent.start(game, 0)
     finishers = agent.finishers
@@ -48,6 +54,19 @@ def playout_rule(
         policy = playouts.Greedy(agent.greedy, finishers)
         return lambda state, rng, count: state.playouts(rng, count, policy)
     raise SystemExit(f"{variant}: neither greedy=N nor decisive=N, the same as random playouts")
+
+
+def part_rule(
+    game: Game, decisive: int
+) -> Callable[[State, random.Random, int], list[PlayoutResult]]:
+    """``part=N``: the playouts of one part (`playouts.Part`) from the initial state."""
+    state = game.initial_state()
+    if not independent_choices(state):
+        raise SystemExit(f"part={decisive}: the roles' moves do not act on separate parts here")
+    legal = state.all_legal_moves()
+    part = frozenset(next(moves for moves in legal if len(moves) > 1))
+    policy = playouts.Part(part, decisive)
+    return lambda state, rng, count: state.playouts(rng, count, policy)
 
 
 def main() -> None:
