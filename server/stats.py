@@ -31,3 +31,20 @@ def wilson_interval(successes: float, trials: int, confidence: float = 0.95) -> 
     low = 0.0 if successes == 0 else centre - half
     high = 1.0 if successes == trials else centre + half
     return low, high
+
+
+def difference_interval(
+    points_a: float, trials_a: int, points_b: float, trials_b: int, confidence: float = 0.95
+) -> tuple[float, float]:
+    """An interval for the difference of two scores, a - b (`points_a` of `trials_a`
+    against `points_b` of `trials_b`): Newcombe's hybrid score interval (1998, method
+    10), built from the two Wilson intervals.  Like them it stays within -1..1 and
+    does not shrink to a point at 10 of 10 against 0 of 10, where the normal
+    approximation of a difference of proportions does."""
+    score_a, score_b = points_a / trials_a, points_b / trials_b
+    low_a, high_a = wilson_interval(points_a, trials_a, confidence)
+    low_b, high_b = wilson_interval(points_b, trials_b, confidence)
+    difference = score_a - score_b
+    below = math.sqrt((score_a - low_a) ** 2 + (high_b - score_b) ** 2)
+    above = math.sqrt((high_a - score_a) ** 2 + (score_b - low_b) ** 2)
+    return difference - below, difference + above

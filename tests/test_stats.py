@@ -3,7 +3,7 @@
 import math
 
 import pytest
-from ggp.server.stats import wilson_interval
+from ggp.server.stats import difference_interval, wilson_interval
 
 Z_95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 
@@ -48,3 +48,31 @@ def test_more_trials_give_a_narrower_interval_and_more_confidence_a_wider_one() 
 def test_impossible_counts_are_refused(successes, trials, confidence, message) -> None:
     with pytest.raises(ValueError, match=message):
         wilson_interval(successes, trials, confidence)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        ((56, 70), (48, 80), (0.0524, 0.3339)),
+        ((9, 10), (3, 10), (0.1705, 0.8090)),
+        ((6, 7), (2, 7), (0.0582, 0.8062)),
+        ((5, 56), (0, 29), (-0.0381, 0.1926)),
+    ],
+)
+def test_the_difference_interval_is_newcombes_hybrid_score_interval(a, b, expected) -> None:
+    # Newcombe, "Interval estimation for the difference between independent
+    # proportions", Statistics in Medicine 17 (1998), table II, method 10.
+    low, high = difference_interval(*a, *b)
+    assert (round(low, 4), round(high, 4)) == expected
+
+
+def test_the_difference_interval_is_symmetric_and_stays_within_its_range() -> None:
+    assert difference_interval(5, 10, 5, 10) == pytest.approx(
+        tuple(-x for x in reversed(difference_interval(5, 10, 5, 10)))
+    )
+    low, high = difference_interval(3, 10, 7, 12)
+    assert (low, high) == pytest.approx(
+        tuple(-x for x in reversed(difference_interval(7, 12, 3, 10)))
+    )
+    assert difference_interval(10, 10, 0, 10)[1] == pytest.approx(1.0)
+    assert difference_interval(0, 10, 10, 10)[0] == pytest.approx(-1.0)
