@@ -7,7 +7,8 @@ without the match's id (`ggp.player.service.search_worker`): when the compiled
 rules and the native library's tree took over, whether a heuristic was learnt (and
 whether it is the material alone), whether decisive playouts were turned on, which
 configurations the races tried with their verdicts, what the search played in the
-end, and the tactics' finds. A match's lines are those between the end of the
+end, and the tactics' finds: proofs, wins played at once, and the moves at which they
+overrode the search's choice (proven lost). A match's lines are those between the end of the
 match before (its ``stop`` line) and its own ``stop`` line, since the matches of
 one log follow each other (one match at a time, as `benchmarks/strength.py` plays them).
 
@@ -73,7 +74,7 @@ def search_of(lines: list[str], match_id: str) -> dict:
     our moves were searched by trees over our part (`ggp.player.search.factored`),
     whether a heuristic was learnt and decisive playouts turned on, what the
     races started from, their verdicts, the configuration played last and how
-    many tactical finds."""
+    many tactical finds, wins found and overrides of the search's choice."""
     decisions: dict = {
         "rules": "interpreter",
         "compiled_after": None,
@@ -87,6 +88,8 @@ def search_of(lines: list[str], match_id: str) -> dict:
         "races_too_small": False,
         "plays": None,
         "tactics_found": 0,
+        "tactics_wins": 0,
+        "tactics_overrides": 0,
         "start_simulations": None,
     }
     for line in lines:
@@ -126,6 +129,9 @@ def search_of(lines: list[str], match_id: str) -> dict:
             decisions["plays"] = found.group(1)
         elif said.startswith("tactics at move "):
             decisions["tactics_found"] += 1
+            decisions["tactics_wins"] += " wins within " in said
+        elif said.startswith("the tactics overrode the search at move "):
+            decisions["tactics_overrides"] += 1
     if decisions["plays"] is None:
         decisions["plays"] = decisions["raced_from"]
     return decisions
@@ -146,7 +152,7 @@ def searches_summary(searches: list[dict]) -> dict:
     """The decisions of a game's matches counted: the configurations played last
     (where races ran), the rules ended on, in how many a heuristic was learnt and
     decisive playouts turned on, the verdicts by kind and challenger, the
-    tactical finds."""
+    tactical finds, wins and overrides."""
     verdicts = Counter(
         f"{v['verdict']}: {v['challenger']}" for search in searches for v in search["verdicts"]
     )
@@ -161,6 +167,8 @@ def searches_summary(searches: list[dict]) -> dict:
         "verdicts": dict(verdicts),
         "races_too_small": sum(s.get("races_too_small", False) for s in searches),
         "tactics_found": sum(s["tactics_found"] for s in searches),
+        "tactics_wins": sum(s.get("tactics_wins", 0) for s in searches),
+        "tactics_overrides": sum(s.get("tactics_overrides", 0) for s in searches),
     }
 
 
@@ -186,7 +194,8 @@ def describe(summary: dict) -> str:
         f"played {plays or 'without races'}; rules: {rules}; heuristic learnt in "
         f"{learnt}; decisive on finishers in "
         f"{summary['decisive_finishers']} of {n}; race verdicts: {races}; "
-        f"tactical finds: {summary['tactics_found']}"
+        f"tactical finds: {summary['tactics_found']} ({summary.get('tactics_wins', 0)} wins, "
+        f"{summary.get('tactics_overrides', 0)} overrides of the search's choice)"
     )
 
 

@@ -41,7 +41,10 @@ LOG = "\n".join(
         verdict("no verdict, dropped", SearchConfig(c=0.7, imm=True, prior=True), 8.5, 16),
         verdict("out of reach, dropped", SearchConfig(c=0.175), 2.5, 5),
         verdict("chosen", DECISIVE, 14, 16),
-        "search worker: tactics at move 12: a win in 3",
+        "search worker: tactics at move 12: 3 of 9 moves lose within 4 plies",
+        "search worker: the tactics overrode the search at move 12: (a) loses within 4 plies, "
+        "(b) played instead",
+        "search worker: tactics at move 14: (b) wins within 3 plies (80 states, 3 plies, 0.01 s)",
         f"search worker: the search plays {DECISIVE.describe()}",
         "2026-12-01 10:09:00,000 INFO ggp.player.service.http_player: stop game.1: done",
         "search worker: the rules are compiled after 0.6 s; the search moves from the "
@@ -87,7 +90,8 @@ def test_a_match_s_decisions_are_read_from_the_worker_lines():
         ("chosen", DECISIVE.describe()),
     ]
     assert first["verdicts"][1]["record"] == "8.5 of 16 games (0.53, 0.31-0.74)"
-    assert first["tactics_found"] == 1
+    assert first["tactics_found"] == 2
+    assert (first["tactics_wins"], first["tactics_overrides"]) == (1, 1)
     assert first["start_simulations"] == 635357
 
     second = serve_log.search_of(found["game.2"], "game.2")
@@ -97,6 +101,7 @@ def test_a_match_s_decisions_are_read_from_the_worker_lines():
     assert second["verdicts"] == [] and second["races_too_small"]
     assert not first["races_too_small"]
     assert second["parts_from_move"] == 0 and first["parts_from_move"] is None
+    assert (second["tactics_found"], second["tactics_overrides"]) == (0, 0)
 
 
 def test_a_game_s_decisions_are_counted_and_told_in_a_line(tmp_path):
@@ -115,6 +120,7 @@ def test_a_game_s_decisions_are_counted_and_told_in_a_line(tmp_path):
     assert "heuristic learnt in 2 of 2 (the material alone in 1);" in line
     assert "1 chosen (ended, their games too small to judge, in 1);" in line
     assert "race verdicts: 1 dropped, 1 no verdict, 1 out of reach, 1 chosen " in line
+    assert line.endswith("tactical finds: 2 (1 wins, 1 overrides of the search's choice)")
 
 
 def test_a_real_log_of_breakthrough_matches_gives_their_races():

@@ -229,22 +229,34 @@ THREAT = ["(mark 2 2)", "(mark 1 3)", "(mark 2 3)"]
 """o to move must block (mark 2 1): every other move lets x complete its row."""
 
 
-def test_the_served_search_blocks_a_threat_its_few_simulations_miss() -> None:
+def test_the_served_search_blocks_a_threat_its_few_simulations_miss(capsys) -> None:
     plain, tactical = set(), set()
+    overridden = 0
     for seed in range(12):
         for on, found in ((False, plain), (True, tactical)):
             worker = worker_at(on, THREAT)
             worker.rng.seed(seed)
+            capsys.readouterr()
             answer = search(worker, 1, 8)
             found.add(answer["move"])
+            said = capsys.readouterr().err
             if on:
                 assert answer["tactics"].startswith("5 of 6 moves lose within 2 plies")
                 rows = {row[0]: row for row in answer["stats"]}
                 assert rows["(mark 1 1)"][4] == 0.0 and rows["(mark 2 1)"][4] == 1.0
+                # the serve log says where the tree's own choice was proven lost
+                favourite = worker.tree.best_move(1)
+                override = (
+                    f"the tactics overrode the search at move 3: {favourite} loses within 2 "
+                    "plies, (mark 2 1) played instead"
+                )
+                assert (override in said) == (favourite != "(mark 2 1)")
+                overridden += favourite != "(mark 2 1)"
             else:
-                assert answer["tactics"] == ""
+                assert answer["tactics"] == "" and "overrode" not in said
     assert plain - {"(mark 2 1)"}
     assert tactical == {"(mark 2 1)"}
+    assert overridden > 0
 
 
 def test_the_served_search_plays_a_proven_win_at_once() -> None:
@@ -258,6 +270,12 @@ def test_pondering_searches_the_likeliest_replies_for_our_next_move() -> None:
     """After our move, the tactics search the positions after the opponent's most
     visited replies while pondering; at our next move the table knows them."""
     worker = worker_at(True, [])
+    # the native code built in the background first, so that every search here runs on
+    # the same rules (a table filled in Python is not the native library's)
+    build = getattr(worker.tree.root_state.game, "native_build", None)
+    if build is not None:
+        build.join(120)
+    worker.take_better_search()
     assert not worker.ponder_tactics()  # nothing searched for us yet
     worker.rng.seed(1)
     answer = search(worker, 0, 300)  # as x: the tactics are ours

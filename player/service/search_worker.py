@@ -1048,7 +1048,15 @@ class SearchWorker:
         if plan is not None:
             move = Traps.best_of(plan, [stats.move for stats in tree.statistics(role)])
         elif verdict is not None:
+            favourite = move
             move = verdict.choose(move, [stats.move for stats in tree.statistics(role)])
+            if move != favourite:
+                print(
+                    f"search worker: the tactics overrode the search at move {self.steps}: "
+                    f"{favourite} loses within {verdict.losses[favourite]} plies, "
+                    f"{move} played instead",
+                    file=sys.stderr,
+                )
         return self._answer(tree, role, move, sims, cpu, plan, first, verdict)
 
     def _search_puzzle(self, seconds: float) -> dict[str, Any]:
