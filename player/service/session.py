@@ -79,17 +79,19 @@ START_RACE_SHARE = 0.5
 """The share of the start clock's search that may go to races between search
 configurations (`ggp.player.search.races`), once the rules are final."""
 
-TACTICS = False
+TACTICS = True
 """Whether the search workers search each position for forced wins and losses before
 the MCTS search from the start of every match (`ggp.player.search.tactics`,
-``--tactics yes``).  Not on every game: against the search without, 0.51 (0.40-0.61)
-over 78 self-play matches at 3 s a move, winning on some games and not on others
-(docs/tactics.md)..."""
+``--tactics yes``, the default).  Decided against Sancho 1.61c game by game
+(`benchmarks/compare_runs.py`, docs/tactics.md#the-default-decided-game-by-game): the
+races could not judge them (their self-play at a few hundredths of a CPU second a move
+plays no forcing lines, and they dropped the tactics on every tuning game), and with
+them the tuning games scored more than without."""
 
 TACTICS_RACE = True
-"""...so the races between search configurations judge them on each game (``--tactics
-race``): a challenger that turns them on (`ggp.player.search.races`), taken where it
-wins this game's race games."""
+"""Where the tactics are not on, whether the races between search configurations judge
+them on each game (``--tactics race``): a challenger that turns them on
+(`ggp.player.search.races`), taken where it wins this game's race games."""
 
 PONDER_CLOCKS = 3
 """Workers ponder for at most this many play clocks after the last message: a
