@@ -177,3 +177,24 @@ def test_best_move_is_available_before_any_search() -> None:
     search = MCTS(TICTACTOE.initial_state(), rng=random.Random(0))
     assert search.best_move(0) in TICTACTOE.initial_state().legal_moves(0)
     assert search.best_move(1) == "noop"
+
+
+def test_a_move_the_solver_allows_again_after_skipping_it_is_tried_first() -> None:
+    # A served chinook match fell back at its last move (ZeroDivisionError): the solver's
+    # allowed moves grew back to moves the search had dropped from the untried ones while
+    # they were ruled out, never visited.
+    tree = MCTS(TICTACTOE.initial_state(), rng=random.Random(1))
+    tree.search(iterations=3)
+    root = tree.root
+    role = root.choosers[0]
+    skipped = root.untried[role][-1]
+    root.allowed = [None] * len(root.moves)
+    root.allowed[role] = [i for i in range(len(root.moves[role])) if i != skipped]
+    tree._choose(root, role)
+    assert skipped not in root.untried[role]  # dropped while ruled out
+    root.allowed[role] = [skipped]  # a subset again, with the skipped move
+    assert tree._choose(root, role) == skipped
+    assert root.untried[role] == []  # the others dropped in turn
+    root.allowed = None  # every move again (as where every move is proven lost)
+    again = tree._choose(root, role)
+    assert root.counts[role][again] == 0

@@ -548,12 +548,17 @@ class MCTS:
         if ucb is None or ucb.minimax != (node.imm_moves is not None):
             ucb = terms[role] = self._ucb(node, role)
         bases, roots = ucb.bases, ucb.roots
-        if allowed is None:  # every move: the lists side by side, no indexing
-            indices = range(len(bases))
-            values = [base + explore / root for base, root in zip(bases, roots, strict=True)]
-        else:
-            indices = allowed
-            values = [bases[i] + explore / roots[i] for i in indices]
+        indices = range(len(bases)) if allowed is None else allowed
+        try:
+            if allowed is None:  # every move: the lists side by side, no indexing
+                values = [base + explore / root for base, root in zip(bases, roots, strict=True)]
+            else:
+                values = [bases[i] + explore / roots[i] for i in indices]
+        except ZeroDivisionError:
+            # A move dropped from `untried` while the solver ruled it out, allowed again
+            # (its bounds' verdict changed: every move lost, or a simultaneous move's
+            # worst case): never visited, so it is tried now.
+            return next(i for i in indices if not roots[i])
         if self.stochastic:
             return indices[self.rng.choices(range(len(values)), values)[0]]
         return indices[values.index(max(values))]
