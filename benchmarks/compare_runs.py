@@ -77,9 +77,9 @@ def compare(a: dict[str, list[dict]], b: dict[str, list[dict]], games: list[str]
         points_a, matches_a, commits_a = record(a[game])
         points_b, matches_b, commits_b = record(b[game])
         low, high = difference_interval(points_a, matches_a, points_b, matches_b)
-        difference = points_a / matches_a - points_b / matches_b
         scores_a.append(points_a / matches_a)
         scores_b.append(points_b / matches_b)
+        difference = scores_a[-1] - scores_b[-1]
         below.append(difference - low)
         above.append(high - difference)
         lines.append(
