@@ -16,7 +16,7 @@ from ggp.gdl.syntax.terms import to_kif
 from ggp.player.search.tactics import Tactics, Verdict
 from perfect_play import value
 from test_gdl_native import library_cache, native_game, needs_native  # noqa: F401
-from test_tactics import SURE_WIN, after, mover, random_states
+from test_tactics import GUESS, SURE_WIN, after, mover, random_states
 
 pytestmark = needs_native
 
@@ -114,8 +114,12 @@ def test_simultaneous_moves_are_not_read_as_turns() -> None:
     sure = native(SURE_WIN, "sureWin").initial_state()
     verdict = Tactics(0).analyse(sure, time.monotonic() + 60, 10**6)
     assert verdict.wins == {"Win": 1} and verdict.losses == {"Lose": 1}
-    # right loses only if left plays Win, which right's move cannot force: nothing proven
-    assert not Tactics(1).analyse(sure, time.monotonic() + 60, 10**6).found
+    # right wins only if left plays Lose: no win; each of its moves loses if left plays Win
+    right = Tactics(1).analyse(sure, time.monotonic() + 60, 10**6)
+    assert right.wins == {} and right.losses == {"A": 1, "B": 1} and right.allowed() is None
+    guess = native(GUESS, "guess").initial_state()
+    left = Tactics(0).analyse(guess, time.monotonic() + 60, 10**6)
+    assert left.losses == {"Risky": 1} and left.allowed() == ["Safe"]
 
 
 def test_a_budget_stops_the_search_and_the_table_serves_the_next() -> None:
@@ -149,6 +153,32 @@ def test_bad_input_is_refused_or_searches_nothing() -> None:
     assert search.search(state.bits, 5, 1000, time.monotonic() + 60) is None
     verdict = Tactics(0).analyse(state, time.monotonic() + 60, 1000)
     assert verdict.moves == () and not verdict.found
+
+
+C4S_MATCH = "45 44 45 54 55 46 54 45 57 26 77 83 41 43 38 55 42 25 71 76 67 76 12 51 72 17 77 87 84 86 18 31 13 11"
+"""Red's and black's columns, step by step, of a match of simultaneous Connect Four lost
+to Sancho (3 December): red drops on board 1 at even steps and on board 2 at odd ones,
+black the other way round."""
+
+
+@pytest.mark.skipif(
+    not (CORPUS / "connectFourSimultaneous.kif").exists(), reason="no ../shared corpus"
+)
+def test_a_move_lost_to_the_reply_made_at_the_same_time_is_proven_lost() -> None:
+    """At step 34 red's (drop 2 1) fills the square under black's row on board 1;
+    black, at the same time, blocks red's row on board 2 and wins next step (with any
+    other reply red would have completed its row too: a draw).  The move is lost
+    within two plies in its worst case, in native code and in Python (the root's
+    old rule, a loss against every reply, proved nothing here); so are the other
+    two: the match was lost before, which the old rule could not see either."""
+    game = native((CORPUS / "connectFourSimultaneous.kif").read_text(), "c4s")
+    state = game.initial_state()
+    for step, (red, black) in enumerate(C4S_MATCH.split()):
+        boards = (1, 2) if step % 2 == 0 else (2, 1)
+        state = state.next([f"(drop {red} {boards[0]})", f"(drop {black} {boards[1]})"])
+    assert isinstance(state, CompiledState)
+    for verdict in both(state, 0, 3, budget=10**6):
+        assert verdict.losses == {"(drop 2 1)": 2, "(drop 3 1)": 2, "(drop 8 1)": 2}
 
 
 @pytest.mark.skipif(not (CORPUS / "breakthrough.kif").exists(), reason="no ../shared corpus")

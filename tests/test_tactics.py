@@ -35,6 +35,27 @@ SURE_WIN = """
 (<= (goal right 100) (not (true (won))))
 """
 
+GUESS = """
+; Both roles choose at once, once: left's Risky wins against Idle and loses against
+; Guard; its Safe draws.
+(role left) (role right)
+(init (step 0))
+(<= (legal left Risky) (true (step 0)))
+(<= (legal left Safe) (true (step 0)))
+(<= (legal right Guard) (true (step 0)))
+(<= (legal right Idle) (true (step 0)))
+(<= (next (step 1)) (true (step 0)))
+(<= (next (safe)) (does left Safe))
+(<= (next (caught)) (does left Risky) (does right Guard))
+(<= terminal (true (step 1)))
+(<= (goal left 50) (true (safe)))
+(<= (goal left 0) (true (caught)))
+(<= (goal left 100) (not (true (safe))) (not (true (caught))))
+(<= (goal right 50) (true (safe)))
+(<= (goal right 100) (true (caught)))
+(<= (goal right 0) (not (true (safe))) (not (true (caught))))
+"""
+
 
 def after(game: Game, moves: list[str]) -> State:
     """`game`'s state after `moves`, one a turn, each by the one role with a choice."""
@@ -182,14 +203,28 @@ def test_simultaneous_moves_are_not_read_as_turns() -> None:
 
 
 def test_a_move_that_wins_against_every_simultaneous_reply_is_proven() -> None:
-    """A move's proof must hold whatever the others play at the same time: left's
-    Win wins and Lose loses; neither of right's moves loses whatever left plays."""
+    """A win must hold whatever the others play at the same time, a loss needs one
+    reply of theirs: left's Win wins and Lose loses; each of right's moves wins if
+    left plays Lose, so neither is a win, and loses if left plays Win, so both are
+    lost in the worst case, and nothing is avoided."""
     state = game_from_text(SURE_WIN).initial_state()
     left = analysed(state, 0)
     assert left.wins == {"Win": 1} and left.losses == {"Lose": 1}
     assert left.choose("Lose") == "Win"
     right = analysed(state, 1)
-    assert right.wins == {} and right.losses == {}  # each wins if left plays Lose
+    assert right.wins == {} and right.losses == {"A": 1, "B": 1}
+    assert right.allowed() is None and right.choose("B") == "B"
+
+
+def test_a_move_lost_to_one_simultaneous_reply_is_avoided() -> None:
+    """Left's Risky wins if right idles and loses if right guards (the reply right
+    chooses without seeing it); Safe draws whatever right plays.  Risky's worst case
+    is a loss, so it is avoided, as the matrix game's value says (Safe gets 50
+    whatever right does; any mix with Risky gets less against Guard)."""
+    state = game_from_text(GUESS).initial_state()
+    left = analysed(state, 0)
+    assert left.wins == {} and left.losses == {"Risky": 1}
+    assert left.allowed() == ["Safe"] and left.choose("Risky") == "Safe"
 
 
 def test_a_small_budget_stops_the_search_and_what_it_proves_holds() -> None:
@@ -271,6 +306,35 @@ def test_the_served_search_plays_a_proven_win_at_once() -> None:
     answer = search(worker, 0, 100_000)
     assert answer["move"] == "(mark 1 3)" and answer["sims"] == 0
     assert answer["proven"] == 100 and "wins within 1 ply" in answer["tactics"]
+
+
+ONE_PENNY = """
+; One round of matching pennies: left wins if the two coins match.
+(role left) (role right)
+(init (step 0))
+(<= (legal ?r Heads) (role ?r))
+(<= (legal ?r Tails) (role ?r))
+(<= (next (step 1)) (true (step 0)))
+(<= (next (matched)) (does left ?x) (does right ?x))
+(<= terminal (true (step 1)))
+(<= (goal left 100) (true (matched)))
+(<= (goal left 0) (not (true (matched))))
+(<= (goal right 0) (true (matched)))
+(<= (goal right 100) (not (true (matched))))
+"""
+
+
+def test_every_move_lost_to_a_guessed_reply_is_not_a_proven_loss() -> None:
+    """With simultaneous moves each of left's coins loses to one reply of right's,
+    which right must guess: the answer says so, and proves no goal of 0."""
+    worker = SearchWorker(build=compiled_only)
+    worker.handle(
+        {"cmd": "load", "rules": ONE_PENNY, "traps": False, "races": False, "tactics": True}
+    )
+    worker.settle(120)
+    answer = search(worker, 0, 200)
+    assert answer["tactics"].startswith("2 of 2 moves lose within 1 ply (every move)")
+    assert answer["proven"] is None
 
 
 def test_pondering_searches_the_likeliest_replies_for_our_next_move() -> None:

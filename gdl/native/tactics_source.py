@@ -7,9 +7,10 @@ run over the native rules in one call:
 
 - ``gdl_tactics(S, role, max_depth, budget, deadline, table, entries, wins, losses,
   info)``: for the non-terminal state ``S``, each legal move k of ``role`` (in the
-  order of ``gdl_legal``) proven to win within ``wins[k]`` plies (0: not proven),
-  or to lose within ``losses[k]``; iterative deepening one ply at a time up to
-  ``max_depth``, stopped after ``budget`` successor states or at ``deadline``
+  order of ``gdl_legal``) proven to win within ``wins[k]`` plies (0: not proven)
+  against every joint move of the others at the same time, or to lose within
+  ``losses[k]`` after one of them (the move's worst case); iterative deepening one
+  ply at a time up to ``max_depth``, stopped after ``budget`` successor states or at ``deadline``
   (seconds of ``CLOCK_MONOTONIC``, Python's ``time.monotonic``).  ``info`` gets
   the states made, the depth searched completely and whether the search ended by
   itself.  Returns the count of ``role``'s moves, or -1 where the state is
@@ -305,8 +306,8 @@ int gdl_tactics(const u64 *S, int role, int max_depth, int64_t budget, double de
     unsigned char v[NN];
     int counts[NR], first[NR], moves[MOVES_MAX + 1];
     u64 D[NWI], child[NW], changed[NW];
-    Side attack, defend;
-    int ours, r, k, d, q, w, depth, done = 0, finished = 0, won, lost, all, outer;
+    Side us, others;
+    int ours, r, k, d, q, w, depth, done = 0, finished = 0, won, lost, proven, outer;
     memset(&t, 0, sizeof(t));
     t.table = table;
     t.mask = (u64)entries - 1;
@@ -321,7 +322,7 @@ int gdl_tactics(const u64 *S, int role, int max_depth, int64_t budget, double de
     eval_step(S, v);
     if (TERMINAL) return -1;
     legal_lists(S, counts, moves, v);
-    if (!tactics_sides(&t, counts, 0, &attack, &defend)) return -1;
+    if (!tactics_sides(&t, counts, 0, &us, &others)) return -1;
     first[0] = 0;
     for (k = 1; k < NR; k++) first[k] = first[k - 1] + counts[k - 1];
     ours = counts[role];
@@ -333,11 +334,11 @@ int gdl_tactics(const u64 *S, int role, int max_depth, int64_t budget, double de
             for (q = 0; q < 2; q++) {
                 outer = t.cut;
                 t.cut = 0;
-                all = 1;
-                for (d = 0; d < defend.options; d++) {
+                proven = !q;  /* a win against every joint move of the others, a loss by one */
+                for (d = 0; d < others.options; d++) {
                     memset(D, 0, sizeof(D));
                     D[moves[first[role] + k] >> 6] |= 1ULL << (moves[first[role] + k] & 63);
-                    side_moves(&defend, d, counts, first, moves, D);
+                    side_moves(&others, d, counts, first, moves, D);
                     if (t.nodes >= t.budget) goto stopped;
                     if (++t.nodes % TACTICS_CLOCK == 0 && monotonic_now() >= t.deadline)
                         goto stopped;
@@ -345,12 +346,11 @@ int gdl_tactics(const u64 *S, int role, int max_depth, int64_t budget, double de
                     for (w = 0; w < NW; w++) changed[w] = child[w] ^ S[w];
                     r = tactics_child(&t, child, depth - 1, q, changed, 0);
                     if (r < 0) goto stopped;
-                    if (!r) {
-                        all = 0;
-                        break;
-                    }
+                    if (r != q) continue;  /* a win, go on; not a loss, try another */
+                    proven = q;
+                    break;
                 }
-                if (all) {
+                if (proven) {
                     if (q == 0) wins[k] = depth;
                     else losses[k] = depth;
                     t.cut = outer;

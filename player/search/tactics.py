@@ -23,7 +23,11 @@ choose at once, the move of a side must be good whatever the other side
 chooses at the same time, so neither side is credited with seeing the other's
 move: a proof there holds in the matrix game too (a pure strategy that wins
 against every reply wins against mixed ones).  A position where the joint
-moves are too many (`MAX_JOINTS`) is left unknown.  What the proofs mean is
+moves are too many (`MAX_JOINTS`) is left unknown.  At the position to move
+from, our move wins if it wins against every joint move the others make at the
+same time, and loses if one of them (and their play after) holds us to 0: the
+move's worst case, so that a move the others can punish by the right reply is
+avoided while a move they cannot is left.  What the proofs mean is
 the solver's *security value* (`ggp.player.search.solver`): a proven loss
 says the others *can* hold us to 0, which, in a game of more than two roles,
 assumes they play together against us (as MCTS-Solver's proofs already do).
@@ -106,7 +110,8 @@ class Verdict:
     wins: dict[str, int]
     """Our moves proven to win, with the plies (our move included) within which."""
     losses: dict[str, int]
-    """Our moves after which the others can force our loss, with the plies."""
+    """Our moves after which the others can force our loss, with the plies (with
+    simultaneous moves: by some joint move at the same time, which they must guess)."""
     depth: int
     """Plies searched completely for every move not proven (0: not even one)."""
     finished: bool
@@ -246,7 +251,7 @@ class Tactics:
                             continue
                         if all(self._wins(child, depth - 1) for child in children[move]):
                             wins[move] = depth
-                        elif all(self._loses(child, depth - 1) for child in children[move]):
+                        elif any(self._loses(child, depth - 1) for child in children[move]):
                             losses[move] = depth
                     done = depth
                     if wins or len(losses) == len(moves):

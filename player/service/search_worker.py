@@ -1188,7 +1188,11 @@ class SearchWorker:
         elif verdict is not None and verdict.wins:
             proven = 100
         elif verdict is not None and verdict.moves and len(verdict.losses) == len(verdict.moves):
-            proven = 0
+            # every move lost: 0 for sure only where the others do not choose at the same
+            # time (with simultaneous moves each loss is a reply's, which they must guess)
+            legal = tree.root_state.all_legal_moves()
+            alone = all(len(moves) == 1 for other, moves in enumerate(legal) if other != role)
+            proven = 0 if alone else None
         else:
             proven = None
         stats = [[s.move, s.visits, s.value, s.lower, s.upper] for s in tree.statistics(role)]
