@@ -72,7 +72,7 @@ def blunder(path: Path, args: argparse.Namespace) -> dict | None:
     row: dict = {"match": path.name, "plies": len(log["moves"]), "our moves": len(ours)}
     for back, (position, move) in enumerate(reversed(ours)):
         deep, _ = analyse(position, role, args.deep, native=True, local=LOCAL_SHARE)
-        if len(deep.losses) == len(deep.moves):
+        if deep.moves and len(deep.losses) == len(deep.moves):
             row["lost within"] = max(deep.losses.values())
             continue
         row["lost from our move"] = len(ours) - back

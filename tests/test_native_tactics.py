@@ -155,7 +155,10 @@ def test_bad_input_is_refused_or_searches_nothing() -> None:
     assert verdict.moves == () and not verdict.found
 
 
-C4S_MATCH = "45 44 45 54 55 46 54 45 57 26 77 83 41 43 38 55 42 25 71 76 67 76 12 51 72 17 77 87 84 86 18 31 13 11"
+C4S_MATCH = (
+    "45 44 45 54 55 46 54 45 57 26 77 83 41 43 38 55 42 25 71 76 67 76 "
+    "12 51 72 17 77 87 84 86 18 31 13 11"
+)
 """Red's and black's columns, step by step, of a match of simultaneous Connect Four lost
 to Sancho (3 December): red drops on board 1 at even steps and on board 2 at odd ones,
 black the other way round."""

@@ -48,3 +48,37 @@ def test_the_benchmark_finds_the_losing_reply_and_what_would_have_avoided_it(tmp
     assert lines[-4].startswith("python: avoided 0 of 1 (0 for a move not proven lost), ")
     assert lines[-3].startswith("native 20000: avoided 1 of 1 (1 for a move not proven lost)")
     assert lines[0].startswith("load average before: ")
+
+
+WIDE = """
+; Both roles pick one of 21 numbers at once (441 joint moves, past what the tactics take).
+(role left) (role right)
+(init (step 0))
+(num 1) (num 2) (num 3) (num 4) (num 5) (num 6) (num 7) (num 8) (num 9) (num 10) (num 11)
+(num 12) (num 13) (num 14) (num 15) (num 16) (num 17) (num 18) (num 19) (num 20) (num 21)
+(<= (legal ?r (pick ?n)) (role ?r) (num ?n))
+(<= (next (step 1)) (true (step 0)))
+(<= terminal (true (step 1)))
+(goal left 0)
+(goal right 100)
+"""
+
+
+@needs_native
+def test_a_position_the_search_does_not_take_ends_the_walk_back(tmp_path) -> None:
+    """A loss at a position with more joint moves than the tactics search: nothing is
+    proven there, so it is where the game was lost, and no blunder is claimed."""
+    log = {
+        "playerNamesFromHost": ["http://127.0.0.1:40000", "http://127.0.0.1:9311"],
+        "goalValues": [0, 100],
+        "x-rules": WIDE,
+        "moves": [["(pick 1)", "(pick 2)"]],
+    }
+    path = tmp_path / "wide.1.json"
+    path.write_text(json.dumps(log))
+    command = [sys.executable, "benchmarks/tactics_blunders.py", str(path), "--deep", "1000"]
+    command += ["--python", "1000", "--native", "1000"]
+    done = subprocess.run(command, cwd=ROOT, check=True, capture_output=True, timeout=600)
+    row = json.loads(done.stdout.decode().splitlines()[1])
+    assert row["lost from our move"] == 1 and row["blunder"] is None
+    assert row["deep"].startswith("nothing proven")
