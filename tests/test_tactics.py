@@ -308,30 +308,16 @@ def test_the_served_search_plays_a_proven_win_at_once() -> None:
     assert answer["proven"] == 100 and "wins within 1 ply" in answer["tactics"]
 
 
-ONE_PENNY = """
-; One round of matching pennies: left wins if the two coins match.
-(role left) (role right)
-(init (step 0))
-(<= (legal ?r Heads) (role ?r))
-(<= (legal ?r Tails) (role ?r))
-(<= (next (step 1)) (true (step 0)))
-(<= (next (matched)) (does left ?x) (does right ?x))
-(<= terminal (true (step 1)))
-(<= (goal left 100) (true (matched)))
-(<= (goal left 0) (not (true (matched))))
-(<= (goal right 0) (true (matched)))
-(<= (goal right 100) (not (true (matched))))
-"""
-
-
 def test_every_move_lost_to_a_guessed_reply_is_not_a_proven_loss() -> None:
-    """With simultaneous moves each of left's coins loses to one reply of right's,
-    which right must guess: the answer says so, and proves no goal of 0."""
+    """Matching pennies after a first round left did not match: each of left's coins
+    now loses (0) to one reply of right's, which right must guess: the answer says so,
+    and proves no goal of 0."""
     worker = SearchWorker(build=compiled_only)
     worker.handle(
-        {"cmd": "load", "rules": ONE_PENNY, "traps": False, "races": False, "tactics": True}
+        {"cmd": "load", "rules": PENNIES, "traps": False, "races": False, "tactics": True}
     )
     worker.settle(120)
+    worker.handle({"cmd": "advance", "joint": ["Heads", "Tails"]})
     answer = search(worker, 0, 200)
     assert answer["tactics"].startswith("2 of 2 moves lose within 1 ply (every move)")
     assert answer["proven"] is None
