@@ -2,7 +2,7 @@
 
     python benchmarks/tactics_blunders.py docs/strength/logs/sancho-60-10-*/breakthrough.*.json \\
         [--opponent 9160,9301,9302,9311] [--deep 12000000] [--python 76000] \\
-        [--native 4500000 13500000]
+        [--native 4500000 13500000] [--check 2000000]
 
 For each match log of `benchmarks/strength.py` (the referee's JSON: rules, roles,
 every joint move, goals) that our player lost (goal 0; ours is the seat whose URL
@@ -20,10 +20,15 @@ At each blunder, the served searches are asked with budgets of states (what
 they make in the served share of a move's CPU time, so that the figures do not
 depend on the load): the search in Python with `--python` states (5 plies, as
 `--tactics` served before), the native one with each budget of `--native`, full
-width and with `LOCAL_SHARE` of it local (the deep search is local in part too):
-*avoided* when its proofs forbid the move played while leaving another, *safe*
-when the deep search proves none of the moves it allows lost.  Prints a line
-per match and the totals, the states per CPU-second of the searches and the load.
+width and with `LOCAL_SHARE` of it local (the deep search is local in part too),
+and, for each budget of `--check`, the latter followed by the check of the move
+played searched alone with that many more states (`Tactics.check`, as the served
+search checks its favourite after its MCTS search): *avoided* when its proofs
+forbid the move played while leaving another, *safe* when the deep search proves
+none of the moves it allows lost, *plays safe* when it proves the move it would play
+instead not lost (the first allowed in the order of the legal moves; with a check,
+the one the check stopped at).  Prints a line per match and the totals, the
+states per CPU-second of the searches and the load.
 """
 
 from __future__ import annotations
@@ -42,13 +47,18 @@ from seat_scores import our_seat
 
 
 def analyse(
-    state, role: int, budget: int, native: bool, local: float = 0.0
+    state, role: int, budget: int, native: bool, local: float = 0.0, check: tuple = (0, None)
 ) -> tuple[Verdict, float]:
     """A fresh search's verdict with `budget` states (no deadline), `local` of them
-    for the local search, and its CPU seconds."""
+    for the local search, and its CPU seconds; with `check` (states, move), then the
+    move searched alone with those states as the served search checks its favourite
+    (`Tactics.check`, the move played standing for the favourite)."""
     began = time.process_time()
     tactics = Tactics(role, native=native, local_share=local)
     verdict = tactics.analyse(state, time.monotonic() + 3600, budget)
+    states, move = check
+    if states:
+        verdict = tactics.check(state, verdict, [move], time.monotonic() + 3600, states)
     return verdict, time.process_time() - began
 
 
@@ -82,13 +92,14 @@ def blunder(path: Path, args: argparse.Namespace) -> dict | None:
             return row
         row["blunder"] = move
         row["within"] = deep.losses[move]
-        for name, native, budget, local in searches(args):
-            served, cpu = analyse(position, role, budget, native, local)
+        for name, native, budget, local, check in searches(args):
+            served, cpu = analyse(position, role, budget, native, local, (check, move))
             allowed = served.allowed()
             avoided = allowed is not None and move not in allowed
             row[name] = {
                 "avoided": avoided,
                 "safe": avoided and all(other not in deep.losses for other in allowed),
+                "plays safe": avoided and served.choose(move, [move]) not in deep.losses,
                 "depth": served.depth,
                 "states": served.nodes,
                 "cpu": round(cpu, 3),
@@ -99,12 +110,16 @@ def blunder(path: Path, args: argparse.Namespace) -> dict | None:
     return row
 
 
-def searches(args: argparse.Namespace) -> list[tuple[str, bool, int, float]]:
-    """The served searches compared: name, native, states, local share."""
-    found = [("python", False, args.python, 0.0)]
+def searches(args: argparse.Namespace) -> list[tuple[str, bool, int, float, int]]:
+    """The served searches compared: name, native, states, local share, states of the
+    check of the move played."""
+    found = [("python", False, args.python, 0.0, 0)]
     for budget in args.native:
-        found.append((f"native {budget}", True, budget, 0.0))
-        found.append((f"native+local {budget}", True, budget, LOCAL_SHARE))
+        found.append((f"native {budget}", True, budget, 0.0, 0))
+        found.append((f"native+local {budget}", True, budget, LOCAL_SHARE, 0))
+        for check in args.check:
+            name = f"native+local {budget}, check {check}"
+            found.append((name, True, budget, LOCAL_SHARE, check))
     return found
 
 
@@ -115,6 +130,7 @@ def main() -> None:
     parser.add_argument("--deep", type=int, default=12_000_000)
     parser.add_argument("--python", type=int, default=76_000)
     parser.add_argument("--native", type=int, nargs="+", default=[4_500_000, 13_500_000])
+    parser.add_argument("--check", type=int, nargs="*", default=[])
     args = parser.parse_args()
     print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
     rows = []
@@ -129,10 +145,12 @@ def main() -> None:
     for name, *_ in searches(args):
         avoided = sum(row[name]["avoided"] for row in blunders)
         safe = sum(row[name]["safe"] for row in blunders)
+        plays = sum(row[name]["plays safe"] for row in blunders)
         states = sum(row[name]["states"] for row in blunders)
         cpu = sum(row[name]["cpu"] for row in blunders)
         print(
             f"{name}: avoided {avoided} of {len(blunders)} ({safe} for a move not proven lost),"
+            f" playing a move not proven lost {plays},"
             f" {states / max(cpu, 1e-9):,.0f} states per CPU-s"
         )
     print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")

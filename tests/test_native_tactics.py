@@ -70,6 +70,35 @@ def test_native_proofs_hold_under_perfect_play_and_agree_with_python() -> None:
     assert wins > 30 and losses > 30
 
 
+def test_one_move_searched_alone_agrees_with_python_and_with_the_whole_search() -> None:
+    """`only` in native code proves what the search in Python proves of that move alone,
+    and, of the move, what its search of every move proves; a move index past the
+    legal moves searches nothing."""
+    game = native(TICTACTOE, "ticTacToe")
+    proven = 0
+    for state in random_states(game, 30, seed=11):
+        assert isinstance(state, CompiledState)
+        role = mover(state)
+        whole = both(state, role, 5)[0]
+        for move in whole.moves:
+            deadline = time.monotonic() + 120
+            fast, slow = (
+                Tactics(role, native=use).analyse(state, deadline, 10**7, 5, only=move)
+                for use in (True, False)
+            )
+            assert (fast.wins, fast.losses) == (slow.wins, slow.losses)
+            assert set(fast.wins) | set(fast.losses) <= {move}
+            for mine, theirs in ((fast.wins, whole.wins), (fast.losses, whole.losses)):
+                if move in theirs:
+                    assert mine[move] == theirs[move]
+            proven += bool(fast.found)
+        assert game.native is not None
+        search = NativeTactics(game.native, role)
+        past = len(whole.moves)
+        assert search.search(state.bits, 5, 1000, time.monotonic() + 60, only=past) is None
+    assert proven > 15
+
+
 def test_local_proofs_hold_and_full_width_ones_include_them() -> None:
     """The local search alone (all of the budget) proves only what holds under perfect
     play, and nothing the full-width search to the same depth misses."""

@@ -14,6 +14,7 @@ from ggp.games.connect_four import ConnectFour
 from ggp.gdl.load import game_from_text
 from ggp.player.search.mcts import MCTS
 from ggp.player.search.tactics import Tactics, Verdict
+from ggp.player.service import search_worker
 from ggp.player.service.search_worker import TACTICS_REPLIES, SearchWorker, likely_replies
 from perfect_play import value
 from test_mcts import TICTACTOE as TICTACTOE_GAME
@@ -353,3 +354,76 @@ def test_pondering_searches_the_likeliest_replies_for_our_next_move() -> None:
         native = worker.tactics.native_rules(state) is not None
         looked_up = len(verdict.moves) * (2 * verdict.depth if native else 1)
         assert verdict.finished and verdict.nodes <= looked_up
+
+
+def test_one_move_searched_alone_proves_what_holds_and_what_the_whole_search_proves() -> None:
+    """Tic-tac-toe: `only` proves nothing of the other moves; of its move, what the
+    search of every move proves, within the same plies (and more where that search
+    stopped at a faster win of another move), and only what perfect play confirms.
+    A move not legal is refused."""
+    proven = 0
+    for state in random_states(TICTACTOE_GAME, 40, seed=7):
+        role = mover(state)
+        whole = analysed(state, max_depth=5)
+        for move in whole.moves:
+            alone = analysed(state, max_depth=5, only=move)
+            assert alone.moves == whole.moves
+            assert set(alone.wins) | set(alone.losses) <= {move}
+            for mine, theirs in ((alone.wins, whole.wins), (alone.losses, whole.losses)):
+                if move in theirs:
+                    assert mine[move] == theirs[move]
+            joint = ["noop", "noop"]
+            joint[role] = move
+            truth = value(state.next(joint))[role]
+            assert move not in alone.wins or truth == 100
+            assert move not in alone.losses or truth == 0
+            proven += move in alone.wins or move in alone.losses
+    assert proven > 20
+    with pytest.raises(ValueError, match="not a legal move"):
+        analysed(TICTACTOE_GAME.initial_state(), only="(mark 4 4)")
+
+
+def test_the_check_searches_the_favourite_then_the_next_until_one_is_not_lost() -> None:
+    """o must block x's row: a search of every move stopped at once proves nothing;
+    the check proves the favourite lost, then searches the next, the block, and stops
+    there (not proven lost), and the verdict then plays the block."""
+    state = after(TICTACTOE_GAME, THREAT)
+    tactics = Tactics(1)
+    nothing = tactics.analyse(state, time.monotonic() - 1, 1_000_000)
+    assert not nothing.found and not nothing.finished and len(nothing.moves) == 6
+    ranked = ["(mark 1 1)", "(mark 2 1)", "(mark 3 3)"]
+    checked = tactics.check(state, nothing, ranked, time.monotonic() + 60, 1_000_000)
+    assert checked.losses == {"(mark 1 1)": 2} and checked.wins == {}
+    assert checked.choose("(mark 1 1)", ranked) == "(mark 2 1)"
+    assert checked.nodes > nothing.nodes
+    # the block first: searched, not lost, nothing else searched
+    first = tactics.check(state, nothing, ranked[1:], time.monotonic() + 60, 1_000_000)
+    assert not first.found
+    # no time left: nothing searched
+    late = tactics.check(state, nothing, ranked, time.monotonic() - 1, 1_000_000)
+    assert late == nothing
+
+
+def test_the_served_search_checks_its_favourite_where_the_tactics_did_not_finish(
+    capsys, monkeypatch
+) -> None:
+    """With no time for the tactics before the search, the check after it proves the
+    tree's favourite lost where it is, and the block is played every time."""
+    monkeypatch.setattr(search_worker, "TACTICS_SHARE", 0.0)
+    played, checked = set(), 0
+    for seed in range(12):
+        worker = worker_at(True, THREAT)
+        worker.rng.seed(seed)
+        capsys.readouterr()
+        answer = search(worker, 1, 8)
+        said = capsys.readouterr().err
+        played.add(answer["move"])
+        favourite = worker.tree.best_move(1)
+        if favourite != "(mark 2 1)":
+            assert "the check at move 3 proved: " in said  # the favourite, maybe more
+            assert " of 6 moves lose within 2 plies" in said
+            assert f"overrode the search at move 3: {favourite} loses within 2 plies" in said
+            checked += 1
+        else:
+            assert "the check" not in said
+    assert played == {"(mark 2 1)"} and checked > 0

@@ -65,6 +65,35 @@ WIDE = """
 
 
 @needs_native
+def test_the_check_of_the_move_played_avoids_what_a_small_search_misses(tmp_path) -> None:
+    """1,000 states for every move miss the loss within 6 plies; 20,000 more for the
+    move played alone (the served search's check of its favourite) prove it, and the
+    move the check stops at is not lost."""
+    log = {
+        "playerNamesFromHost": ["http://127.0.0.1:9311", "http://127.0.0.1:40000"],
+        "goalValues": [100, 0],
+        "x-rules": TICTACTOE,
+        "moves": LOST,
+    }
+    path = tmp_path / "ticTacToe.1.json"
+    path.write_text(json.dumps(log))
+    command = [sys.executable, "benchmarks/tactics_blunders.py", str(path), "--deep", "200000"]
+    command += ["--python", "1000", "--native", "1000", "--check", "20000"]
+    done = subprocess.run(command, cwd=ROOT, check=True, capture_output=True, timeout=600)
+    lines = done.stdout.decode().splitlines()
+    row = json.loads(lines[1])
+    assert not row["native+local 1000"]["avoided"]
+    checked = row["native+local 1000, check 20000"]
+    assert checked["avoided"] and checked["plays safe"], checked
+    assert 1000 < checked["states"] <= 21000
+    assert any(
+        line.startswith("native+local 1000, check 20000: avoided 1 of 1")
+        and "playing a move not proven lost 1," in line
+        for line in lines
+    )
+
+
+@needs_native
 def test_a_position_the_search_does_not_take_ends_the_walk_back(tmp_path) -> None:
     """A loss at a position with more joint moves than the tactics search: nothing is
     proven there, so it is where the game was lost, and no blunder is claimed."""

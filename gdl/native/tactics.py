@@ -73,13 +73,19 @@ class NativeTactics:
         self._losses: Any = native.ffi.new("int[]", native.moves_max + 1)
 
     def search(
-        self, bits: int, max_depth: int, budget: int, deadline: float, local: bool = False
+        self,
+        bits: int,
+        max_depth: int,
+        budget: int,
+        deadline: float,
+        local: bool = False,
+        only: int | None = None,
     ) -> Found | None:
         """The role's moves at the state `bits` proven to win or lose within `max_depth`
         plies, deepening a ply at a time until `budget` states are made or `deadline`
         (`time.monotonic`); None where nothing can be searched (a terminal state, a role
-        without moves, too many joint moves).  `local`: the local search (needs touch
-        masks)."""
+        without moves, too many joint moves, `only` not a move).  `local`: the local
+        search (needs touch masks); `only`: the role's move of that index alone."""
         if local and self.touch is None:
             raise ValueError("a local search needs the moves' touch masks")
         native = self.native
@@ -93,6 +99,7 @@ class NativeTactics:
             self.local_table if local else self.table,
             self.entries,
             self.touch if local else native.ffi.NULL,
+            -1 if only is None else only,
             self._wins,
             self._losses,
             self._info,

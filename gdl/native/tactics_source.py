@@ -5,17 +5,18 @@ runtime, whose functions and macros it uses.  It is the search of
 `ggp.player.search.tactics` (see there for what is proven and why it is sound),
 run over the native rules in one call:
 
-- ``gdl_tactics(S, role, max_depth, budget, deadline, table, entries, wins, losses,
-  info)``: for the non-terminal state ``S``, each legal move k of ``role`` (in the
-  order of ``gdl_legal``) proven to win within ``wins[k]`` plies (0: not proven)
-  against every joint move of the others at the same time, or to lose within
-  ``losses[k]`` after one of them (the move's worst case); iterative deepening one
-  ply at a time up to ``max_depth``, stopped after ``budget`` successor states or at ``deadline``
+- ``gdl_tactics(S, role, max_depth, budget, deadline, table, entries, touch, only,
+  wins, losses, info)``: for the non-terminal state ``S``, each legal move k of
+  ``role`` (in the order of ``gdl_legal``; with ``only`` >= 0, move ``only`` alone, the
+  others left at 0) proven to win within ``wins[k]`` plies (0: not proven) against
+  every joint move of the others at the same time, or to lose within ``losses[k]``
+  after one of them (the move's worst case); iterative deepening one ply at a time
+  up to ``max_depth``, stopped after ``budget`` successor states or at ``deadline``
   (seconds of ``CLOCK_MONOTONIC``, Python's ``time.monotonic``).  ``info`` gets
   the states made, the depth searched completely and whether the search ended by
   itself.  Returns the count of ``role``'s moves, or -1 where the state is
-  terminal, a role has no legal move, or the joint moves are more than
-  ``TACTICS_JOINTS`` (nothing searched).
+  terminal, a role has no legal move, the joint moves are more than
+  ``TACTICS_JOINTS``, or ``only`` is not a move (nothing searched).
 - ``gdl_tactics_entry_words()``: the 64-bit words of one entry of ``table``, the
   transposition table the caller keeps from call to call (``entries``, a power of
   two, zeroed before its first use): a state and four depths: plies within which a
@@ -39,8 +40,8 @@ from __future__ import annotations
 
 TACTICS_DECLARATIONS = """
 int gdl_tactics(const uint64_t *S, int role, int max_depth, int64_t budget, double deadline,
-                uint64_t *table, int64_t entries, const uint64_t *touch, int *wins,
-                int *losses, int64_t *info);
+                uint64_t *table, int64_t entries, const uint64_t *touch, int only,
+                int *wins, int *losses, int64_t *info);
 int gdl_tactics_entry_words(void);
 """
 """What the library exports for the tactics (cffi's ``cdef``)."""
@@ -300,8 +301,8 @@ static int tactics_node(Tactics *t, const u64 *S, int depth, int q, const u64 *l
 int gdl_tactics_entry_words(void) { return TT_WORDS; }
 
 int gdl_tactics(const u64 *S, int role, int max_depth, int64_t budget, double deadline,
-                u64 *table, int64_t entries, const u64 *touch, int *wins, int *losses,
-                int64_t *info) {
+                u64 *table, int64_t entries, const u64 *touch, int only, int *wins,
+                int *losses, int64_t *info) {
     static __thread Tactics t;
     unsigned char v[NN];
     int counts[NR], first[NR], moves[MOVES_MAX + 1];
@@ -326,11 +327,12 @@ int gdl_tactics(const u64 *S, int role, int max_depth, int64_t budget, double de
     first[0] = 0;
     for (k = 1; k < NR; k++) first[k] = first[k - 1] + counts[k - 1];
     ours = counts[role];
+    if (only >= ours) return -1;
     for (k = 0; k < ours; k++) wins[k] = losses[k] = 0;
     for (depth = 1; depth <= max_depth; depth++) {
         t.cut = 0;
         for (k = 0; k < ours; k++) {
-            if (wins[k] || losses[k]) continue;
+            if (wins[k] || losses[k] || (only >= 0 && k != only)) continue;
             for (q = 0; q < 2; q++) {
                 outer = t.cut;
                 t.cut = 0;
@@ -366,7 +368,7 @@ int gdl_tactics(const u64 *S, int role, int max_depth, int64_t budget, double de
             won += wins[k] > 0;
             lost += losses[k] > 0;
         }
-        if (won || lost == ours) break;
+        if (won || lost == (only >= 0 ? 1 : ours)) break;
     }
     finished = 1;
 stopped:

@@ -159,6 +159,22 @@ class Verdict:
             return 0.0, 0.0
         return 0.0, 1.0
 
+    def joined(self, other: Verdict) -> Verdict:
+        """This verdict with the proofs of `other`, a later search of the same position
+        (the fewer plies where both prove a move), its states and time added."""
+        wins, losses = dict(self.wins), dict(self.losses)
+        _merge(wins, other.wins)
+        _merge(losses, other.losses)
+        return Verdict(
+            self.moves or other.moves,
+            wins,
+            losses,
+            self.depth,
+            self.finished,
+            self.nodes + other.nodes,
+            self.seconds + other.seconds,
+        )
+
     def describe(self) -> str:
         """What the log says of it: ``(move 1 2) wins within 3 plies`` or
         ``4 of 22 moves lose within 4 plies``, or what was searched."""
@@ -219,16 +235,18 @@ class Tactics:
         deadline: float,
         budget: int,
         max_depth: int | None = None,
+        only: str | None = None,
     ) -> Verdict:
         """Our moves at the non-terminal `state` proven to win or lose within
         `max_depth` plies (default `MAX_DEPTH`, `NATIVE_MAX_DEPTH` in native code),
         deepening one ply at a time until `deadline` (monotonic) or until `budget`
-        states are looked at (see the module)."""
+        states are looked at (see the module).  `only`: our move `only` alone is
+        searched (all its states go to it), the verdict's other moves left unproven."""
         native = self.native_rules(state)
         if native is not None:
             assert isinstance(state, CompiledState)
             depth = NATIVE_MAX_DEPTH if max_depth is None else max_depth
-            return self._analyse_native(native, state, deadline, budget, depth)
+            return self._analyse_native(native, state, deadline, budget, depth, only)
         if max_depth is None:
             max_depth = MAX_DEPTH
         began = time.monotonic()
@@ -244,9 +262,10 @@ class Tactics:
             split = self._split(state)
             if split is not None:
                 moves = split[0]
-                children = {move: list(self._lazy(state, [move], split[1])) for move in moves}
+                searched = _searched(moves, only)
+                children = {move: list(self._lazy(state, [move], split[1])) for move in searched}
                 for depth in range(1, max_depth + 1):
-                    for move in moves:
+                    for move in searched:
                         if move in wins or move in losses:
                             continue
                         if all(self._wins(child, depth - 1) for child in children[move]):
@@ -254,7 +273,7 @@ class Tactics:
                         elif any(self._loses(child, depth - 1) for child in children[move]):
                             losses[move] = depth
                     done = depth
-                    if wins or len(losses) == len(moves):
+                    if wins or len(losses) == len(searched):
                         break
             finished = True
         except OutOfBudget:
@@ -262,8 +281,34 @@ class Tactics:
         seconds = time.monotonic() - began
         return Verdict(moves, wins, losses, done, finished, self.nodes, seconds)
 
+    def check(
+        self, state: State, verdict: Verdict, ranked: Sequence[str], deadline: float, budget: int
+    ) -> Verdict:
+        """`verdict` (of `state`, by `analyse`) with the move it would have played searched
+        again, alone, with the time left: the search's favourite it allows (`Verdict.choose`
+        over `ranked`, the search's moves best first); where that is proven lost, the next
+        one, until one is not proven lost by `deadline` or within `budget` states, or is
+        proven to win.  A move searched alone gets every state of the search, where the
+        search of the position shares them among all our moves."""
+        while verdict.moves and time.monotonic() < deadline and budget > 0:
+            move = verdict.choose(ranked[0] if ranked else None, ranked)
+            if move in verdict.wins or move in verdict.losses:  # proven, or every move lost
+                break
+            alone = self.analyse(state, deadline, budget, only=move)
+            budget -= alone.nodes
+            verdict = verdict.joined(alone)
+            if move not in alone.losses:
+                break
+        return verdict
+
     def _analyse_native(
-        self, native: NativeRules, state: CompiledState, deadline: float, budget: int, depth: int
+        self,
+        native: NativeRules,
+        state: CompiledState,
+        deadline: float,
+        budget: int,
+        depth: int,
+        only: str | None,
     ) -> Verdict:
         """`analyse` in the native library, its tables kept from call to call: the
         full-width search, then the local one with `local_share` of the time and
@@ -278,20 +323,23 @@ class Tactics:
         share = self.local_share if search.touch is not None else 0.0
         full_budget = max(1, int(budget * (1 - share)))
         full_deadline = began + (deadline - began) * (1 - share)
-        found = search.search(state.bits, depth, full_budget, full_deadline)
+        moves = state.legal_moves(self.role)
+        index = None if only is None else moves.index(_searched(moves, only)[0])
+        found = search.search(state.bits, depth, full_budget, full_deadline, only=index)
         if found is None:
             return Verdict((), {}, {}, 0, True, 0, time.monotonic() - began)
-        moves = state.legal_moves(self.role)
         wins = _proven(moves, found.wins)
         losses = _proven(moves, found.losses)
         nodes = found.nodes
         if share and not found.finished:
-            local = search.search(state.bits, depth, budget - found.nodes, deadline, local=True)
+            local = search.search(
+                state.bits, depth, budget - found.nodes, deadline, local=True, only=index
+            )
             assert local is not None
             nodes += local.nodes
             _merge(wins, _proven(moves, local.wins))
             _merge(losses, _proven(moves, local.losses))
-            if wins or len(losses) == len(moves):  # the full-width search's answer too
+            if wins or len(losses) == len(_searched(moves, only)):  # the full-width's answer too
                 found = Found(found.wins, found.losses, found.nodes, found.depth, True)
         seconds = time.monotonic() - began
         return Verdict(moves, wins, losses, found.depth, found.finished, nodes, seconds)
@@ -389,6 +437,15 @@ class Tactics:
                 raise OutOfBudget
             self.nodes += 1
             yield state.next_listed(self._joint(move, joint))
+
+
+def _searched(moves: Sequence[str], only: str | None) -> Sequence[str]:
+    """The moves a search with `only` looks at."""
+    if only is None:
+        return moves
+    if only not in moves:
+        raise ValueError(f"{only} is not a legal move")
+    return (only,)
 
 
 def _proven(moves: Sequence[str], plies: Sequence[int]) -> dict[str, int]:

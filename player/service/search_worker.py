@@ -441,6 +441,11 @@ says (`ggp.player.service.session.TACTICS`)."""
 TACTICS_SHARE = 0.1
 """The share of a move's time the tactical search may take..."""
 
+CHECK_SHARE = 0.1
+"""The share of a move's time kept, where the tactics did not finish before the MCTS
+search, for the check of the move it chose (`Tactics.check`: that move searched alone,
+and the next where it is proven lost)..."""
+
 TACTICS_NODES = 200_000
 """...and the states it may look at in Python (about 2 CPU-s of Breakthrough's
 compiled rules), or..."""
@@ -998,6 +1003,7 @@ class SearchWorker:
         first = reasoner_of(tree.root_state.game)
         plan = self._solve(role, start + SOLVE_SHARE * seconds)
         verdict = None
+        search_until = deadline
         if plan is not None:
             assert self.traps is not None and self.tree is not None
             now = time.monotonic()
@@ -1010,6 +1016,8 @@ class SearchWorker:
             if verdict is not None and verdict.wins:
                 move = verdict.choose(None, [stats.move for stats in tree.statistics(role)])
                 return self._answer(tree, role, move, 0, cpu, plan, first, verdict)
+            if verdict is not None and not verdict.finished:
+                search_until = deadline - self.check_share() * seconds
         while iterations is None or sims < iterations:
             began = time.monotonic()
             if self.improving and (
@@ -1024,13 +1032,13 @@ class SearchWorker:
                 tree = self._tree_for(role)
                 continue
             began = time.monotonic()  # an iteration's time, not the look for a better search's
-            if began + slowest >= deadline:
+            if began + slowest >= search_until:
                 break
             if tree.native:  # the library's loop, a slice at a time (`NATIVE_SLICE`)
                 tree.slowest = slowest
                 left = None if iterations is None else iterations - sims
                 slice_end = began + NATIVE_SLICE
-                done = tree.search(left, slice_end, finish_by=deadline)
+                done = tree.search(left, slice_end, finish_by=search_until)
                 slowest = tree.slowest
                 if done == 0 and time.monotonic() < slice_end:  # proven, or no time for one more
                     break
@@ -1049,7 +1057,10 @@ class SearchWorker:
             move = Traps.best_of(plan, [stats.move for stats in tree.statistics(role)])
         elif verdict is not None:
             favourite = move
-            move = verdict.choose(move, [stats.move for stats in tree.statistics(role)])
+            ranked = [stats.move for stats in tree.statistics(role)]
+            if search_until < deadline:
+                verdict = self._check(verdict, [favourite, *ranked], deadline)
+            move = verdict.choose(move, ranked)
             if move != favourite:
                 print(
                     f"search worker: the tactics overrode the search at move {self.steps}: "
@@ -1147,6 +1158,25 @@ class SearchWorker:
                 file=sys.stderr,
             )
         return verdict
+
+    def _check(self, verdict: Verdict, ranked: list[str], deadline: float) -> Verdict:
+        """`verdict` with the move it lets the search play (`ranked`: the search's
+        favourite first) searched again alone until `deadline` (`Tactics.check`)."""
+        tactics, tree = self.tactics, self.tree
+        assert tactics is not None and tree is not None
+        state = tree.root_state
+        checked = tactics.check(state, verdict, ranked, deadline, self._tactics_budget(state))
+        if checked.losses != verdict.losses or checked.wins != verdict.wins:
+            print(
+                f"search worker: the check at move {self.steps} proved: {checked.describe()}",
+                file=sys.stderr,
+            )
+        return checked
+
+    def check_share(self) -> float:
+        """The share of a move's time for the check of the move chosen: `CHECK_SHARE`
+        for each worker whose tactics this one searches (as `tactics_share`)."""
+        return min(0.5, CHECK_SHARE * self.tactics_workers)
 
     def tactics_share(self) -> float:
         """The share of a move's time for the tactics: `TACTICS_SHARE` for each worker
