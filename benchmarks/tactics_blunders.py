@@ -21,9 +21,10 @@ they make in the served share of a move's CPU time, so that the figures do not
 depend on the load): the search in Python with `--python` states (5 plies, as
 `--tactics` served before), the native one with each budget of `--native`, full
 width and with `LOCAL_SHARE` of it local (the deep search is local in part too),
-and, for each budget of `--check`, the latter followed by the check of the move
-played searched alone with that many more states (`Tactics.check`, as the served
-search checks its favourite after its MCTS search): *avoided* when its proofs
+and, for each budget of `--check`, each of these two followed by the check of the
+move played searched alone, full width, with that many more states
+(`Tactics.check`, as the served search checks its favourite after its MCTS
+search): *avoided* when its proofs
 forbid the move played while leaving another, *safe* when the deep search proves
 none of the moves it allows lost, *plays safe* when it proves the move it would play
 instead not lost (the first allowed in the order of the legal moves; with a check,
@@ -118,6 +119,7 @@ def searches(args: argparse.Namespace) -> list[tuple[str, bool, int, float, int]
         found.append((f"native {budget}", True, budget, 0.0, 0))
         found.append((f"native+local {budget}", True, budget, LOCAL_SHARE, 0))
         for check in args.check:
+            found.append((f"native {budget}, check {check}", True, budget, 0.0, check))
             name = f"native+local {budget}, check {check}"
             found.append((name, True, budget, LOCAL_SHARE, check))
     return found

@@ -16,8 +16,9 @@ echoes that ``id``:
   given (`MCTS.max_nodes`; B, by default `SEARCH_TRAPS`, says whether small
   positions are solved exactly; R, by default `SEARCH_RACES`, whether
   configurations are raced; T, by default `SEARCH_TACTICS`, whether each position
-  is searched for forced wins and losses first, with the time of K workers
-  (`tactics_share`; by default 1: the pool gives the tactics of all its workers to
+  is searched for forced wins and losses first, and the move chosen checked after the
+  MCTS search, with the time of K workers
+  (`tactics_share`, `check_share`; by default 1: the pool gives the tactics of all its workers to
   one); A, by default false, whether the races judge the tactics where T is false
   (a challenger that turns them on); with W, the answer waits up to W seconds for
   the compiled game, for benchmarks); answers ``{"roles": [...]}``;
