@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from gdl_texts import PENNIES
@@ -11,6 +12,7 @@ from ggp.gdl.load import game_from_text
 from ggp.player.agents import make_agent
 from ggp.player.search.factored import independent_choices
 from ggp.player.search.mcts import MCTS
+from ggp.player.service.search_worker import SearchWorker
 from test_mcts import TICTACTOE
 
 RACE = """
@@ -193,3 +195,21 @@ def test_the_agent_keeps_its_part_trees_with_keep_parts() -> None:
         assert (first.root.visits > 200) == kept  # the kept subtree's visits, and 200 more
     with pytest.raises(GameError, match="factor=yes"):
         make_agent("mcts:keep_parts=yes")
+
+
+def test_the_served_search_does_not_pass_on_a_part_trees_proofs() -> None:
+    """A tree over red's part proves red's win (two steps of 2 with blue frozen), but
+    blue races at the same time (both at 4 at once: a draw): the worker's answer keeps
+    that proof to itself, no proven goal, no bounds for the pool to merge."""
+    worker = SearchWorker(build=lambda rules: game_from_text(rules, "race", "compiled"))
+    load = {"cmd": "load", "rules": RACE, "traps": False, "races": False, "tactics": False}
+    worker.handle(load)
+    worker.settle(120)
+    answer = worker.handle(
+        {"cmd": "search", "role": 0, "until": time.time() + 60, "iterations": 400}
+    )
+    tree = worker._tree_for(0)
+    assert tree.part is not None and tree.root.proven is not None  # proven in the part
+    assert tree.root.proven[0] == 1.0
+    assert answer["proven"] is None
+    assert all(row[3:] == [0.0, 1.0] for row in answer["stats"])

@@ -1212,9 +1212,12 @@ class SearchWorker:
         `first` is what played the rules when the search began, `verdict` what the
         tactics proved (their bounds go into the statistics)."""
         reasoner = reasoner_of(tree.root_state.game)
+        # a tree over our part proves with the other parts frozen: its bounds hold in
+        # that part's game, not in the match (the others move too), so they stay here
+        sound = tree.part is None
         if plan is not None:
             proven: int | None = round(100 * plan.value)
-        elif tree.root.proven is not None:
+        elif sound and tree.root.proven is not None:
             proven = round(100 * tree.root.proven[role])
         elif verdict is not None and verdict.wins:
             proven = 100
@@ -1226,7 +1229,10 @@ class SearchWorker:
             proven = 0 if alone else None
         else:
             proven = None
-        stats = [[s.move, s.visits, s.value, s.lower, s.upper] for s in tree.statistics(role)]
+        stats = [
+            [s.move, s.visits, s.value, s.lower if sound else 0.0, s.upper if sound else 1.0]
+            for s in tree.statistics(role)
+        ]
         if verdict is not None:
             for row in stats:
                 lower, upper = verdict.bounds(row[0])

@@ -246,7 +246,8 @@ def summed_statistics(answers: Sequence[dict[str, Any]]) -> list[list[Any]]:
     """The ``stats`` of several search answers summed, best first:
     ``[move, visits, mean, lower, upper]``.  Visits and rewards add up; of a
     move's proven bounds the highest lower and the lowest upper hold (every
-    worker proves from the same rules, so each bound is true)."""
+    worker proves from the same rules, so each bound is true; a tree over a part
+    of the state, whose proofs hold in that part alone, sends none)."""
     merged: dict[str, list[float]] = {}
     for answer in answers:
         for move, count, mean, *bounds in answer["stats"]:
