@@ -24,16 +24,23 @@ LOST = [  # X takes a corner, we (O) answer on an edge beside it: lost by force
 ]
 
 
-@needs_native
-def test_the_benchmark_finds_the_losing_reply_and_what_would_have_avoided_it(tmp_path) -> None:
+def lost_log(folder: Path) -> Path:
+    """The tic-tac-toe match lost by the edge reply, as `benchmarks/strength.py` logs it
+    (we are O, not on an opponent's port), written in `folder`."""
     log = {
         "playerNamesFromHost": ["http://127.0.0.1:9311", "http://127.0.0.1:40000"],
         "goalValues": [100, 0],
         "x-rules": TICTACTOE,
         "moves": LOST,
     }
-    path = tmp_path / "ticTacToe.1.json"
+    path = folder / "ticTacToe.1.json"
     path.write_text(json.dumps(log))
+    return path
+
+
+@needs_native
+def test_the_benchmark_finds_the_losing_reply_and_what_would_have_avoided_it(tmp_path) -> None:
+    path = lost_log(tmp_path)
     command = [sys.executable, "benchmarks/tactics_blunders.py", str(path)]
     command += ["--deep", "200000", "--python", "20000", "--native", "20000"]
     done = subprocess.run(command, cwd=ROOT, check=True, capture_output=True, timeout=600)
@@ -69,14 +76,7 @@ def test_the_check_of_the_move_played_avoids_what_a_small_search_misses(tmp_path
     """1,000 states for every move miss the loss within 6 plies; 20,000 more for the
     move played alone (the served search's check of its favourite) prove it, and the
     move the check stops at is not lost."""
-    log = {
-        "playerNamesFromHost": ["http://127.0.0.1:9311", "http://127.0.0.1:40000"],
-        "goalValues": [100, 0],
-        "x-rules": TICTACTOE,
-        "moves": LOST,
-    }
-    path = tmp_path / "ticTacToe.1.json"
-    path.write_text(json.dumps(log))
+    path = lost_log(tmp_path)
     command = [sys.executable, "benchmarks/tactics_blunders.py", str(path), "--deep", "200000"]
     command += ["--python", "1000", "--native", "1000", "--check", "20000"]
     done = subprocess.run(command, cwd=ROOT, check=True, capture_output=True, timeout=600)
