@@ -8,7 +8,7 @@ import time
 
 import pytest
 from gdl_texts import PENNIES, TICTACTOE
-from ggp.games.base import Game, State
+from ggp.games.base import Game, GameDefinitionError, State
 from ggp.games.breakthrough import Breakthrough
 from ggp.games.connect_four import ConnectFour
 from ggp.gdl.load import game_from_text
@@ -427,3 +427,22 @@ def test_the_served_search_checks_its_favourite_where_the_tactics_did_not_finish
         else:
             assert "the check" not in said
     assert played == {"(mark 2 1)"} and checked > 0
+
+
+def test_rules_that_break_in_the_check_stop_the_tactics_and_the_move_is_answered(
+    capsys, monkeypatch
+) -> None:
+    monkeypatch.setattr(search_worker, "TACTICS_SHARE", 0.0)
+    worker = worker_at(True, THREAT)
+    search(worker, 1, 8)  # the tactics made, and searched
+
+    def broken(*args: object) -> None:
+        raise GameDefinitionError("no legal move for o")
+
+    assert worker.tactics is not None
+    monkeypatch.setattr(worker.tactics, "check", broken)
+    capsys.readouterr()
+    answer = search(worker, 1, 8)
+    assert answer["move"] in worker.tree.root_state.legal_moves(1)
+    assert "the tactics stop: no legal move for o" in capsys.readouterr().err
+    assert not worker.tactics_on

@@ -1149,9 +1149,7 @@ class SearchWorker:
                 tree.root_state, deadline, self._tactics_budget(tree.root_state)
             )
         except GameDefinitionError as error:  # as `_solve`
-            print(f"search worker: the tactics stop: {error}", file=sys.stderr)
-            self.tactics_on, self.tactics_broke = False, True
-            self.config = dataclasses.replace(self.config, tactics=False)
+            self._stop_tactics(error)
             return None
         if verdict.found:
             print(
@@ -1166,13 +1164,23 @@ class SearchWorker:
         tactics, tree = self.tactics, self.tree
         assert tactics is not None and tree is not None
         state = tree.root_state
-        checked = tactics.check(state, verdict, ranked, deadline, self._tactics_budget(state))
+        try:
+            checked = tactics.check(state, verdict, ranked, deadline, self._tactics_budget(state))
+        except GameDefinitionError as error:  # as `_tactics`; what was proven before holds
+            self._stop_tactics(error)
+            return verdict
         if checked.losses != verdict.losses or checked.wins != verdict.wins:
             print(
                 f"search worker: the check at move {self.steps} proved: {checked.describe()}",
                 file=sys.stderr,
             )
         return checked
+
+    def _stop_tactics(self, error: GameDefinitionError) -> None:
+        """The tactics stop for the match: the rules broke in them."""
+        print(f"search worker: the tactics stop: {error}", file=sys.stderr)
+        self.tactics_on, self.tactics_broke = False, True
+        self.config = dataclasses.replace(self.config, tactics=False)
 
     def check_share(self) -> float:
         """The share of a move's time for the check of the move chosen: `CHECK_SHARE`
