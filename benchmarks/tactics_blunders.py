@@ -24,12 +24,12 @@ width and with `LOCAL_SHARE` of it local (the deep search is local in part too),
 and, for each budget of `--check`, each of these two followed by the check of the
 move played searched alone, full width, with that many more states
 (`Tactics.check`, as the served search checks its favourite after its MCTS
-search): *avoided* when its proofs
-forbid the move played while leaving another, *safe* when the deep search proves
-none of the moves it allows lost, *plays safe* when it proves the move it would play
-instead not lost (the first allowed in the order of the legal moves; with a check,
-the one the check stopped at).  Prints a line per match and the totals, the
-states per CPU-second of the searches and the load.
+search): *avoided* when its proofs forbid the move played while leaving another,
+*safe* when the deep search proves none of the moves it allows lost, *plays safe*
+when it proves the move it would play instead not lost (the first allowed in the
+order of the legal moves; with a check, the one the check stopped at).  Prints a
+line per match and the totals, the states per CPU-second of the searches and the
+load.
 """
 
 from __future__ import annotations

@@ -328,7 +328,8 @@ class Tactics:
         full_budget = max(1, int(budget * (1 - share)))
         full_deadline = began + (deadline - began) * (1 - share)
         moves = state.legal_moves(self.role)
-        index = None if only is None else moves.index(_searched(moves, only)[0])
+        searched = _searched(moves, only)
+        index = None if only is None else moves.index(only)
         found = search.search(state.bits, depth, full_budget, full_deadline, only=index)
         if found is None:
             return Verdict((), {}, {}, 0, True, 0, time.monotonic() - began)
@@ -343,7 +344,7 @@ class Tactics:
             nodes += local.nodes
             _merge(wins, _proven(moves, local.wins))
             _merge(losses, _proven(moves, local.losses))
-            if wins or len(losses) == len(_searched(moves, only)):  # the full-width's answer too
+            if wins or len(losses) == len(searched):  # the full-width search's answer too
                 found = Found(found.wins, found.losses, found.nodes, found.depth, True)
         seconds = time.monotonic() - began
         return Verdict(moves, wins, losses, found.depth, found.finished, nodes, seconds)
