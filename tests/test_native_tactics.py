@@ -11,7 +11,7 @@ import pytest
 from gdl_texts import PENNIES, TICTACTOE
 from ggp.gdl.compiled.compiled_game import CompiledGame, CompiledState
 from ggp.gdl.native.locality import touch_masks
-from ggp.gdl.native.tactics import NativeTactics
+from ggp.gdl.native.tactics import Found, NativeTactics
 from ggp.gdl.syntax.terms import to_kif
 from ggp.player.search.tactics import Tactics, Verdict
 from perfect_play import value
@@ -253,3 +253,63 @@ def test_a_move_touches_the_facts_it_reads_and_writes_not_whose_turn_it_is() -> 
             to_kif(network.base[bit]) for bit in range(len(network.base)) if masks[index] >> bit & 1
         }
         assert touched == {f"(cell {cell} b)", f"(cell {cell} o)"}
+
+
+def scripted_search(moves: int, local_proves: list[bool], calls: list[bool]):
+    """A stand-in for `NativeTactics.search`: the full-width search proves our first
+    move lost and does not finish; the local search proves it too and, at its k-th
+    call, the second move where `local_proves[k]` (the calls, local or not, go to `calls`)."""
+
+    def search(bits, depth, budget, deadline, local=False, only=None) -> Found:
+        losses = [2] + [0] * (moves - 1)
+        if local and local_proves.pop(0):
+            losses[1] = 4
+        calls.append(local)
+        return Found([0] * moves, losses, 10, 1, False)
+
+    return search
+
+
+@pytest.mark.parametrize("adds_at", [None, 4])
+def test_the_local_search_keeps_its_share_only_where_it_proves_more(monkeypatch, adds_at) -> None:
+    """`LOCAL_TRIAL` searches with a proof where the local search proved nothing more
+    than the full width: its share goes to the full-width search for the rest of the
+    match.  Where it proved a move once, it keeps its share."""
+    game = native(TICTACTOE, "ticTacToe")
+    state = game.initial_state()
+    assert isinstance(state, CompiledState)
+    tactics = Tactics(0, local_share=0.5, local_trial=6)
+    tactics.analyse(state, time.monotonic() + 60, 1000, max_depth=1)  # the search made
+    assert tactics.native is not None and tactics.native.touch is not None
+    calls: list[bool] = []
+    proves = [index == adds_at for index in range(30)]
+    search = scripted_search(len(state.legal_moves(0)), proves, calls)
+    monkeypatch.setattr(tactics.native, "search", search)
+    for _ in range(20):
+        verdict = tactics.analyse(state, time.monotonic() + 60, 1000)
+        assert "(mark 1 1)" in verdict.losses
+    if adds_at is None:
+        assert tactics.local_share == 0.0 and calls.count(True) == 6
+        assert calls[12:] == [False] * 14  # full width alone from the 7th search on
+        evidence = "proved a move the full width had not in 0 of 6 searches with a proof"
+        assert evidence in tactics.local_evidence()
+    else:
+        assert tactics.local_share == 0.5 and calls.count(True) == 20
+        assert tactics.local_added == 1 and tactics.local_trials == 20
+
+
+def test_searches_that_prove_nothing_are_no_evidence_against_the_local_search(
+    monkeypatch,
+) -> None:
+    game = native(TICTACTOE, "ticTacToe")
+    state = game.initial_state()
+    assert isinstance(state, CompiledState)
+    tactics = Tactics(0, local_share=0.5, local_trial=2)
+    tactics.analyse(state, time.monotonic() + 60, 1000, max_depth=1)
+    assert tactics.native is not None
+    moves = len(state.legal_moves(0))
+    nothing = Found([0] * moves, [0] * moves, 10, 1, False)
+    monkeypatch.setattr(tactics.native, "search", lambda *args, **options: nothing)
+    for _ in range(10):
+        tactics.analyse(state, time.monotonic() + 60, 1000)
+    assert tactics.local_share == 0.5 and tactics.local_trials == 0

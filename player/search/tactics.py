@@ -84,7 +84,15 @@ a hundred times as many states a second: its deadline or budget ends it first.""
 LOCAL_SHARE = 0.5
 """The share of the native search's time and states that goes to its local search
 (`ggp.gdl.native.tactics`), after the full-width one, where the rules give the
-moves' touch masks (`ggp.gdl.native.locality`)."""
+moves' touch masks (`ggp.gdl.native.locality`), until `LOCAL_TRIAL` says otherwise."""
+
+LOCAL_TRIAL = 20
+"""Native searches with a proof (in which the local search ran) after which the local
+search keeps its share for the match only if it has proven some move that the
+full-width search before it had not: else the full-width search gets all of it.  Over
+replayed matches the local search added a proof in 10 of 71 such positions of
+Breakthrough and in none of 364 of ten other games, 264 of them simultaneous
+Connect Four (`benchmarks/local_share.py`, docs/tactics.md)."""
 
 MAX_JOINTS = 400
 """Joint moves a state may have to be searched: past this it is left unknown
@@ -205,12 +213,18 @@ class Tactics:
         max_entries: int = MAX_ENTRIES,
         native: bool = True,
         local_share: float = LOCAL_SHARE,
+        local_trial: int = LOCAL_TRIAL,
     ) -> None:
         self.role = role
         self.use_native = native
         """Whether to search in the game's native library where the state has one."""
         self.local_share = local_share
         """The share of the native search that goes to the local search (0: none)."""
+        self.local_trial = local_trial
+        self.local_trials = 0
+        """Native searches with a proof in which the local search ran."""
+        self.local_added = 0
+        """...and of those, the ones where it proved a move the full width had not."""
         self.native: NativeTactics | None = None
         """The native search and its table, made at the first native state."""
         self.max_entries = max_entries
@@ -342,12 +356,32 @@ class Tactics:
             )
             assert local is not None
             nodes += local.nodes
-            _merge(wins, _proven(moves, local.wins))
-            _merge(losses, _proven(moves, local.losses))
+            local_wins, local_losses = _proven(moves, local.wins), _proven(moves, local.losses)
+            self._weigh_local(set(local_wins) | set(local_losses), set(wins) | set(losses))
+            _merge(wins, local_wins)
+            _merge(losses, local_losses)
             if wins or len(losses) == len(searched):  # the full-width search's answer too
                 found = Found(found.wins, found.losses, found.nodes, found.depth, True)
         seconds = time.monotonic() - began
         return Verdict(moves, wins, losses, found.depth, found.finished, nodes, seconds)
+
+    def _weigh_local(self, local: set[str], full: set[str]) -> None:
+        """One more search's evidence on the local search (`LOCAL_TRIAL`): the moves the
+        local search proved, and those the full-width search before it proved."""
+        if not local and not full:
+            return
+        self.local_trials += 1
+        self.local_added += bool(local - full)
+        if not self.local_added and self.local_trials >= self.local_trial:
+            self.local_share = 0.0
+
+    def local_evidence(self) -> str:
+        """What the local search has shown in this match, e.g. ``the local search proved
+        a move the full width had not in 0 of 12 searches with a proof``."""
+        return (
+            f"the local search proved a move the full width had not in {self.local_added}"
+            f" of {self.local_trials} searches with a proof"
+        )
 
     # ------------------------------------------------------------ the searches
 

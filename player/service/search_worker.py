@@ -1145,15 +1145,28 @@ class SearchWorker:
         if self.tactics is None or self.tactics.role != role:
             self.tactics = Tactics(role)
         try:
-            verdict = self.tactics.analyse(
-                tree.root_state, deadline, self._tactics_budget(tree.root_state)
-            )
+            verdict = self._analyse(tree.root_state, deadline)
         except GameDefinitionError as error:  # as `_solve`
             self._stop_tactics(error)
             return None
         if verdict.found:
             print(
                 f"search worker: tactics at move {self.steps}: {verdict.describe()}",
+                file=sys.stderr,
+            )
+        return verdict
+
+    def _analyse(self, state: State, deadline: float) -> Verdict:
+        """The tactics' verdict of `state` by `deadline`; says so when the local search
+        loses its share (`ggp.player.search.tactics.LOCAL_TRIAL`)."""
+        tactics = self.tactics
+        assert tactics is not None
+        share = tactics.local_share
+        verdict = tactics.analyse(state, deadline, self._tactics_budget(state))
+        if tactics.local_share != share:
+            print(
+                f"search worker: the local tactics stop at move {self.steps}: "
+                f"{tactics.local_evidence()}",
                 file=sys.stderr,
             )
         return verdict
@@ -1379,7 +1392,7 @@ class SearchWorker:
             return False
         began = time.monotonic()
         reply = self.replies.pop(0)
-        verdict = tactics.analyse(reply, began + PONDER_SLICE, self._tactics_budget(reply))
+        verdict = self._analyse(reply, began + PONDER_SLICE)
         if not verdict.finished:  # its turn again after the others' (native: deeper each time)
             self.replies.append(reply)
         return True
