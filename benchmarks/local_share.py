@@ -24,10 +24,9 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from ggp.gdl.load import game_from_text
-from ggp.gdl.native.attach import attach_native
 from ggp.player.search.tactics import LOCAL_SHARE, Tactics, Verdict
 from seat_scores import our_seat
+from tactics_blunders import native_game
 
 
 def proven(verdict: Verdict) -> set[str]:
@@ -49,12 +48,7 @@ def positions(path: Path, args: argparse.Namespace) -> tuple[str, list] | None:
     if role is None:
         return None
     name = path.name.split(".")[0]
-    game = game_from_text(log["x-rules"], name, "native")
-    if getattr(game, "native_build", None) is not None:
-        game.native_build.join()
-    if getattr(game, "native_playouts", None) is None:
-        attach_native(game)
-    state = game.initial_state()
+    state = native_game(log, name).initial_state()
     found = []
     choices = 0
     for ply, joint in enumerate(log["moves"]):

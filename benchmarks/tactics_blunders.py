@@ -41,6 +41,7 @@ import sys
 import time
 from pathlib import Path
 
+from ggp.games.base import Game
 from ggp.gdl.load import game_from_text
 from ggp.gdl.native.attach import attach_native
 from ggp.player.search.tactics import LOCAL_SHARE, Tactics, Verdict
@@ -63,18 +64,23 @@ def analyse(
     return verdict, time.process_time() - began
 
 
+def native_game(log: dict, name: str) -> Game:
+    """The game of a match log's rules (`x-rules`), on native code once it is built."""
+    game = game_from_text(log["x-rules"], name, "native")
+    if getattr(game, "native_build", None) is not None:
+        game.native_build.join()
+    if getattr(game, "native_playouts", None) is None:
+        attach_native(game)
+    return game
+
+
 def blunder(path: Path, args: argparse.Namespace) -> dict | None:
     """What the match at `path` says (None: not a loss of ours)."""
     log = json.loads(path.read_text())
     role = our_seat(log, args.opponent.split(","))
     if role is None or log.get("goalValues", [None] * (role + 1))[role] != 0:
         return None
-    game = game_from_text(log["x-rules"], path.stem, "native")
-    if getattr(game, "native_build", None) is not None:
-        game.native_build.join()
-    if getattr(game, "native_playouts", None) is None:
-        attach_native(game)
-    state = game.initial_state()
+    state = native_game(log, path.stem).initial_state()
     ours = []  # (position, move we played)
     for joint in log["moves"]:
         if len(state.legal_moves(role)) > 1:
