@@ -86,7 +86,7 @@ LOCAL_SHARE = 0.5
 (`ggp.gdl.native.tactics`), after the full-width one, where the rules give the
 moves' touch masks (`ggp.gdl.native.locality`), until `LOCAL_TRIAL` says otherwise."""
 
-LOCAL_TRIAL = 20
+LOCAL_TRIAL = 8
 """Native searches with a proof (in which the local search ran) after which the local
 search keeps its share for the match only if it has proven some move that the
 full-width search before it had not: else the full-width search gets all of it.  Over
