@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ggp.player.search.tactics import LOCAL_SHARE, Tactics, Verdict
 from seat_scores import our_seat
-from tactics_blunders import native_game
+from tactics_blunders import our_choices
 
 
 def proven(verdict: Verdict) -> set[str]:
@@ -48,17 +48,12 @@ def positions(path: Path, args: argparse.Namespace) -> tuple[str, list] | None:
     if role is None:
         return None
     name = path.name.split(".")[0]
-    state = native_game(log, name).initial_state()
-    found = []
-    choices = 0
-    for ply, joint in enumerate(log["moves"]):
-        if state.is_terminal():
-            break
-        if len(state.legal_moves(role)) > 1:
-            if ply >= args.from_ply and choices % args.every == 0:
-                found.append((state, role, joint[role]))
-            choices += 1
-        state = state.next(joint)
+    choices = our_choices(log, role, name)
+    found = [
+        (state, role, move)
+        for count, (ply, state, move) in enumerate(choices)
+        if ply >= args.from_ply and count % args.every == 0
+    ]
     return name, found
 
 

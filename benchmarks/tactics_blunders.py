@@ -41,7 +41,7 @@ import sys
 import time
 from pathlib import Path
 
-from ggp.games.base import Game
+from ggp.games.base import State
 from ggp.gdl.load import game_from_text
 from ggp.gdl.native.attach import attach_native
 from ggp.player.search.tactics import LOCAL_SHARE, Tactics, Verdict
@@ -64,14 +64,21 @@ def analyse(
     return verdict, time.process_time() - began
 
 
-def native_game(log: dict, name: str) -> Game:
-    """The game of a match log's rules (`x-rules`), on native code once it is built."""
+def our_choices(log: dict, role: int, name: str) -> list[tuple[int, State, str]]:
+    """The positions of a match log (its rules, `x-rules`, on native code once built)
+    where role `role` had a choice: (ply, state, the move it played)."""
     game = game_from_text(log["x-rules"], name, "native")
     if getattr(game, "native_build", None) is not None:
         game.native_build.join()
     if getattr(game, "native_playouts", None) is None:
         attach_native(game)
-    return game
+    state = game.initial_state()
+    found = []
+    for ply, joint in enumerate(log["moves"]):
+        if len(state.legal_moves(role)) > 1:
+            found.append((ply, state, joint[role]))
+        state = state.next(joint)
+    return found
 
 
 def blunder(path: Path, args: argparse.Namespace) -> dict | None:
@@ -80,12 +87,7 @@ def blunder(path: Path, args: argparse.Namespace) -> dict | None:
     role = our_seat(log, args.opponent.split(","))
     if role is None or log.get("goalValues", [None] * (role + 1))[role] != 0:
         return None
-    state = native_game(log, path.stem).initial_state()
-    ours = []  # (position, move we played)
-    for joint in log["moves"]:
-        if len(state.legal_moves(role)) > 1:
-            ours.append((state, joint[role]))
-        state = state.next(joint)
+    ours = [(state, move) for _, state, move in our_choices(log, role, path.stem)]
     row: dict = {"match": path.name, "plies": len(log["moves"]), "our moves": len(ours)}
     for back, (position, move) in enumerate(reversed(ours)):
         deep, _ = analyse(position, role, args.deep, native=True, local=LOCAL_SHARE)
