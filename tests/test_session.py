@@ -20,10 +20,11 @@ from ggp.player.service.session import (
     TACTICS,
     Session,
     _Position,
+    answer_grace,
     clamp_clock,
     reply_deadline,
 )
-from ggp.player.service.worker_client import WorkerClient
+from ggp.player.service.worker_client import WorkerClient, WorkerTimeout
 
 
 def test_the_deadline_is_arrival_plus_clock_minus_margin() -> None:
@@ -34,6 +35,49 @@ def test_the_deadline_is_arrival_plus_clock_minus_margin() -> None:
 def test_a_margin_larger_than_the_clock_leaves_a_tenth_of_it() -> None:
     assert reply_deadline(100.0, 1.0, 0.95) == pytest.approx(100.1)
     assert reply_deadline(100.0, 2.0, 5.0) == pytest.approx(100.2)
+
+
+def test_a_late_answer_is_waited_for_up_to_half_the_margin() -> None:
+    assert answer_grace(0.5) == pytest.approx(0.25)
+    assert answer_grace(0.1) == pytest.approx(0.05)
+    assert answer_grace(0.0) == 0.0
+    assert answer_grace(5.0) == pytest.approx(0.25)
+
+
+class _LateWorker:
+    """A search worker answering `late` seconds after the end it was given (a loaded
+    machine holding it up), and like `WorkerPool.request`, not after `timeout`."""
+
+    alive = True
+
+    def __init__(self, late: float) -> None:
+        self.late = late
+
+    async def request(self, command: dict, timeout: float | None) -> dict:
+        answered = max(0.0, command["until"] - time.time()) + self.late
+        if timeout is not None and answered > timeout:
+            await asyncio.sleep(timeout)
+            raise WorkerTimeout(f"no answer to search within {timeout:.3f} s")
+        await asyncio.sleep(answered)
+        move = {"move": "(mark 2 2)", "sims": 100, "nodes": 10, "steps": 0}
+        return move | {"pondered": 0, "ponder_seconds": 0.0}
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("late", "grace", "searched"), [(0.1, 0.25, True), (0.1, 0.0, False)])
+async def test_a_search_answer_late_within_the_grace_is_played(
+    late: float, grace: float, searched: bool
+) -> None:
+    """The worker's search ends `REPLY_ALLOWANCE` before the deadline; an answer later
+    than the deadline by less than the grace is still the reply, not a random move."""
+    session = Session("m", "xplayer", 1.0, answer_grace=grace)
+    session.worker = _LateWorker(late)  # type: ignore[assignment]
+    legal = ("(mark 1 1)", "(mark 2 2)", "(mark 3 3)")
+    session._position = _Position(0, legal, False, 0)
+    choice = await session._search(time.monotonic() + 0.3, legal)
+    assert (choice.fallback is None) is searched
+    if searched:
+        assert choice.move == "(mark 2 2)" and choice.sims == 100
 
 
 def test_absurd_clocks_are_clamped() -> None:

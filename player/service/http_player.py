@@ -55,6 +55,7 @@ from ggp.player.service.session import (
     Limits,
     MoveError,
     Session,
+    answer_grace,
     clamp_clock,
     reply_deadline,
 )
@@ -335,6 +336,7 @@ class Player:
             tactics_race=self.config.tactics_race,
             limits=self.config.limits,
             spawn_copy=self._take_copy,
+            answer_grace=answer_grace(self.config.margin),
         )
         self.sessions[message.match_id] = session
         start_clock = clamp_clock(message.start_clock)

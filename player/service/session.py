@@ -61,6 +61,13 @@ REPLY_ALLOWANCE = 0.05
 """Seconds between the end of a search and the deadline: for the worker's answer
 to reach the server and the reply to be written."""
 
+LATE_ANSWER = 0.25
+"""Seconds past the deadline a search's answer is still waited for, at most half the
+margin (`answer_grace`): a loaded machine can hold a worker past its time by more than
+`REPLY_ALLOWANCE` (an answer 0.1 s late on simultaneous Connect Four at load 5.7 became
+a random fallback), and a searched move sent 0.25 s into a 0.5 s margin beats a random
+one sent on time."""
+
 UNSEEN_SHARE = 0.85
 """The share of the time left that a GDL-II search takes (in the copy, which a loaded
 machine may keep from answering at once: 1 of 6 searched replies was late at 1.0 under a load
@@ -114,6 +121,12 @@ def reply_deadline(arrival: float, clock: float, margin: float) -> float:
     A margin that would leave less than a tenth of the clock leaves that tenth.
     """
     return arrival + max(clock - margin, clock * MIN_SHARE)
+
+
+def answer_grace(margin: float) -> float:
+    """Seconds past a reply's deadline (`reply_deadline`) a late search answer is still
+    taken: `LATE_ANSWER`, at most half the `margin`."""
+    return min(LATE_ANSWER, margin / 2)
 
 
 def clamp_clock(seconds: float) -> float:
@@ -197,6 +210,7 @@ class Session:
         tactics_race: bool = TACTICS_RACE,
         limits: Limits | None = None,
         spawn_copy: Callable[[], Awaitable[GameClient]] | None = None,
+        answer_grace: float = 0.0,
     ) -> None:
         self.match_id = match_id
         self.role = role
@@ -211,6 +225,9 @@ class Session:
         self.limits = limits or Limits()
         self._spawn = spawn_copy or (lambda: GameClient.spawn(self.limits.copy_memory))
         """Gives a game process (`Player` keeps one ready, so that a start does not wait)."""
+        self.answer_grace = answer_grace
+        """Seconds past a reply's deadline the worker's answer is still waited for (the
+        server gives `answer_grace(margin)`): the search itself ends before the deadline."""
         self.lock = asyncio.Lock()
         self.last_active = time.monotonic()
         """When a message of this match last arrived or was answered (monotonic)."""
@@ -630,7 +647,7 @@ class Session:
             "race": race,
         }
         try:
-            answer = await self.worker.request(command, _left(deadline))
+            answer = await self.worker.request(command, _left(deadline) + self.answer_grace)
         except WorkerDied:
             return await self._search(deadline, legal, race)  # another worker, while restarts last
         except WorkerError as error:
