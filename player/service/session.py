@@ -565,9 +565,10 @@ class Session:
             "until": time.time() + UNSEEN_SHARE * _left(deadline) - REPLY_ALLOWANCE,
             "iterations": self.iterations,
         }
-        asked = self.copy.ask(command, max(_left(deadline), MIN_SHARE))
+        waited = _left(deadline) + self.answer_grace
+        asked = self.copy.ask(command, max(waited, MIN_SHARE))
         try:
-            answer = await asyncio.wait_for(asyncio.shield(asked), _left(deadline))
+            answer = await asyncio.wait_for(asyncio.shield(asked), waited)
         except TimeoutError:
             return self._fallback("the search did not answer in time")
         except WorkerDied:
