@@ -46,6 +46,10 @@ SHORT = {
 }
 """Verdicts' kinds as a line of counts names them."""
 TOO_SMALL = re.compile(r"race after \d+ games: races ended, their games too small to judge")
+RACE_TIME = re.compile(
+    r"the races took ([0-9.]+) s of the searches and ([0-9.]+) s of pondering, "
+    r"the tree pondered ([0-9.]+) s"
+)
 PLAYS = re.compile(r"the search plays (.+?)(?:, as the racing worker chose)?$")
 MATERIAL_ALONE = "material alone ("
 """How the learnt heuristic's description (the lines after "learnt heuristic", not a
@@ -91,6 +95,7 @@ def search_of(lines: list[str], match_id: str) -> dict:
         "tactics_wins": 0,
         "tactics_overrides": 0,
         "start_simulations": None,
+        "race_seconds": None,
     }
     for line in lines:
         started = START.search(line)
@@ -125,6 +130,13 @@ def search_of(lines: list[str], match_id: str) -> dict:
             decisions["verdicts"].append(
                 {"verdict": verdict, "challenger": challenger, "record": record}
             )
+        elif found := RACE_TIME.match(said):
+            searched, pondered, tree = map(float, found.groups())
+            decisions["race_seconds"] = {
+                "searches": searched,
+                "pondering": pondered,
+                "tree_pondering": tree,
+            }
         elif found := PLAYS.match(said):
             decisions["plays"] = found.group(1)
         elif said.startswith("tactics at move "):
@@ -169,7 +181,17 @@ def searches_summary(searches: list[dict]) -> dict:
         "tactics_found": sum(s["tactics_found"] for s in searches),
         "tactics_wins": sum(s.get("tactics_wins", 0) for s in searches),
         "tactics_overrides": sum(s.get("tactics_overrides", 0) for s in searches),
+        "race_seconds": _race_seconds(searches),
     }
+
+
+def _race_seconds(searches: list[dict]) -> dict | None:
+    """The race times of the matches that report them, added up (None: none does)."""
+    timed = [s["race_seconds"] for s in searches if s.get("race_seconds")]
+    if not timed:
+        return None
+    total = {key: round(sum(t[key] for t in timed), 1) for key in timed[0]}
+    return {"matches": len(timed), **total}
 
 
 def describe(summary: dict) -> str:
@@ -190,6 +212,13 @@ def describe(summary: dict) -> str:
     learnt = f"{summary['heuristic']} of {n}"
     if alone:
         learnt += f" (the material alone in {alone})"
+    timed = summary.get("race_seconds")
+    if timed:
+        races += (
+            f"; races took {timed['searches']:.0f} s of the searches and "
+            f"{timed['pondering']:.0f} s of pondering (the tree's {timed['tree_pondering']:.0f} s)"
+            f" in {timed['matches']} matches"
+        )
     return (
         f"played {plays or 'without races'}; rules: {rules}; heuristic learnt in "
         f"{learnt}; decisive on finishers in "

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from gdl_texts import TICTACTOE
@@ -16,6 +18,9 @@ from ggp.player.search.mcts import MCTS
 from ggp.player.search.races import Race, RaceGame, SearchConfig, move_seconds
 from ggp.player.service import search_worker
 from ggp.player.service.search_worker import SearchWorker
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+import serve_log  # noqa: E402  (the worker's line is read by the benchmarks)
 
 GOOD_OR_BAD = """
 (role left) (role right)
@@ -516,6 +521,9 @@ class SlowRace(OneVerdict):
         SlowRace.longest = max(SlowRace.longest, time.monotonic() - began)
         return False
 
+    def unjudged(self) -> list[str]:
+        return ["twice the exploration"]
+
 
 def test_a_race_outlasting_its_slices_gets_no_more_pondering_than_the_search(
     monkeypatch, tmp_path
@@ -529,6 +537,28 @@ def test_a_race_outlasting_its_slices_gets_no_more_pondering_than_the_search(
     assert worker.tree_seconds > 0
     # a race slice begins only while races have had no more than the search
     assert worker.race_seconds <= worker.tree_seconds + 2 * SlowRace.longest + 0.05
+
+
+def test_the_match_s_end_tells_the_time_the_races_took(monkeypatch, capsys, tmp_path) -> None:
+    monkeypatch.setattr(search_worker, "Race", SlowRace)
+    worker = prepared(True, tmp_path)
+    command = {"cmd": "search", "role": 0, "iterations": None}
+    worker.handle({**command, "until": time.time() + 0.5, "race": 0.5})  # the start's search
+    assert worker.search_race_seconds > 0
+    for _ in range(10):
+        worker.ponder()
+    assert worker.race_seconds > 0 and worker.tree_seconds > 0
+    capsys.readouterr()
+    x, o = "(mark 1 1)", "(mark 2 2)"
+    for joint in ([x, "noop"], ["noop", o], ["(mark 1 2)", "noop"], ["noop", "(mark 3 3)"]):
+        worker.handle({"cmd": "advance", "joint": joint})
+    assert "the races took" not in capsys.readouterr().err  # not before the end
+    worker.handle({"cmd": "advance", "joint": ["(mark 1 3)", "noop"]})  # x's row: the end
+    found = serve_log.RACE_TIME.search(capsys.readouterr().err)
+    assert found is not None
+    searched, pondered, tree = map(float, found.groups())
+    assert searched == pytest.approx(worker.search_race_seconds, abs=0.05)
+    assert (pondered, tree) == (round(worker.race_seconds, 1), round(worker.tree_seconds, 1))
 
 
 def test_a_configuration_with_transpositions_makes_a_graph(tmp_path) -> None:

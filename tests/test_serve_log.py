@@ -46,6 +46,8 @@ LOG = "\n".join(
         "(b) played instead",
         "search worker: tactics at move 14: (b) wins within 3 plies (80 states, 3 plies, 0.01 s)",
         f"search worker: the search plays {DECISIVE.describe()}",
+        "search worker: the races took 29.5 s of the searches and 41.2 s of pondering, the "
+        "tree pondered 180.3 s",
         "2026-12-01 10:09:00,000 INFO ggp.player.service.http_player: stop game.1: done",
         "search worker: the rules are compiled after 0.6 s; the search moves from the "
         "interpreter (2 nodes) to them at move 0",
@@ -93,6 +95,7 @@ def test_a_match_s_decisions_are_read_from_the_worker_lines():
     assert first["tactics_found"] == 2
     assert (first["tactics_wins"], first["tactics_overrides"]) == (1, 1)
     assert first["start_simulations"] == 635357
+    assert first["race_seconds"] == {"searches": 29.5, "pondering": 41.2, "tree_pondering": 180.3}
 
     second = serve_log.search_of(found["game.2"], "game.2")
     assert second["rules"] == "compiled" and second["native_from_move"] is None
@@ -102,6 +105,7 @@ def test_a_match_s_decisions_are_read_from_the_worker_lines():
     assert not first["races_too_small"]
     assert second["parts_from_move"] == 0 and first["parts_from_move"] is None
     assert (second["tactics_found"], second["tactics_overrides"]) == (0, 0)
+    assert second["race_seconds"] is None
 
 
 def test_a_game_s_decisions_are_counted_and_told_in_a_line(tmp_path):
@@ -120,6 +124,10 @@ def test_a_game_s_decisions_are_counted_and_told_in_a_line(tmp_path):
     assert "heuristic learnt in 2 of 2 (the material alone in 1);" in line
     assert "1 chosen (ended, their games too small to judge, in 1);" in line
     assert "race verdicts: 1 dropped, 1 no verdict, 1 out of reach, 1 chosen " in line
+    assert (
+        "; races took 30 s of the searches and 41 s of pondering (the tree's 180 s) in 1 "
+        "matches;" in line
+    )
     assert line.endswith("tactical finds: 2 (1 wins, 1 overrides of the search's choice)")
 
 

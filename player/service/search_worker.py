@@ -563,6 +563,9 @@ class SearchWorker:
         self.tree_seconds = 0.0
         """...and to the search: races get a slice only while they have had no more
         than the search (a race move may run past its slice, several times over)."""
+        self.search_race_seconds = 0.0
+        """Seconds of the searches' ``race`` share (the start clock's) given to races in
+        this match: with `race_seconds`, what the races cost the tree (`_report_races`)."""
         self.moves_cpu: list[float] = []
         """The searching thread's CPU seconds in the tree of each search answered, races
         left out (for the races' confirmation at the match's scale)..."""
@@ -624,6 +627,7 @@ class SearchWorker:
         self.heuristic = None
         self.race = self.chosen = None
         self.ponder_slices, self.race_seconds, self.tree_seconds = 0, 0.0, 0.0
+        self.search_race_seconds = 0.0
         self._grow(game.initial_state(), 0)
         self.staged = StagedRules(rules, self.build)
         return {"roles": list(game.roles)}
@@ -1030,6 +1034,7 @@ class SearchWorker:
                 race_cpu = time.thread_time()
                 self.run_race(race_until)
                 raced += time.thread_time() - race_cpu
+                self.search_race_seconds += time.monotonic() - began
                 tree = self._tree_for(role)
                 continue
             began = time.monotonic()  # an iteration's time, not the look for a better search's
@@ -1418,7 +1423,20 @@ class SearchWorker:
         terminal = state.is_terminal()
         if terminal:
             self._report_unjudged()
+            self._report_races()
         return {"terminal": terminal}
+
+    def _report_races(self) -> None:
+        """At the end of a match where races ran, the time they took from the tree: of
+        the searches' race share and of pondering (the tree's pondering beside it)."""
+        if self.search_race_seconds == 0 and self.race_seconds == 0:
+            return
+        print(
+            f"search worker: the races took {self.search_race_seconds:.1f} s of the "
+            f"searches and {self.race_seconds:.1f} s of pondering, the tree pondered "
+            f"{self.tree_seconds:.1f} s",
+            file=sys.stderr,
+        )
 
     def _report_unjudged(self) -> None:
         """At the end of a match, say so where its race judged nothing or left some
