@@ -71,7 +71,7 @@ def measure(rules_path: Path, iterations: int) -> Rates:
     worker.rng.seed(1)
     worker.handle({"cmd": "load", "rules": rules_path.read_text()})
     worker.traps_on = False
-    worker.tactics_on = False
+    worker.tactics.on = False
     worker.settle()
     assert worker.tree is not None
     build = getattr(worker.tree.root.state.game, "native_build", None)

@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from ggp.gdl.load import game_from_file  # noqa: E402
 from ggp.player.search.tactics import LOCAL_SHARE, Tactics  # noqa: E402
-from ggp.player.service.search_worker import NATIVE_TACTICS_NODES, TACTICS_NODES  # noqa: E402
+from ggp.player.service.served_tactics import NATIVE_TACTICS_NODES, TACTICS_NODES  # noqa: E402
 
 SEARCHES = {
     "python": (False, 0.0, TACTICS_NODES),

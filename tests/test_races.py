@@ -16,7 +16,7 @@ from ggp.gdl.load import game_from_text
 from ggp.player.search import races
 from ggp.player.search.mcts import MCTS
 from ggp.player.search.races import Race, RaceGame, SearchConfig, move_seconds
-from ggp.player.service import search_worker
+from ggp.player.service import search_worker, served_tactics
 from ggp.player.service.search_worker import SearchWorker
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -450,33 +450,33 @@ def test_the_tactics_are_raced_only_where_the_load_says_and_run_once_chosen(
     raced = prepared(True, tmp_path, tactics_race=True, tactics_workers=2)
     raced.start_race()
     assert raced.race.standing.name == "tactics on/off"
-    assert raced.race.standing.config.tactics and not raced.tactics_on
-    assert raced.race.tactics_share == pytest.approx(2 * search_worker.TACTICS_SHARE)
+    assert raced.race.standing.config.tactics and not raced.tactics.on
+    assert raced.race.tactics_share == pytest.approx(2 * served_tactics.TACTICS_SHARE)
     monkeypatch.setattr(search_worker, "Race", TacticsVerdict)
     chosen = prepared(True, tmp_path, tactics_race=True)
     tree = chosen.tree
     command = {"cmd": "search", "role": 0, "until": time.time() + 30, "iterations": None}
     answer = chosen.handle({**command, "until": time.time() + 0.5, "race": 0.5})
-    assert chosen.tactics_on and chosen.config.tactics
+    assert chosen.tactics.on and chosen.config.tactics
     assert chosen.tree is tree  # the tactics run beside the tree: it is kept
     assert answer["config"].endswith(", tactics")
     assert "the search plays decisive playouts, c=0.35, tactics" in capsys.readouterr().err
     answer = chosen.handle({**command, "until": time.time() + 0.5})
-    assert chosen.tactics is not None  # the tactics searched this move's position
+    assert chosen.tactics.search is not None  # the tactics searched this move's position
 
     def broken(*args: object) -> None:
         raise GameDefinitionError("no legal move for white")
 
     # rules that break in the tactics stop them, and the configuration says so...
-    monkeypatch.setattr(chosen.tactics, "analyse", broken)
+    monkeypatch.setattr(chosen.tactics.search, "analyse", broken)
     answer = chosen.handle({**command, "until": time.time() + 0.5})
-    assert not chosen.tactics_on and not answer["config"].endswith(", tactics")
+    assert not chosen.tactics.on and not answer["config"].endswith(", tactics")
     assert "the tactics stop: no legal move for white" in capsys.readouterr().err
     # ...and a later race's choice of them does not turn them on again
     chosen.race = None
     answer = chosen.handle({**command, "until": time.time() + 0.5, "race": 0.5})
     assert chosen.race.finished and chosen.chosen.tactics
-    assert not chosen.tactics_on and not answer["config"].endswith(", tactics")
+    assert not chosen.tactics.on and not answer["config"].endswith(", tactics")
 
 
 def test_where_trees_over_parts_play_only_the_tactics_are_raced(capsys, tmp_path) -> None:
@@ -595,7 +595,7 @@ def test_a_worker_that_does_not_race_follows_the_racing_workers_choice(
     tree = worker.tree
     tactics = dataclasses.asdict(dataclasses.replace(twice, tactics=True))
     assert worker.handle({"cmd": "configure", "config": tactics})["config"].endswith(", tactics")
-    assert worker.tree is tree and not worker.tactics_on
+    assert worker.tree is tree and not worker.tactics.on
     # a worker that races chooses for itself
     racer = prepared(True, tmp_path)
     default = racer.config

@@ -14,8 +14,9 @@ from ggp.games.connect_four import ConnectFour
 from ggp.gdl.load import game_from_text
 from ggp.player.search.mcts import MCTS
 from ggp.player.search.tactics import Tactics, Verdict
-from ggp.player.service import search_worker
-from ggp.player.service.search_worker import TACTICS_REPLIES, SearchWorker, likely_replies
+from ggp.player.service import served_tactics
+from ggp.player.service.search_worker import PONDER_SLICE, SearchWorker
+from ggp.player.service.served_tactics import TACTICS_REPLIES, likely_replies
 from perfect_play import value
 from test_mcts import TICTACTOE as TICTACTOE_GAME
 
@@ -324,6 +325,12 @@ def test_every_move_lost_to_a_guessed_reply_is_not_a_proven_loss() -> None:
     assert answer["proven"] is None
 
 
+def ponder_tactics(worker: SearchWorker) -> bool:
+    """A slice of pondering given to the tactics, as `SearchWorker.ponder` gives one."""
+    assert worker.tree is not None
+    return worker.tactics.ponder(worker.tree, worker.steps, time.monotonic() + PONDER_SLICE)
+
+
 def test_pondering_searches_the_likeliest_replies_for_our_next_move() -> None:
     """After our move, the tactics search the positions after the opponent's most
     visited replies while pondering; at our next move the table knows them."""
@@ -334,24 +341,24 @@ def test_pondering_searches_the_likeliest_replies_for_our_next_move() -> None:
     if build is not None:
         build.join(120)
     worker.take_better_search()
-    assert not worker.ponder_tactics()  # nothing searched for us yet
+    assert not ponder_tactics(worker)  # nothing searched for us yet
     worker.rng.seed(1)
     answer = search(worker, 0, 300)  # as x: the tactics are ours
-    assert not worker.ponder_tactics()  # our move: no replies to look at
+    assert not ponder_tactics(worker)  # our move: no replies to look at
     # the move chosen, searched most: after a fixed move (mark 2 2) the subtree once
     # held a single reply visited (a clean clone's CI run, cause not found)
     worker.handle({"cmd": "advance", "joint": [answer["move"], "noop"]})
-    assert worker.tree is not None and worker.tactics is not None
+    assert worker.tree is not None and worker.tactics.search is not None
     replies = likely_replies(worker.tree, 0, TACTICS_REPLIES)
     assert len(replies) == TACTICS_REPLIES
     searched = 0
-    while worker.ponder_tactics():
+    while ponder_tactics(worker):
         searched += 1
-    assert searched >= TACTICS_REPLIES and worker.replies == []
+    assert searched >= TACTICS_REPLIES and worker.tactics.replies == []
     for state in replies:  # each finished: every child of the position is in the table
-        verdict = worker.tactics.analyse(state, time.monotonic() + 60, 1_000_000)
+        verdict = worker.tactics.search.analyse(state, time.monotonic() + 60, 1_000_000)
         # (native code makes the position's children again at each depth, for each question)
-        native = worker.tactics.native_rules(state) is not None
+        native = worker.tactics.search.native_rules(state) is not None
         looked_up = len(verdict.moves) * (2 * verdict.depth if native else 1)
         assert verdict.finished and verdict.nodes <= looked_up
 
@@ -409,7 +416,7 @@ def test_the_served_search_checks_its_favourite_where_the_tactics_did_not_finish
 ) -> None:
     """With no time for the tactics before the search, the check after it proves the
     tree's favourite lost where it is, and the block is played every time."""
-    monkeypatch.setattr(search_worker, "TACTICS_SHARE", 0.0)
+    monkeypatch.setattr(served_tactics, "TACTICS_SHARE", 0.0)
     played, checked = set(), 0
     for seed in range(12):
         worker = worker_at(True, THREAT)
@@ -432,26 +439,26 @@ def test_the_served_search_checks_its_favourite_where_the_tactics_did_not_finish
 def test_rules_that_break_in_the_check_stop_the_tactics_and_the_move_is_answered(
     capsys, monkeypatch
 ) -> None:
-    monkeypatch.setattr(search_worker, "TACTICS_SHARE", 0.0)
+    monkeypatch.setattr(served_tactics, "TACTICS_SHARE", 0.0)
     worker = worker_at(True, THREAT)
     search(worker, 1, 8)  # the tactics made, and searched
 
     def broken(*args: object) -> None:
         raise GameDefinitionError("no legal move for o")
 
-    assert worker.tactics is not None
-    monkeypatch.setattr(worker.tactics, "check", broken)
+    assert worker.tactics.search is not None
+    monkeypatch.setattr(worker.tactics.search, "check", broken)
     capsys.readouterr()
     answer = search(worker, 1, 8)
     assert answer["move"] in worker.tree.root_state.legal_moves(1)
     assert "the tactics stop: no legal move for o" in capsys.readouterr().err
-    assert not worker.tactics_on
+    assert not worker.tactics.on
 
 
 def test_the_serve_log_says_when_the_local_tactics_stop(capsys, monkeypatch) -> None:
     worker = worker_at(True, THREAT)
     search(worker, 1, 8)  # the tactics made
-    tactics = worker.tactics
+    tactics = worker.tactics.search
     assert tactics is not None
     analyse = tactics.analyse
 

@@ -8,7 +8,8 @@ import time
 
 import pytest
 from gdl_texts import PENNIES, TICTACTOE
-from ggp.player.service.search_worker import TACTICS_SHARE, SearchWorker
+from ggp.player.service.search_worker import SearchWorker
+from ggp.player.service.served_tactics import TACTICS_SHARE
 from ggp.player.service.worker_client import WorkerDied
 from ggp.player.service.worker_pool import (
     WorkerPool,
@@ -79,11 +80,11 @@ def test_the_tactics_run_in_the_first_worker_with_the_time_of_all() -> None:
     search = {"cmd": "search", "role": 0, "until": 0.0}
     assert for_worker(search, 1, 2) == search
     worker = SearchWorker()
-    assert (worker.tactics_share(), worker.tactics_ponder()) == (TACTICS_SHARE, 4)
-    worker.tactics_workers = 2
-    assert (worker.tactics_share(), worker.tactics_ponder()) == (2 * TACTICS_SHARE, 2)
-    worker.tactics_workers = 8
-    assert (worker.tactics_share(), worker.tactics_ponder()) == (0.5, 2)
+    assert (worker.tactics.share(), worker.tactics.ponder_every()) == (TACTICS_SHARE, 4)
+    worker.tactics.workers = 2
+    assert (worker.tactics.share(), worker.tactics.ponder_every()) == (2 * TACTICS_SHARE, 2)
+    worker.tactics.workers = 8
+    assert (worker.tactics.share(), worker.tactics.ponder_every()) == (0.5, 2)
 
 
 @pytest.mark.asyncio

@@ -89,7 +89,7 @@ MOVE_SECONDS = (0.005, 0.05)
 
 TACTICS_SHARE = 0.1
 """The share of a race move a side with the tactics gives them, as a search worker
-of `ggp serve` does (`ggp.player.service.search_worker.TACTICS_SHARE`)."""
+of `ggp serve` does (`ggp.player.service.served_tactics.TACTICS_SHARE`)."""
 
 TACTICS_STATES = 50_000_000
 """States the tactics of a race move may look at: the move's time bounds them first."""

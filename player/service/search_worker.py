@@ -17,10 +17,10 @@ echoes that ``id``:
   positions are solved exactly; R, by default `SEARCH_RACES`, whether
   configurations are raced; T, by default `SEARCH_TACTICS`, whether each position
   is searched for forced wins and losses first, and the move chosen checked after the
-  MCTS search, with the time of K workers
-  (`tactics_share`, `check_share`; by default 1: the pool gives the tactics of all its workers to
-  one); A, by default false, whether the races judge the tactics where T is false
-  (a challenger that turns them on); with W, the answer waits up to W seconds for
+  MCTS search, with the time of K workers (`ggp.player.service.served_tactics`;
+  by default 1: the pool gives the tactics of all its workers to one); A, by
+  default false, whether the races judge the tactics where T is false (a challenger
+  that turns them on); with W, the answer waits up to W seconds for
   the compiled game, for benchmarks); answers ``{"roles": [...]}``;
 - ``{"cmd": "search", "role": I, "until": T, "iterations": N or null,
   "race": F}``: search until T (`time.time()` seconds: the deadline counts
@@ -121,11 +121,12 @@ from ggp.player.search.puzzle import PuzzleSearch
 from ggp.player.search.races import CHANGES, TACTICS_CHANGE, Race, SearchConfig
 from ggp.player.search.races import move_seconds as race_move_seconds
 from ggp.player.search.state_table import StateTable, table_path
-from ggp.player.search.tactics import Tactics, Verdict
+from ggp.player.search.tactics import Verdict
 from ggp.player.search.traps import SOLVE_SHARE, TRAP_SHARE, Plan, Traps
 from ggp.player.search.tree import Rewards
 from ggp.player.service.game_factory import game_from_text
 from ggp.player.service.lifeline import watch_parent
+from ggp.player.service.served_tactics import SEARCH_TACTICS, ServedTactics
 from ggp.player.service.staged_rules import Builder, StagedRules, replay
 
 SMALL_TREE = 100
@@ -431,39 +432,6 @@ exactly, and among the moves that keep their value the trap a flat Monte Carlo
 opponent is likeliest to fall into (`ggp.player.search.traps`, `mcts:traps=yes`)."""
 
 
-SEARCH_TACTICS = False
-"""Search each move's position for forced wins and losses a few plies deep
-(`ggp.player.search.tactics`) before the MCTS search, in at most `TACTICS_SHARE`
-of the move's time and `TACTICS_NODES` states: a proven win is played at once,
-and a move proven to lose is not played while one not proven to lose is left
-(docs/tactics.md).  The default where ``load`` does not say; the server always
-says (`ggp.player.service.session.TACTICS`)."""
-
-TACTICS_SHARE = 0.1
-"""The share of a move's time the tactical search may take..."""
-
-CHECK_SHARE = 0.1
-"""The share of a move's time kept, where the tactics did not finish before the MCTS
-search, for the check of the move it chose (`Tactics.check`: that move searched alone,
-and the next where it is proven lost)..."""
-
-TACTICS_NODES = 200_000
-"""...and the states it may look at in Python (about 2 CPU-s of Breakthrough's
-compiled rules), or..."""
-
-NATIVE_TACTICS_NODES = 50_000_000
-"""...in the game's native library (about 10 CPU-s of native Breakthrough)."""
-
-TACTICS_PONDER = 4
-"""One slice of pondering in this many goes to the tactics (`SearchWorker.ponder`), in
-a worker that searches them for itself alone."""
-
-TACTICS_REPLIES = 3
-"""While pondering where another role is on move, a slice in `tactics_ponder` goes to
-the tactics of the positions after its likeliest replies (the most visited at the
-root), this many, so that at our move their table holds what they prove."""
-
-
 def build_native(rules: str) -> Game:
     """The game of `rules` on native code, or the fastest reasoner there is (`ggp.gdl.load`)."""
     return game_from_text(rules, "the rules of this match", "native")
@@ -506,23 +474,8 @@ class SearchWorker:
         """Whether to solve positions exactly and set traps (``traps`` at load)."""
         self.traps: Traps | None = None
         """With `traps_on`: the exact values and traps of our role in this match."""
-        self.tactics_on = SEARCH_TACTICS
-        self.tactics_race = False
-        """Whether the races judge the tactics (``tactics_race`` at load)."""
-        self.tactics_workers = 1
-        """The workers whose tactics this one searches (``tactics_workers`` at load):
-        the others leave theirs to it and search MCTS only."""
-        """Whether to search for forced wins and losses (``tactics`` at load)."""
-        self.tactics: Tactics | None = None
-        """With `tactics_on`: our role's tactical search and its table, over the match."""
-        self.tactics_broke = False
-        """Whether the tactics stopped on rules that broke in them (this match): no race
-        choice turns them on again."""
-        self.replies: list[State] = []
-        """The positions after the other role's likeliest replies, left for the tactics
-        to search while pondering..."""
-        self.replies_step = -1
-        """...at the step they were found for."""
+        self.tactics = ServedTactics(self._tactics_stopped)
+        """Our role's tactical search over the match, as the search serves it."""
         self.ponder_limit = 0.0
         """Seconds pondered at most after a command (0: no pondering)."""
         self.ponder_until = 0.0
@@ -557,7 +510,8 @@ class SearchWorker:
         """The configuration the races chose, once one changed it: this worker's own,
         or the racing worker's (``configure``), followed through new trees."""
         self.ponder_slices = 0
-        """Slices of pondering so far (one in `tactics_ponder` may go to the tactics)."""
+        """Slices of pondering so far (one in `ServedTactics.ponder_every` may go to the
+        tactics)."""
         self.race_seconds = 0.0
         """Seconds of pondering given to races in this match..."""
         self.tree_seconds = 0.0
@@ -590,10 +544,11 @@ class SearchWorker:
                 self.settle(command["settle"])
             self.ponder_limit = command.get("ponder", 0.0)
             self.traps_on = command.get("traps", SEARCH_TRAPS)
-            self.tactics_on = command.get("tactics", SEARCH_TACTICS)
-            self.tactics_broke = False
-            self.tactics_race = bool(command.get("tactics_race", False))
-            self.tactics_workers = max(1, int(command.get("tactics_workers", 1)))
+            self.tactics.load(
+                command.get("tactics", SEARCH_TACTICS),
+                bool(command.get("tactics_race", False)),
+                int(command.get("tactics_workers", 1)),
+            )
             self.races_on = command.get("races", SEARCH_RACES)
             return answer
         if self.tree is None:
@@ -643,8 +598,7 @@ class SearchWorker:
         self.parts = PartTrees(self._part_tree, SEARCH_KEEP_PARTS)
         self.part = None
         self.traps = None
-        self.tactics = None
-        self.replies, self.replies_step = [], -1
+        self.tactics.restart()
         self.puzzle = self._puzzle_at(state, depth)
 
     def _puzzle_at(self, state: State, depth: int) -> PuzzleSearch | None:
@@ -898,8 +852,8 @@ class SearchWorker:
             print(f"search worker: no races: {error}", file=sys.stderr)
             self.races_on = False
             return
-        self.config = dataclasses.replace(self.config, tactics=self.tactics_on)
-        changes = CHANGES if self.tactics_race else tuple(c for c in CHANGES if c != TACTICS_CHANGE)
+        self.config = dataclasses.replace(self.config, tactics=self.tactics.on)
+        changes = CHANGES if self.tactics.race else tuple(c for c in CHANGES if c != TACTICS_CHANGE)
         if SEARCH_FACTOR and independent_choices(state):
             # the trees over parts take none of the joint tree's configuration but the tactics
             changes = tuple(c for c in changes if c == TACTICS_CHANGE)
@@ -919,7 +873,7 @@ class SearchWorker:
             self.heuristic is not None,
             changes=changes,
             confirm_seconds=self.scale_seconds,
-            tactics_share=self.tactics_share(),
+            tactics_share=self.tactics.share(),
         )
         print(
             f"search worker: racing configurations against {self.config.describe()}, "
@@ -970,9 +924,9 @@ class SearchWorker:
             )
         if changed:
             before = self.config
-            self.tactics_on = race.champion.tactics and not self.tactics_broke
+            self.tactics.on = race.champion.tactics and not self.tactics.broke
             self.chosen = race.champion
-            self.config = dataclasses.replace(race.champion, tactics=self.tactics_on)
+            self.config = dataclasses.replace(race.champion, tactics=self.tactics.on)
             self._regrow_unless_alike(before)
         if race.finished:
             print(f"search worker: the search plays {self.config.describe()}", file=sys.stderr)
@@ -1017,12 +971,13 @@ class SearchWorker:
             if move is not None:
                 return self._answer(tree, role, move, 0, cpu, plan, first)
         else:
-            verdict = self._tactics(role, time.monotonic() + self.tactics_share() * seconds)
+            tactics_until = time.monotonic() + self.tactics.share() * seconds
+            verdict = self.tactics.prove(tree.root_state, role, self.steps, tactics_until)
             if verdict is not None and verdict.wins:
                 move = verdict.choose(None, [stats.move for stats in tree.statistics(role)])
                 return self._answer(tree, role, move, 0, cpu, plan, first, verdict)
             if verdict is not None and not verdict.finished:
-                search_until = deadline - self.check_share() * seconds
+                search_until = deadline - self.tactics.check_share() * seconds
         while iterations is None or sims < iterations:
             began = time.monotonic()
             if self.improving and (
@@ -1065,7 +1020,8 @@ class SearchWorker:
             favourite = move
             ranked = [stats.move for stats in tree.statistics(role)]
             if search_until < deadline:
-                verdict = self._check(verdict, [favourite, *ranked], deadline)
+                order = [favourite, *ranked]
+                verdict = self.tactics.check(tree.root_state, verdict, order, self.steps, deadline)
             move = verdict.choose(move, ranked)
             if move != favourite:
                 print(
@@ -1139,89 +1095,9 @@ class SearchWorker:
             self.traps_on = False
             return None
 
-    def _tactics(self, role: int, deadline: float) -> Verdict | None:
-        """With `tactics_on`, what the tactical search proves at the current state by
-        `deadline` (`ggp.player.search.tactics`).  Not on the interpreter, where a
-        state can take seconds (as `_solve`)."""
-        tree = self.tree
-        assert tree is not None
-        if not self.tactics_on or not isinstance(tree.root_state.game, CompiledGame):
-            return None
-        if self.tactics is None or self.tactics.role != role:
-            self.tactics = Tactics(role)
-        try:
-            verdict = self._analyse(tree.root_state, deadline)
-        except GameDefinitionError as error:  # as `_solve`
-            self._stop_tactics(error)
-            return None
-        if verdict.found:
-            print(
-                f"search worker: tactics at move {self.steps}: {verdict.describe()}",
-                file=sys.stderr,
-            )
-        return verdict
-
-    def _analyse(self, state: State, deadline: float) -> Verdict:
-        """The tactics' verdict of `state` by `deadline`; says so when the local search
-        loses its share (`ggp.player.search.tactics.LOCAL_TRIAL`)."""
-        tactics = self.tactics
-        assert tactics is not None
-        share = tactics.local_share
-        verdict = tactics.analyse(state, deadline, self._tactics_budget(state))
-        if tactics.local_share != share:
-            print(
-                f"search worker: the local tactics stop at move {self.steps}: "
-                f"{tactics.local_evidence()}",
-                file=sys.stderr,
-            )
-        return verdict
-
-    def _check(self, verdict: Verdict, ranked: list[str], deadline: float) -> Verdict:
-        """`verdict` with the move it lets the search play (`ranked`: the search's
-        favourite first) searched again alone until `deadline` (`Tactics.check`)."""
-        tactics, tree = self.tactics, self.tree
-        assert tactics is not None and tree is not None
-        state = tree.root_state
-        try:
-            checked = tactics.check(state, verdict, ranked, deadline, self._tactics_budget(state))
-        except GameDefinitionError as error:  # as `_tactics`; what was proven before holds
-            self._stop_tactics(error)
-            return verdict
-        if checked.losses != verdict.losses or checked.wins != verdict.wins:
-            print(
-                f"search worker: the check at move {self.steps} proved: {checked.describe()}",
-                file=sys.stderr,
-            )
-        return checked
-
-    def _stop_tactics(self, error: GameDefinitionError) -> None:
-        """The tactics stop for the match: the rules broke in them."""
-        print(f"search worker: the tactics stop: {error}", file=sys.stderr)
-        self.tactics_on, self.tactics_broke = False, True
+    def _tactics_stopped(self) -> None:
+        """The rules broke in the tactics: the search goes on without them."""
         self.config = dataclasses.replace(self.config, tactics=False)
-
-    def check_share(self) -> float:
-        """The share of a move's time for the check of the move chosen: `CHECK_SHARE`
-        for each worker whose tactics this one searches (as `tactics_share`)."""
-        return min(0.5, CHECK_SHARE * self.tactics_workers)
-
-    def tactics_share(self) -> float:
-        """The share of a move's time for the tactics: `TACTICS_SHARE` for each worker
-        whose tactics this one searches, at most one half."""
-        return min(0.5, TACTICS_SHARE * self.tactics_workers)
-
-    def tactics_ponder(self) -> int:
-        """One slice of pondering in this many goes to the tactics: `TACTICS_PONDER`,
-        more often for each worker whose tactics this one searches (at most every
-        other slice)."""
-        return max(2, TACTICS_PONDER // self.tactics_workers)
-
-    def _tactics_budget(self, state: State) -> int:
-        """The states the tactics may look at from `state`: `NATIVE_TACTICS_NODES` where
-        they run in the native library, else `TACTICS_NODES`."""
-        assert self.tactics is not None
-        native = self.tactics.native_rules(state) is not None
-        return NATIVE_TACTICS_NODES if native else TACTICS_NODES
 
     def _answer(
         self,
@@ -1351,8 +1227,8 @@ class SearchWorker:
         (in a puzzle, the puzzle search, until it is done).
         While a race runs, it gets slices as long as it has had no more of the
         pondering's time than the search (`race_seconds`), and one slice in
-        `tactics_ponder` goes to the tactics of the likeliest replies while there are some to search
-        (`ponder_tactics`)."""
+        `ServedTactics.ponder_every` goes to the tactics of the likeliest replies while
+        there are some to search (`ServedTactics.ponder`)."""
         self.take_better_search()
         if self.puzzle is not None:
             began = time.monotonic()
@@ -1367,7 +1243,9 @@ class SearchWorker:
             self.run_race(began + PONDER_SLICE)
             self.race_seconds += time.monotonic() - began
             return
-        if self.ponder_slices % self.tactics_ponder() == 1 and self.ponder_tactics():
+        if self.ponder_slices % self.tactics.ponder_every() == 1 and self.tactics.ponder(
+            self.tree, self.steps, time.monotonic() + PONDER_SLICE
+        ):
             return
         tree = self.parts.ponder_tree() or self.tree
         assert tree is not None
@@ -1381,26 +1259,6 @@ class SearchWorker:
         self.pondered += sims
         self.ponder_seconds += time.monotonic() - began
         self.tree_seconds += time.monotonic() - began
-
-    def ponder_tactics(self) -> bool:
-        """With `tactics_on`, once we have searched: a slice of the tactics of the
-        positions after the likeliest replies (`TACTICS_REPLIES`), one at a time
-        until each is finished; returns whether it searched."""
-        tactics, tree = self.tactics, self.tree
-        if tactics is None or tree is None or not self.tactics_on:
-            return False
-        if self.replies_step != self.steps:  # looked for until some are found
-            self.replies = likely_replies(tree, tactics.role, TACTICS_REPLIES)
-            if self.replies:
-                self.replies_step = self.steps
-        if not self.replies:
-            return False
-        began = time.monotonic()
-        reply = self.replies.pop(0)
-        verdict = self._analyse(reply, began + PONDER_SLICE)
-        if not verdict.finished:  # its turn again after the others' (native: deeper each time)
-            self.replies.append(reply)
-        return True
 
     def advance(self, joint: list[str]) -> dict[str, Any]:
         tree = self.tree
@@ -1463,25 +1321,6 @@ class SearchWorker:
         tree, table = self.tree, self.table
         if tree is not None and table is not None and tree.root_depth <= table.depth:
             table.record(tree.root)
-
-
-def likely_replies(tree: MCTS, role: int, count: int) -> list[State]:
-    """Where one role other than `role` is on move at the root of `tree`: the
-    positions after its `count` most visited moves, those not terminal."""
-    root = tree.root
-    if root.moves is None or len(root.choosers) != 1 or root.choosers[0] == role:
-        return []
-    chooser = root.choosers[0]
-    replies = []
-    for stats in tree.statistics(chooser)[:count]:
-        if stats.visits == 0:
-            break
-        joint = [moves[0] for moves in root.moves]
-        joint[chooser] = stats.move
-        state = root.state.next_listed(joint)
-        if not state.is_terminal():
-            replies.append(state)
-    return replies
 
 
 def reasoner_of(game: Game) -> str:
