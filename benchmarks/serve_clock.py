@@ -139,6 +139,9 @@ async def play_all(args: argparse.Namespace, url: str) -> dict[str, tuple[Game, 
         for path in args.games:
             rules = Path(path).read_text()
             game = game_from_text(rules, str(path))
+            build = getattr(game, "native_build", None)
+            if build is not None:  # the referee's own steps at full speed before the match: a
+                build.join()  # step that waits for native code would outlast `--idle-clocks`
             name = Path(path).stem
             timings = Timings()
             results[name] = (game, timings)
