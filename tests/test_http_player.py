@@ -10,6 +10,7 @@ import time
 
 import pytest
 from gdl_texts import BROKEN, PENNIES, TICTACTOE
+from ggp.player.service import http_player
 from ggp.player.service.http_player import CORS_HEADERS, PLAYER, PlayerConfig, create_app
 from ggp.player.service.session import Choice
 from ggp.player.service.worker_client import WorkerClient, WorkerTimeout
@@ -311,7 +312,8 @@ async def test_a_duplicate_start_is_refused_clearly(player) -> None:
     assert await send("(abort ttt.11)") == "aborted"
 
 
-async def test_an_abandoned_match_is_ended_and_its_slot_freed(player, caplog) -> None:
+async def test_an_abandoned_match_is_ended_and_its_slot_freed(player, caplog, monkeypatch) -> None:
+    monkeypatch.setattr(http_player, "IDLE_SECONDS", 0.0)
     _, send = await player(idle_clocks=1)
     assert await send(f"(start gone.1 xplayer ({TICTACTOE}) 5 1)") == "ready"
     assert (await send("(play gone.1 nil)")).startswith("(mark ")
@@ -326,14 +328,31 @@ async def test_an_abandoned_match_is_ended_and_its_slot_freed(player, caplog) ->
     )
 
 
-async def test_a_match_is_not_abandoned_while_its_start_clock_runs(player) -> None:
+async def test_a_match_is_not_abandoned_while_its_start_clock_runs(player, monkeypatch) -> None:
     """A player that answered ready early (here: rules it cannot play, at once) waits
     for the other players' start clock before it counts play clocks of silence."""
+    monkeypatch.setattr(http_player, "IDLE_SECONDS", 0.0)
     _, send = await player(idle_clocks=1)
     assert await send(f"(start early.1 xplayer ({BROKEN}) 30 1)") == "ready"
     await asyncio.sleep(4)
     assert await send("(info)") == "((name ggp-player) (status busy))"
     assert await send("(abort early.1)") == "aborted"
+
+
+async def test_a_slow_referee_s_silence_of_a_few_play_clocks_does_not_end_the_match(
+    player, monkeypatch
+) -> None:
+    """Play clocks of 1 s and 1 of them idle allowed, but 20 s at least: a referee silent
+    for 4 play clocks (its own step of a large game) finds its match still played."""
+    monkeypatch.setattr(http_player, "IDLE_SECONDS", 20.0)
+    _, send = await player(idle_clocks=1)
+    assert await send(f"(start slow.1 xplayer ({TICTACTOE}) 2 1)") == "ready"
+    move = await send("(play slow.1 nil)")
+    assert move.startswith("(mark ")
+    await asyncio.sleep(4)
+    assert await send("(info)") == "((name ggp-player) (status busy))"
+    assert await send(f"(play slow.1 ({move} noop))") == "noop"  # o's turn
+    assert await send("(abort slow.1)") == "aborted"
 
 
 async def test_the_log_times_a_reply_from_the_messages_arrival_to_its_sending(

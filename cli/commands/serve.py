@@ -16,6 +16,7 @@ from ggp.player.service.http_player import (
     DEFAULT_MAX_NODES,
     DEFAULT_MAX_TABLES,
     DEFAULT_READ_TIMEOUT,
+    IDLE_SECONDS,
     PlayerConfig,
     create_app,
     server_options,
@@ -145,8 +146,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=float,
         default=DEFAULT_IDLE_CLOCKS,
         metavar="N",
-        help="end a match that has had no message for N play clocks since the last reply "
-        f"(its manager is gone) and free its slot ({DEFAULT_IDLE_CLOCKS:g})",
+        help="end a match that has had no message for N play clocks since the last reply, "
+        f"and at least {IDLE_SECONDS:g} s (its manager is gone), and free its slot "
+        f"({DEFAULT_IDLE_CLOCKS:g})",
     )
     parser.add_argument(
         "--copy-memory",

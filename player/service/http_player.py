@@ -80,7 +80,13 @@ CORS_HEADERS = {
 }
 
 DEFAULT_IDLE_CLOCKS = 3.0
-"""Play clocks without a message after which a match is taken as abandoned."""
+"""Play clocks without a message after which a match is taken as abandoned..."""
+
+IDLE_SECONDS = 60.0
+"""...and at least this many seconds, whatever the play clock: a referee's own step of a
+large game can outlast a few short play clocks (a referee on kalaha_2009, waiting for
+its rules' native code, sent nothing for 15 s at a 5 s play clock), and a match ended
+then is lost whole."""
 
 DEFAULT_MAX_TABLES = 100
 """State tables kept in the table folder; the oldest beyond are deleted."""
@@ -432,14 +438,15 @@ class Player:
         return await GameClient.spawn(self.config.limits.copy_memory)
 
     async def _reap(self) -> None:
-        """End every match that has had no message for `idle_clocks` play clocks (counted
-        from the start clock's end at the earliest)."""
+        """End every match that has had no message for `idle_clocks` play clocks and
+        `IDLE_SECONDS` (counted from the start clock's end at the earliest)."""
         while True:
             await asyncio.sleep(_REAP_EVERY)
             now = time.monotonic()
             for match_id, session in list(self.sessions.items()):
                 idle = now - max(session.last_active, session.quiet_until)
-                if session.lock.locked() or idle < self.config.idle_clocks * session.play_clock:
+                limit = max(self.config.idle_clocks * session.play_clock, IDLE_SECONDS)
+                if session.lock.locked() or idle < limit:
                     continue
                 log.warning(
                     "match %s: abandoned (no message for %.1f s, %g play clocks): ended",
