@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from gdl_texts import PENNIES, TICTACTOE
 from ggp.gdl.compiled.compiled_game import CompiledGame, CompiledState
-from ggp.gdl.native.locality import touch_masks
+from ggp.gdl.native.locality import _bit_counts, _more_than, touch_masks
 from ggp.gdl.native.tactics import Found, NativeTactics
 from ggp.gdl.syntax.terms import to_kif
 from ggp.player.search.tactics import Tactics, Verdict
@@ -253,6 +253,17 @@ def test_a_move_touches_the_facts_it_reads_and_writes_not_whose_turn_it_is() -> 
             to_kif(network.base[bit]) for bit in range(len(network.base)) if masks[index] >> bit & 1
         }
         assert touched == {f"(cell {cell} b)", f"(cell {cell} o)"}
+
+
+def test_the_bits_more_than_a_limit_of_masks_have_are_counted_as_one_by_one() -> None:
+    """The bit-sliced count of `_uncommon` against counting each bit of each mask."""
+    rng = random.Random(3)
+    for _ in range(300):
+        width = rng.randint(1, 90)
+        masks = [rng.getrandbits(width) for _ in range(rng.randint(0, 40))]
+        limit = rng.randint(0, len(masks) + 2)
+        counted = sum(1 << bit for bit in range(width) if sum(m >> bit & 1 for m in masks) > limit)
+        assert _more_than(_bit_counts(masks), limit) == counted
 
 
 def scripted_search(moves: int, local_proves: list[bool], calls: list[bool]):

@@ -69,6 +69,7 @@ def attach_native(game: CompiledGame) -> None:
         network, values = with_goals, goal_values(with_goals)
     native = NativeRules(network, values)
     native.count_missing_goals_as(game.missing_goal)  # before its playouts are measured
+    native.touch_masks()  # here, not in a search's time
     game.use_native(
         native,
         playout_batch(game, native),

@@ -14,6 +14,8 @@ a frozen role's moves can, what those moves change is worked out once a state.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ggp.gdl.network.formulas import Network, support
 
 MAX_LITERALS = 2_000_000
@@ -72,14 +74,36 @@ def _uncommon(network: Network, masks: list[int]) -> list[int]:
     ``distinct``, says nothing of where a move is)."""
     common = 0
     for moves in network.legal:
-        counts: dict[int, int] = {}
-        for _, move in moves:
-            bits = masks[move]
-            while bits:
-                low = bits & -bits
-                counts[low] = counts.get(low, 0) + 1
-                bits ^= low
-        for bit, count in counts.items():
-            if count > COMMON_SHARE * len(moves):
-                common |= bit
+        counts = _bit_counts(masks[move] for _, move in moves)
+        common |= _more_than(counts, int(COMMON_SHARE * len(moves)))
     return [mask & ~common for mask in masks]
+
+
+def _bit_counts(masks: Iterable[int]) -> list[int]:
+    """For every bit position at once, how many of `masks` have it, bit-sliced: bit k
+    of the count of position i is bit i of the k-th integer (a ripple-carry adder
+    over whole masks, a few integer operations a mask however many bits it has:
+    chess_200's moves counted bit by bit took 11 s)."""
+    counts: list[int] = []
+    for mask in masks:
+        carry, k = mask, 0
+        while carry:
+            if k == len(counts):
+                counts.append(0)
+            counts[k], carry = counts[k] ^ carry, counts[k] & carry
+            k += 1
+    return counts
+
+
+def _more_than(counts: list[int], limit: int) -> int:
+    """The bit positions whose count (`_bit_counts`) is more than `limit` (>= 0)."""
+    if limit.bit_length() > len(counts):
+        return 0
+    above, equal = 0, -1  # compared from the highest bit of the counts down
+    for k in range(len(counts) - 1, -1, -1):
+        if limit >> k & 1:
+            equal &= counts[k]
+        else:
+            above |= equal & counts[k]
+            equal &= ~counts[k]
+    return above

@@ -27,7 +27,7 @@ from ggp.games.playouts import Guide
 from ggp.gdl.compiled.compiled_game import PlayoutBroke
 from ggp.gdl.native.build import NativeUnavailable, build_library, new_ffi
 from ggp.gdl.native.csource import CGenerator
-from ggp.gdl.native.locality import write_masks
+from ggp.gdl.native.locality import touch_masks, write_masks
 from ggp.gdl.native.tree import NativeTree
 from ggp.gdl.network.formulas import Network
 
@@ -62,6 +62,10 @@ class NativeRules:
         """Read once, by the first part playouts (`_cones`), then dropped."""
         self._cone_table: Any = None
         self._cone_lock = threading.Lock()
+        self._touch_network: Network | None = network
+        """Read once, by `touch_masks`, then dropped."""
+        self._touch: list[int] | None = None
+        self._touch_lock = threading.Lock()
 
     def _state(self, bits: int) -> Any:
         """The state as the library reads it: written into this thread's buffer
@@ -262,6 +266,17 @@ class NativeRules:
         if call(state, count, seed, mask, decisive, self._cones(), goals, steps, fail) < 0:
             raise PlayoutBroke(int.from_bytes(ffi.buffer(fail), "little"))
         return results.read(count, self.roles)
+
+    def touch_masks(self) -> list[int] | None:
+        """Per input, the base facts the move touches (`locality.touch_masks`, for the
+        local tactics), worked out once: `ggp.gdl.native.attach.attach_native` does it
+        while the rules are prepared, so that no search waits for it (chess_200: 1.5 s
+        of Python)."""
+        with self._touch_lock:
+            network, self._touch_network = self._touch_network, None
+            if network is not None:
+                self._touch = touch_masks(network)
+            return self._touch
 
     def _cones(self) -> Any:
         """The part playouts' cones (``gdl_part_playouts``): per input, the words of the

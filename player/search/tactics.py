@@ -62,7 +62,6 @@ from itertools import product
 
 from ggp.games.base import State
 from ggp.gdl.compiled.compiled_game import CompiledState
-from ggp.gdl.native.locality import touch_masks
 from ggp.gdl.native.rules import NativeRules
 from ggp.gdl.native.tactics import Found, NativeTactics
 
@@ -332,7 +331,7 @@ class Tactics:
         began = time.monotonic()
         search = self.native
         if search is None or search.native is not native:
-            masks = touch_masks(state.game.compiled.network) if self.local_share > 0 else None
+            masks = native.touch_masks() if self.local_share > 0 else None
             if masks is not None and len(masks) != native.inputs:  # not the library's moves
                 masks = None
             search = self.native = NativeTactics(native, self.role, masks)
