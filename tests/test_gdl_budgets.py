@@ -156,6 +156,16 @@ def test_a_general_next_function_that_does_not_fit_is_not_written_before_play() 
         expected = interpreted.initial_state().playouts(random.Random(seed), 1, RANDOM)[0]
         assert compiled.initial_state().playouts(random.Random(seed), 1, RANDOM)[0] == expected
     assert rules.next_functions  # joint moves got their own functions from their first use
+    # written in the background before play (`staged_rules.first_step`), the general
+    # function serves every joint move's first uses, as where it fitted
+    later = compile_rules(interpreted.strata, interpreted.role_terms, short)
+    later.write_general()
+    assert "next" in later.functions and not later.general_left
+    compiled = CompiledGame.from_game(GdlGame.from_text(COUNTING), later)
+    for seed in range(5):
+        expected = interpreted.initial_state().playouts(random.Random(seed), 1, RANDOM)[0]
+        assert compiled.initial_state().playouts(random.Random(seed), 1, RANDOM)[0] == expected
+    assert not later.next_functions  # no joint move used SPECIALISE_AFTER times yet
 
 
 def test_the_work_counted_never_passes_the_budget() -> None:

@@ -121,6 +121,15 @@ class CompiledRules:
         self.next_functions[joint] = found
         return found
 
+    def write_general(self) -> None:
+        """Write the general next-state function now if it was left (`general_left`):
+        for a caller that has the time before play (a background build), so that no
+        joint move's first use writes code of its own."""
+        if "next" not in self.functions:
+            source = self.generator.general_next_source()
+            self.functions["next"] = compile_source(source, self.generator.constants)["next"]
+        self.general_left = ""
+
     def general(self, joint: tuple[int, ...]) -> Callable[[int], int]:
         """The general next-state function applied to this joint move."""
         function = self.functions.get("next")  # written with the others, before play
