@@ -156,7 +156,7 @@ def test_a_general_next_function_that_does_not_fit_is_not_written_before_play() 
         expected = interpreted.initial_state().playouts(random.Random(seed), 1, RANDOM)[0]
         assert compiled.initial_state().playouts(random.Random(seed), 1, RANDOM)[0] == expected
     assert rules.next_functions  # joint moves got their own functions from their first use
-    # written in the background before play (`staged_rules.first_step`), the general
+    # written in the background before play (`staged_rules.StagedRules`), the general
     # function serves every joint move's first uses, as where it fitted
     later = compile_rules(interpreted.strata, interpreted.role_terms, short)
     later.write_general()

@@ -125,18 +125,22 @@ class CompiledRules:
         """Write the general next-state function now if it was left (`general_left`):
         for a caller that has the time before play (a background build), so that no
         joint move's first use writes code of its own."""
-        if "next" not in self.functions:
-            source = self.generator.general_next_source()
-            self.functions["next"] = compile_source(source, self.generator.constants)["next"]
+        self._general_function()
         self.general_left = ""
 
-    def general(self, joint: tuple[int, ...]) -> Callable[[int], int]:
-        """The general next-state function applied to this joint move."""
-        function = self.functions.get("next")  # written with the others, before play
-        if function is None:  # it did not fit in the budget (`general_left`)
+    def _general_function(self) -> Callable[..., int]:
+        """The general next-state function, written now if it did not fit in the
+        budget (`general_left`); it was written with the others, before play, if it did."""
+        function = self.functions.get("next")
+        if function is None:
             source = self.generator.general_next_source()
             function = compile_source(source, self.generator.constants)["next"]
             self.functions["next"] = function
+        return function
+
+    def general(self, joint: tuple[int, ...]) -> Callable[[int], int]:
+        """The general next-state function applied to this joint move."""
+        function = self._general_function()
 
         def found(state: int) -> int:
             return function(state, *joint)
