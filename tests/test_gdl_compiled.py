@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import subprocess
 
 import pytest
 from ggp.games.base import GameDefinitionError, IllegalMoveError
@@ -153,6 +154,31 @@ def test_generated_code_naming_anything_else_is_refused() -> None:
     with pytest.raises(ValueError, match="names '__import__'"):
         compile_source("def step(S):\n    return __import__('os')\n", {})
     assert compile_source("def goals(S):\n    return bool(S & 4)\n", {})["goals"](5)
+
+
+def test_long_generated_code_is_compiled_in_a_child_process(monkeypatch) -> None:
+    """A long source is compiled by a child Python (CPython's compiler holds the GIL
+    throughout), its code read back; where no child runs, it is compiled here; a
+    forbidden name far past the first checked chunk is still refused."""
+    children: list[list[str]] = []
+    real_run = subprocess.run
+
+    def run(args, **kwargs):
+        children.append(args)
+        return real_run(args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "run", run)
+    filler = "".join(f"def step(S):\n    v{i} = S + {i}\n" for i in range(7000))
+    source = filler + "def goals(S):\n    return bool(S & 4)\n"
+    assert len(source) >= codegen.OFFLOAD_CHARS
+    assert compile_source(source, {})["goals"](5) and compile_source(source, {})["step"](1) is None
+    assert len(children) == 2
+    monkeypatch.setattr(codegen.sys, "executable", "/nonexistent/python")
+    assert compile_source(source, {})["goals"](4)
+    with pytest.raises(ValueError, match="names 'open'"):
+        compile_source(filler + "def goals(S):\n    return open\n", {})
+    with pytest.raises(SyntaxError):
+        codegen.compiled_code(filler + "def goals(S:\n")
 
 
 def test_recursive_ground_rules_reach_their_fixpoint() -> None:

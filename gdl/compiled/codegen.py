@@ -31,9 +31,13 @@ that the names in the source are of that form before compiling it.
 
 from __future__ import annotations
 
+import marshal
 import re
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from types import CodeType
 
 from ggp.gdl.network.formulas import BASE, INPUT, NODE, Folded, MoveFolder, Network, cone, fold
 
@@ -541,16 +545,63 @@ class Generator:
         return "\n".join(lines) + "\n"
 
 
+OFFLOAD_CHARS = 200_000
+"""Generated sources at least this long (about 0.1 s of CPython's compiler) are
+compiled in a child process (`compiled_code`)."""
+
+CHECK_CHARS = 100_000
+"""A long source's names are checked this many characters at a time (`compile_source`)."""
+
+_CHILD_COMPILE = (
+    "import marshal, sys; sys.stdout.buffer.write(marshal.dumps("
+    "compile(sys.stdin.buffer.read().decode(), '<compiled gdl>', 'exec')))"
+)
+
+
 def compile_source(source: str, constants: dict[str, object]) -> dict[str, Callable]:
     """Compile generated `source` after checking that it names nothing unexpected.
 
     Returns its namespace (the functions it defines).
     """
-    for name in _NAMES.findall(source):
-        if name not in _ALLOWED and not _GENERATED.fullmatch(name):
-            raise ValueError(f"generated code names {name[:40]!r}, which it must not")
+    for chunk in _chunks(source, CHECK_CHARS):  # one regex call holds the GIL throughout
+        for name in _NAMES.findall(chunk):
+            if name not in _ALLOWED and not _GENERATED.fullmatch(name):
+                raise ValueError(f"generated code names {name[:40]!r}, which it must not")
     builtins = {"bool": bool, "bytearray": bytearray, "int": int}
     namespace: dict[str, object] = {"__builtins__": builtins, "fixpoint": fixpoint}
     namespace.update(constants)
-    exec(compile(source, "<compiled gdl>", "exec"), namespace)  # source checked above
+    exec(compiled_code(source), namespace)  # source checked above
     return namespace
+
+
+def compiled_code(source: str) -> CodeType:
+    """The code of `source`, compiled in a child Python where it is `OFFLOAD_CHARS` long
+    or more.  CPython's compiler holds the GIL from start to end: the general
+    next-state function of kalaha_2009 (11.7 MB) took 5.3 s in a build thread, all
+    that time the search thread beside it could not answer a move.  The child's code
+    object comes back marshalled and is read in 12 ms.  Where no child can be run,
+    or it fails, the source is compiled here (a syntax error is raised from here)."""
+    if len(source) >= OFFLOAD_CHARS:
+        try:
+            child = subprocess.run(
+                [sys.executable, "-I", "-S", "-c", _CHILD_COMPILE],
+                input=source.encode(),
+                capture_output=True,
+                check=True,
+            )
+            code = marshal.loads(child.stdout)
+            if isinstance(code, CodeType):
+                return code
+        except (OSError, subprocess.SubprocessError, ValueError, EOFError, TypeError):
+            pass
+    return compile(source, "<compiled gdl>", "exec")
+
+
+def _chunks(source: str, size: int) -> Iterable[str]:
+    """`source` in pieces of about `size` characters, each ending at a line's end."""
+    start = 0
+    while start < len(source):
+        end = source.find("\n", start + size)
+        end = len(source) if end < 0 else end + 1
+        yield source[start:end]
+        start = end
