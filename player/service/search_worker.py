@@ -321,7 +321,12 @@ FINISH_PLAYOUTS = 1000
 moves (`playouts.FinishingMoves`: 45 ms on native Breakthrough)..."""
 
 FINISH_SECONDS = 0.25
-"""...or fewer, those of this many CPU seconds (a game of long playouts)."""
+"""...or fewer, those of this many CPU seconds (a game of long playouts)..."""
+
+FINISH_BATCH = 50
+"""...in batches of at most this many, each sized after the first playout's time so
+that the last ends near `FINISH_SECONDS` (chess_200's batches of 50 had taken 0.7
+CPU-s, run inside a search)."""
 
 FINISH_SHARE = 0.5
 """Decisive playouts look for wins among the finishing moves alone where these are
@@ -343,12 +348,15 @@ def serve_finishers(game: Game) -> Finishers | None:
         return None  # not yet, perhaps: looked at again once native code is attached
     rng, state = random.Random(0), game.initial_state()
     found: list[frozenset[str]] = [frozenset() for _ in game.roles]
-    start, played = time.process_time(), 0
+    start, played, batch = time.process_time(), 0, 1
     try:
-        while played < FINISH_PLAYOUTS and time.process_time() - start < FINISH_SECONDS:
-            batch = state.playouts(rng, 50, FINISHING_MOVES)
-            found = [old | new for old, new in zip(found, batch, strict=True)]
-            played += 50
+        while played < FINISH_PLAYOUTS and (spent := time.process_time() - start) < FINISH_SECONDS:
+            if played:  # batches that fit in what is left (chess_200: 14 ms a playout)
+                each = spent / played
+                batch = max(1, min(FINISH_BATCH, int((FINISH_SECONDS - spent) / max(each, 1e-9))))
+            finished = state.playouts(rng, batch, FINISHING_MOVES)
+            found = [old | new for old, new in zip(found, finished, strict=True)]
+            played += batch
     except GameDefinitionError:
         found = []
     # a role none of whose moves ended a playout (Dots and Boxes: every last line is
@@ -630,7 +638,9 @@ class SearchWorker:
         if staged.game is not None:
             state = replay(staged.game, self.history)
             print(
-                f"search worker: the rules are compiled after {staged.seconds:.1f} s; the "
+                f"search worker: the rules are compiled"
+                f"{', with their native code,' if staged.native else ''} after "
+                f"{staged.seconds:.1f} s; the "
                 f"search moves from the interpreter ({tree.node_count} nodes) to them at "
                 f"move {self.steps}",
                 file=sys.stderr,
