@@ -138,7 +138,8 @@ def test_goals_whose_code_does_not_fit_are_left_to_the_interpreter() -> None:
         assert compiled.initial_state().playouts(random.Random(seed), 1, RANDOM)[0] == expected
 
 
-def test_a_general_next_function_that_does_not_fit_is_not_written_before_play() -> None:
+def budget_without_general() -> Budget:
+    """A budget in which COUNTING's general next-state function does not fit."""
     interpreted = GdlGame.from_text(COUNTING)
     whole = compile_rules(interpreted.strata, interpreted.role_terms)
     assert "next" in whole.functions and not whole.general_left
@@ -148,7 +149,12 @@ def test_a_general_next_function_that_does_not_fit_is_not_written_before_play() 
         * WORK_UNITS["network literal"]
     )
     goals += int(len(generator.goals_source()) * WORK_UNITS["source byte"])
-    short = Budget(work=whole.work - goals - 1)  # the general function, written before, fails
+    return Budget(work=whole.work - goals - 1)  # the general function, written before, fails
+
+
+def test_a_general_next_function_that_does_not_fit_is_not_written_before_play() -> None:
+    interpreted = GdlGame.from_text(COUNTING)
+    short = budget_without_general()
     rules = compile_rules(interpreted.strata, interpreted.role_terms, short)
     assert rules.general_left and "next" not in rules.functions
     compiled = CompiledGame.from_game(GdlGame.from_text(COUNTING), rules)

@@ -13,10 +13,15 @@ import pytest
 from gdl_texts import TICTACTOE
 from ggp.games.base import GameError
 from ggp.gdl.compiled.compiled_game import CompiledGame
-from ggp.gdl.load import game_from_text
+from ggp.gdl.interpreter.game import GdlGame
+from ggp.gdl.load import game_from_text, with_reasoner
+from ggp.gdl.native import build
+from ggp.gdl.native.attach import attach_native
 from ggp.player.service import search_worker
 from ggp.player.service.search_worker import LineReader, SearchWorker
 from ggp.player.service.staged_rules import StagedRules, replay
+from test_gdl_budgets import COUNTING, budget_without_general
+from test_gdl_native import needs_native
 
 
 class HeldBuilder:
@@ -146,6 +151,53 @@ def test_a_failing_builder_is_reported_not_raised(capsys) -> None:
     staged = StagedRules(TICTACTOE, broken)
     assert staged.wait(120) and staged.game is None
     assert "ZeroDivisionError" in staged.why and "ZeroDivisionError" in capsys.readouterr().err
+
+
+class NativeLater:
+    """Builds COUNTING compiled without its general next-state function, its native
+    code attached by a thread held until `release` (none attached with `attach` off)."""
+
+    def __init__(self, attach: bool) -> None:
+        self.attach = attach
+        self.release = threading.Event()
+        self.game: CompiledGame | None = None
+
+    def __call__(self, rules: str) -> CompiledGame:
+        game = with_reasoner(GdlGame.from_text(rules), "compiled", budget_without_general())
+        assert isinstance(game, CompiledGame) and game.compiled.general_left
+
+        def native_code() -> None:
+            assert self.release.wait(120)
+            if self.attach:
+                attach_native(game)
+
+        game.native_build = threading.Thread(target=native_code, daemon=True)
+        game.native_build.start()
+        self.game = game
+        return game
+
+
+@needs_native
+def test_rules_without_their_general_next_state_wait_for_native_code(monkeypatch, tmp_path) -> None:
+    """The generated Python's general next state, left out of the budget, is not
+    written where native code is coming: the game is handed over with it attached."""
+    monkeypatch.setenv(build.CACHE_ENV, str(tmp_path))
+    builder = NativeLater(attach=True)
+    staged = StagedRules(COUNTING, builder)
+    assert not staged.wait(0.5)  # compiled, but native code not yet attached
+    builder.release.set()
+    assert staged.wait(120) and staged.native and staged.game is builder.game
+    assert staged.game.native is not None and "next" not in staged.game.compiled.functions
+    state = replay(staged.game, [[staged.game.initial_state().all_legal_moves()[0][0]]])
+    assert state.key() != staged.game.initial_state().key()
+
+
+def test_rules_whose_native_code_fails_get_their_general_next_state_written() -> None:
+    builder = NativeLater(attach=False)
+    staged = StagedRules(COUNTING, builder)
+    builder.release.set()
+    assert staged.wait(120) and not staged.native and staged.game is builder.game
+    assert "next" in staged.game.compiled.functions and not staged.game.compiled.general_left
 
 
 def test_replay_reaches_the_same_state_on_either_reasoner() -> None:
