@@ -2,7 +2,7 @@
 
     python benchmarks/serve_clock.py [GAME.kif ...] [--plays 200] [--play-clock 2]
                                      [--start-clock 3] [--margin 0.5] [--seed 1]
-                                     [--workers N] [--think 0]
+                                     [--workers N] [--think 0] [--log FILE]
 
 starts ``ggp serve`` as its own process on a free port and plays it, as a game
 manager would (one connection per message, GGP-Base's headers), whole matches
@@ -19,7 +19,9 @@ initial state for clock - margin seconds.
 S seconds before each ``play`` but the first, as if the other players were
 thinking: the server's workers ponder meanwhile, and the report says how many
 simulations they ran so and what share of the time from a searched reply to
-the next searched ``play`` (the others' time) they spent pondering.
+the next searched ``play`` (the others' time) they spent pondering.  With
+``--log FILE`` the server's whole log is written there (the reasons behind a slow
+reply or a fallback: what the search was doing then).
 """
 
 from __future__ import annotations
@@ -127,7 +129,10 @@ async def run(args: argparse.Namespace) -> None:
         results = await play_all(args, server.url + "/")
         server.process.terminate()
         await server.process.wait()
-    report(args, results, server.log.decode().splitlines())
+    log = server.log.decode()
+    if args.log is not None:
+        args.log.write_text(log)
+    report(args, results, log.splitlines())
 
 
 async def play_all(args: argparse.Namespace, url: str) -> dict[str, tuple[Game, Timings]]:
@@ -211,6 +216,7 @@ def main() -> None:
     parser.add_argument(
         "--think", type=float, default=0.0, help="seconds the manager waits before each play"
     )
+    parser.add_argument("--log", type=Path, help="write the server's log to this file")
     asyncio.run(run(parser.parse_args()))
 
 
