@@ -13,6 +13,9 @@ import random
 import shutil
 import subprocess
 import sys
+import threading
+import time
+from pathlib import Path
 
 import pytest
 from ggp.games.base import GameDefinitionError
@@ -350,6 +353,34 @@ def test_libraries_are_cached_by_their_source(tmp_path, monkeypatch) -> None:
     assert build.build_library(source) == first  # found, not compiled again
     with pytest.raises(NativeUnavailable, match="no C compiler"):
         build.build_library(source + "\n")
+
+
+@needs_native
+def test_a_library_being_built_elsewhere_is_waited_for_not_built_again(
+    tmp_path, monkeypatch
+) -> None:
+    """Two builds of one source at once (a match's two search workers): one compiler
+    runs, the other build waits for its lock and takes the library it made."""
+    monkeypatch.setenv(build.CACHE_ENV, str(tmp_path))
+    compiled = CompiledGame.from_text(RACE, name="race")
+    source = CGenerator(compiled.compiled.network, compiled.compiled.goal_values).source()
+    real_compile, compiles = build._compile, []
+    started = threading.Event()
+
+    def slow_compile(command: list[str]) -> None:
+        compiles.append(command)
+        started.set()
+        time.sleep(0.5)  # the other build arrives meanwhile
+        real_compile(command)
+
+    monkeypatch.setattr(build, "_compile", slow_compile)
+    found: list[Path] = []
+    first = threading.Thread(target=lambda: found.append(build.build_library(source)))
+    first.start()
+    assert started.wait(60)
+    found.append(build.build_library(source))
+    first.join(60)
+    assert len(compiles) == 1 and len(found) == 2 and found[0] == found[1] and found[0].exists()
 
 
 SOURCE_DIGEST = """
