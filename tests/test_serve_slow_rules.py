@@ -45,6 +45,15 @@ async def test_replies_come_from_the_search_on_the_interpreter_while_rules_compi
     aiohttp_client, monkeypatch, caplog
 ) -> None:
     monkeypatch.setattr(WorkerClient, "spawn", slow_worker)
+    searches: list[dict] = []
+    request = WorkerClient.request
+
+    async def recorded(self: WorkerClient, command: dict, timeout: float | None) -> dict:
+        if command["cmd"] == "search":
+            searches.append(command)
+        return await request(self, command, timeout)
+
+    monkeypatch.setattr(WorkerClient, "request", recorded)
     client = await aiohttp_client(create_app(PlayerConfig(iterations=30)))
     await client.app[PLAYER].warmed()
 
@@ -63,3 +72,7 @@ async def test_replies_come_from_the_search_on_the_interpreter_while_rules_compi
     for line in searched:
         assert ", 30 simulations, " in line or "proven goal" in line
         assert "(interpreter; decisive playouts, c=0.35)" in line
+    # the start clock's search says so: it takes faster rules whenever they come
+    starts = [command for command in searches if command["start"]]
+    assert starts and all(command["race"] > 0 for command in starts)
+    assert len(searches) > len(starts)

@@ -92,10 +92,15 @@ def test_rules_ready_in_the_middle_of_a_search_are_taken_if_it_is_at_most_half_o
     assert worker.tree.root.visits < 200  # the new tree holds the simulations after the move
 
 
-@pytest.mark.parametrize("small", [search_worker.SMALL_TREE, 0])
-def test_past_half_a_search_moves_to_the_rules_only_from_a_small_tree(small, monkeypatch) -> None:
+@pytest.mark.parametrize(
+    ("small", "start_clock"), [(search_worker.SMALL_TREE, False), (0, False), (0, True)]
+)
+def test_past_half_a_search_moves_to_the_rules_only_from_a_small_tree(
+    small, start_clock, monkeypatch
+) -> None:
     """The rules come when 40 of the search's 60 s have passed (a clock moved on,
-    not waited for): a tree of a few nodes is left for them, unless none is small."""
+    not waited for): a tree of a few nodes is left for them, unless none is small;
+    the start clock's search moves to them whatever its tree."""
     monkeypatch.setattr(search_worker, "SMALL_TREE", small)
     builder = HeldBuilder()
     worker = SearchWorker(builder)
@@ -124,9 +129,10 @@ def test_past_half_a_search_moves_to_the_rules_only_from_a_small_tree(small, mon
 
     monkeypatch.setattr(search_worker, "time", Clock())
     monkeypatch.setattr(tree, "search", release_late)
-    answer = search(worker, 0, 6)
+    command = {"cmd": "search", "role": 0, "until": time.time() + 60, "iterations": 6}
+    answer = worker.handle(command | {"start": True} if start_clock else command)
     assert tree.node_count <= 10  # a few nodes at the release
-    if small:
+    if small or start_clock:
         assert answer["reasoner"] == "interpreter, then compiled"
         assert isinstance(worker.tree.root.state.game, CompiledGame)
     else:

@@ -305,7 +305,7 @@ class Session:
         position = self._position
         if not current or position is None or self.worker is None or not position.legal:
             return None
-        return await self._search(deadline, position.legal, START_RACE_SHARE)
+        return await self._search(deadline, position.legal, START_RACE_SHARE, start_clock=True)
 
     def _loaded(self, loading: asyncio.Future[dict[str, Any]]) -> None:
         if loading.cancelled():
@@ -627,11 +627,16 @@ class Session:
         self._latest.add_done_callback(self._advanced)
 
     async def _search(
-        self, deadline: float, legal: tuple[str, ...] | None, race: float = 0.0
+        self,
+        deadline: float,
+        legal: tuple[str, ...] | None,
+        race: float = 0.0,
+        start_clock: bool = False,
     ) -> Choice:
         """The worker's move, or a fallback if it has none in time (legal in `legal`
         when given; without it, the move is sent unchecked); the `race` share of
-        the search may go to races (`ggp.player.service.search_worker`)."""
+        the search may go to races (`ggp.player.service.search_worker`);
+        `start_clock`: the start clock's search."""
         alive = self.worker is not None and self.worker.alive
         if not alive and self.restarts < MAX_RESTARTS and not self.closing:
             await self._restart_worker()
@@ -646,11 +651,13 @@ class Session:
             "until": time.time() + _left(deadline) - REPLY_ALLOWANCE,
             "iterations": self.iterations,
             "race": race,
+            "start": start_clock,
         }
         try:
             answer = await self.worker.request(command, _left(deadline) + self.answer_grace)
         except WorkerDied:
-            return await self._search(deadline, legal, race)  # another worker, while restarts last
+            # another worker, while restarts last
+            return await self._search(deadline, legal, race, start_clock)
         except WorkerError as error:
             return self._fallback(f"search worker: {error}")
         if answer["steps"] != len(self._history):
