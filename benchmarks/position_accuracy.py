@@ -55,10 +55,12 @@ from ggp.player.search.factored import independent_choices  # noqa: E402
 from ggp.player.search.mcts import MCTS  # noqa: E402
 from ggp.player.service.search_worker import (  # noqa: E402
     SEARCH_C,
-    SEARCH_DECISIVE,
     SEARCH_PART_PLAYOUTS,
     SEARCH_SHALLOW,
     SEARCH_SOLVER,
+)
+from ggp.player.service.serve_playouts import (  # noqa: E402
+    SEARCH_DECISIVE,
     ServePlayout,
     decisive_suits,
     part_decisive_suits,

@@ -20,12 +20,8 @@ from ggp.gdl.native import build
 from ggp.player.agents import make_agent
 from ggp.player.search.evaluation import RandomPlayout
 from ggp.player.search.mcts import MCTS
-from ggp.player.service.search_worker import (
-    SEARCH_DECISIVE,
-    SearchWorker,
-    ServePlayout,
-    decisive_suits,
-)
+from ggp.player.service.search_worker import SearchWorker
+from ggp.player.service.serve_playouts import SEARCH_DECISIVE, ServePlayout, decisive_suits
 from test_gdl_native import native_game, needs_native
 from test_greedy_playouts import assert_native_playouts_agree, play
 

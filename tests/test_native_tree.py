@@ -24,7 +24,7 @@ from ggp.player.search import native_search
 from ggp.player.search.heuristic import Heuristic
 from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
 from ggp.player.search.mcts import MCTS
-from ggp.player.service import search_worker
+from ggp.player.service import serve_playouts
 from ggp.player.service.search_worker import SearchWorker
 
 try:
@@ -488,21 +488,21 @@ def test_a_search_starts_no_iteration_that_would_end_past_finish_by(native: bool
 
 def test_served_decisive_playouts_look_for_wins_among_few_finishing_moves() -> None:
     breakthrough, connect_four = native_game("breakthrough"), native_game("connect_four")
-    finishers = search_worker.serve_finishers(breakthrough)
+    finishers = serve_playouts.serve_finishers(breakthrough)
     assert finishers is not None
     for role, last_row in zip(finishers, ("8", "1"), strict=True):
         assert 0 < len(role) <= 22 and all(move.split()[-1] == last_row + ")" for move in role)
     state = breakthrough.initial_state()
-    assert search_worker.ServePlayout(1000).native_playouts(state) == (
+    assert serve_playouts.ServePlayout(1000).native_playouts(state) == (
         1000,
         True,
         breakthrough.finish_inputs(finishers),
     )
-    assert search_worker.ServePlayout(0).native_playouts(state) == (0, False, None)
-    assert search_worker.decisive_suits(breakthrough)  # cheap now: its default
+    assert serve_playouts.ServePlayout(0).native_playouts(state) == (0, False, None)
+    assert serve_playouts.decisive_suits(breakthrough)  # cheap now: its default
     # every drop can end Connect Four: its decisive playouts look at every move
-    assert search_worker.serve_finishers(connect_four) is None
-    assert search_worker.ServePlayout(1000).native_playouts(connect_four.initial_state()) == (
+    assert serve_playouts.serve_finishers(connect_four) is None
+    assert serve_playouts.ServePlayout(1000).native_playouts(connect_four.initial_state()) == (
         1000,
         True,
         None,
@@ -550,8 +550,8 @@ def test_where_no_finishing_move_was_a_choice_decisive_playouts_look_at_every_mo
     game = game_from_text(FORCED_LAST_TAKE, reasoner="native")
     game.native_build.join()
     assert game.native is not None
-    assert search_worker.serve_finishers(game) is None
-    assert search_worker.ServePlayout(1000).native_playouts(game.initial_state()) == (
+    assert serve_playouts.serve_finishers(game) is None
+    assert serve_playouts.ServePlayout(1000).native_playouts(game.initial_state()) == (
         1000,
         True,
         None,

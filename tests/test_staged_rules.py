@@ -17,7 +17,7 @@ from ggp.gdl.interpreter.game import GdlGame
 from ggp.gdl.load import game_from_text, with_reasoner
 from ggp.gdl.native import build
 from ggp.gdl.native.attach import attach_native
-from ggp.player.service import search_worker
+from ggp.player.service import search_worker, serve_playouts
 from ggp.player.service.search_worker import LineReader, SearchWorker
 from ggp.player.service.staged_rules import StagedRules, replay
 from test_gdl_budgets import COUNTING, budget_without_general
@@ -261,7 +261,7 @@ def test_a_playout_on_the_interpreter_stops_at_the_search_deadline(monkeypatch) 
     assert answer["move"] in ("step", "rest")
     assert worker.tree.root.visits == 1 and worker.stop_at == math.inf
     (row,) = [row for row in answer["stats"] if row[1]]
-    assert row[2] == search_worker.STOPPED
+    assert row[2] == serve_playouts.STOPPED
 
 
 def test_pondering_on_the_interpreter_stops_when_a_command_is_waiting(monkeypatch) -> None:
@@ -273,7 +273,7 @@ def test_pondering_on_the_interpreter_stops_when_a_command_is_waiting(monkeypatc
     worker.ponder()
     assert len(looks) == 6 and worker.tree.root.visits == 1
     rewards = worker.tree.root.sums[0]
-    assert sum(rewards) == search_worker.STOPPED
+    assert sum(rewards) == serve_playouts.STOPPED
 
 
 def test_the_line_reader_says_when_a_line_is_waiting() -> None:
