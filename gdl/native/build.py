@@ -147,8 +147,8 @@ def build_library(source: str) -> Path:
     flags = OPTIMISE_LARGE if len(source) > LARGE_SOURCE else OPTIMISE
     with open(folder / f"gdl-{digest}.lock", "a") as lock:
         # another process building the same library (a match's other search worker)
-        # is waited for, not raced: on two cores the second compiler only slowed
-        # both (chess_200: 99 and 101 s to native code)
+        # is waited for, not raced: beside two busy cores a second compiler slows
+        # both (chess_200, two builds at once: 194 s to native code, 181 s so)
         fcntl.flock(lock, fcntl.LOCK_EX)
         if target.exists():
             return target

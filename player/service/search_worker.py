@@ -481,7 +481,7 @@ class SearchWorker:
             state = replay(staged.game, self.history)
             print(
                 f"search worker: the rules are compiled"
-                f"{', with their native code,' if staged.native else ''} after "
+                f"{', with their native code,' if staged.game.native is not None else ''} after "
                 f"{staged.seconds:.1f} s; the "
                 f"search moves from the interpreter ({tree.node_count} nodes) to them at "
                 f"move {self.steps}",

@@ -47,8 +47,6 @@ class StagedRules:
         self.game: CompiledGame | None = None
         self.why = ""
         self.seconds = 0.0
-        self.native = False
-        """Whether `game` came with its native code attached (`_finish`)."""
         self.done = threading.Event()
         self._thread = threading.Thread(target=self._run, name="rules", daemon=True)
         self._thread.start()
@@ -86,7 +84,6 @@ class StagedRules:
         if compiled.general_left and build is not None:
             build.join()
             if game.native is not None:
-                self.native = True
                 return
         compiled.write_general()
 
