@@ -28,7 +28,7 @@ WORKER = "search worker: "
 
 STOP = re.compile(r"\bstop (\S+): ")
 START = re.compile(r"\bstart (\S+): ready in ([0-9.]+) s, as (\S+), (\d+) simulations")
-COMPILED = re.compile(r"the rules are compiled after ([0-9.]+) s")
+COMPILED = re.compile(r"the rules are compiled(?:, with their native code,)? after ([0-9.]+) s")
 NATIVE = re.compile(r"the native library searches from move (\d+)")
 PARTS = re.compile(r"the roles move on separate parts: from move (\d+)")
 RACING = re.compile(r"racing configurations against (.+), ([0-9.]+) CPU-s a move")
@@ -74,7 +74,8 @@ def search_of(lines: list[str], match_id: str) -> dict:
     """The search's decisions in one match's lines (`sections`): the rules it
     ended on ("native tree" where the native library took the whole tree over;
     "compiled" also where native code plays the playouts of a Python tree, as
-    the replies' ``(native, ...)`` tell), when they took over, from which move
+    the replies' ``(native, ...)`` tell, and where the rules came with their native
+    code, the tree made for them then), when they took over, from which move
     our moves were searched by trees over our part (`ggp.player.search.factored`),
     whether a heuristic was learnt and decisive playouts turned on, what the
     races started from, their verdicts, the configuration played last and how

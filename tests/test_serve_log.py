@@ -49,8 +49,8 @@ LOG = "\n".join(
         "search worker: the races took 29.5 s of the searches and 41.2 s of pondering, the "
         "tree pondered 180.3 s",
         "2026-12-01 10:09:00,000 INFO ggp.player.service.http_player: stop game.1: done",
-        "search worker: the rules are compiled after 0.6 s; the search moves from the "
-        "interpreter (2 nodes) to them at move 0",
+        "search worker: the rules are compiled, with their native code, after 0.6 s; the "
+        "search moves from the interpreter (2 nodes) to them at move 0",
         "search worker: decisive playouts, wins looked for among the game's few finishing moves",
         "search worker: the roles move on separate parts: from move 0 our moves are searched "
         "by trees over our part",
