@@ -203,6 +203,14 @@ async def test_info_is_answered_while_a_move_is_searched(player) -> None:
     assert (await thinking).startswith("(mark ")
 
 
+def iterations(line: str) -> int:
+    """The iterations of a searched move's log line: its simulations, and those that
+    ended on proven nodes (nodes made already, terminal ones late in tic-tac-toe)."""
+    sims = re.search(r", (\d+) simulations", line)
+    settled = re.search(r", (\d+) iterations on proven nodes", line)
+    return int(sims[1]) + (int(settled[1]) if settled else 0) if sims else 0
+
+
 async def test_a_dead_worker_is_replaced_and_brought_in_step(player, caplog) -> None:
     client, send = await player()
     assert await send(f"(start ttt.7 xplayer ({TICTACTOE}) 10 10)") == "ready"
@@ -215,7 +223,7 @@ async def test_a_dead_worker_is_replaced_and_brought_in_step(player, caplog) -> 
     plays = [r.getMessage() for r in caplog.records if r.getMessage().startswith("play ttt.7:")]
     assert len(plays) == 3 and ", 30 simulations, " in plays[0]  # the new worker searched
     # in step: searched, or with tic-tac-toe solved by then, played exactly
-    assert ", 30 simulations, " in plays[2] or ", proven goal 50 " in plays[2]
+    assert iterations(plays[2]) == 30 or ", proven goal 50" in plays[2]
     assert await send("(stop ttt.7 nil)") == "done"
 
 
@@ -268,7 +276,7 @@ async def test_the_log_has_a_line_per_reply_with_the_simulations(player, caplog)
         for line in lines
         if line.startswith("play ttt.10: (mark ") and "the only legal move" not in line
     ]
-    assert plays and all(", 30 simulations, " in line or "proven goal" in line for line in plays)
+    assert plays and all(iterations(line) == 30 or "proven goal" in line for line in plays)
     assert lines[-1].startswith("stop ttt.10: done in ")
 
 
@@ -388,3 +396,21 @@ async def test_the_table_folder_keeps_the_newest_tables(player, tmp_path) -> Non
     await play_match(send, "p.4", PENNIES, "left")
     (kept,) = tmp_path.glob("gdl-*.json")
     assert kept != first
+
+
+async def test_the_log_tells_iterations_on_proven_nodes_apart_from_simulations(
+    player, caplog
+) -> None:
+    client, send = await player()
+    assert await send(f"(start ttt.12 xplayer ({TICTACTOE}) 10 10)") == "ready"
+    session = client.app[PLAYER].sessions["ttt.12"]
+
+    async def play(moves, deadline, seen=None) -> Choice:
+        return Choice("(mark 1 3)", 120, 40, pondered=300, ponder_seconds=1.5, settled=9000)
+
+    session.play = play
+    with caplog.at_level(logging.INFO, logger="ggp.player.service.http_player"):
+        assert await send("(play ttt.12 nil)") == "(mark 1 3)"
+    (line,) = [r.getMessage() for r in caplog.records if r.getMessage().startswith("play ttt.12")]
+    assert ", 120 simulations + 300 pondered in 1.50 s, 40 nodes, 9000 iterations on " in line
+    assert iterations(line) == 9120

@@ -115,7 +115,16 @@ def decisions(search: MCTS, state: Any, rounds: int, iterations: int, switch: in
         ]
         moves = [search.best_move(r) for r in roles]
         root = search.root
-        seen.append([stats, moves, search.node_count, root.proven, search.evaluator.playouts])
+        seen.append(
+            [
+                stats,
+                moves,
+                search.node_count,
+                root.proven,
+                search.evaluator.playouts,
+                search.settled,
+            ]
+        )
         if root.proven is not None:
             break
         state = state.next(moves)
@@ -167,6 +176,36 @@ def test_one_playout_a_leaf_and_proofs_to_the_root() -> None:
             proofs.append((search.native, done, search.root.proven, search.node_count))
     assert proofs[0][0] and not proofs[1][0]
     assert proofs[0][1:] == proofs[1][1:] and proofs[0][2] == [1.0, 0.0]
+
+
+def test_iterations_that_end_on_terminal_or_proven_nodes_are_counted_apart() -> None:
+    """Three squares left: after the few nodes are made, the iterations only revisit
+    terminal nodes, without a playout; both trees count them as `settled`, and every
+    other iteration made one node."""
+    game = native_game("tictactoe", batch=1)
+    state = game.initial_state()
+    for move in (
+        "(mark 1 1)",
+        "(mark 1 2)",
+        "(mark 1 3)",
+        "(mark 2 2)",
+        "(mark 2 1)",
+        "(mark 3 1)",
+    ):
+        state = state.next(
+            [move if len(moves) > 1 else moves[0] for moves in state.all_legal_moves()]
+        )
+    counts = []
+    for on in (True, False):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(native_search, "NATIVE_TREE", on)
+            search = MCTS(state, rng=random.Random(7), solver=False)
+            done = search.search(iterations=2000)
+            counts.append((search.native, done, search.settled, search.node_count))
+    assert counts[0][0] and not counts[1][0]
+    assert counts[0][1:] == counts[1][1:]
+    done, settled, nodes = counts[0][1:]
+    assert done == 2000 and done - settled == nodes - 1 and nodes <= 16
 
 
 @pytest.mark.parametrize("name", ["breakthrough", "pick race", "three at once"])
@@ -433,12 +472,12 @@ def test_the_served_search_moves_to_the_native_tree_once_the_code_is_attached() 
     assert game.native is not None
     command = {"cmd": "search", "role": 0, "until": time.time() + 120, "iterations": 60}
     answer = worker.handle(command)
-    assert worker.tree.native and answer["sims"] == 60
+    assert worker.tree.native and answer["sims"] + answer["settled"] == 60
     move = answer["move"]
     worker.handle({"cmd": "advance", "joint": [move, "noop"]})
     assert worker.tree.native and worker.tree.root.depth == 1
     answer = worker.handle({**command, "role": 1})
-    assert answer["sims"] == 60 and answer["move"] in worker.tree.root.moves[1]
+    assert answer["sims"] + answer["settled"] == 60 and answer["move"] in worker.tree.root.moves[1]
 
 
 def test_the_served_search_of_a_simultaneous_game_stays_on_the_native_tree() -> None:
@@ -448,11 +487,11 @@ def test_the_served_search_of_a_simultaneous_game_stays_on_the_native_tree() -> 
     worker.tree.root.state.game.native_build.join()
     command = {"cmd": "search", "role": 0, "until": time.time() + 120, "iterations": 60}
     answer = worker.handle(command)
-    assert worker.tree.native and answer["sims"] == 60
+    assert worker.tree.native and answer["sims"] + answer["settled"] == 60
     worker.handle({"cmd": "advance", "joint": [answer["move"], "(pick 1)"]})
     answer = worker.handle({**command, "role": 1})
     assert worker.tree.native and worker.tree.root.depth == 1
-    assert answer["sims"] == 60 and answer["move"] in worker.tree.root.moves[1]
+    assert answer["sims"] + answer["settled"] == 60 and answer["move"] in worker.tree.root.moves[1]
 
 
 def test_a_slow_look_for_a_better_search_does_not_end_the_served_search(monkeypatch) -> None:

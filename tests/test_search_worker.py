@@ -198,7 +198,10 @@ async def test_a_worker_process_answers_in_order_and_quits() -> None:
         answer = await worker.request(
             {"cmd": "search", "role": 0, "until": time.time() + 5, "iterations": 40}, 30
         )
-        assert (answer["sims"], answer["steps"], answer["pondered"]) == (40, 1, 0)
+        assert (answer["steps"], answer["pondered"]) == (1, 0)
+        # the last round: every joint move ends the game, so after the few terminal
+        # nodes are made the iterations only revisit them, and are not simulations
+        assert answer["sims"] <= 4 and answer["sims"] + answer["settled"] == 40
         assert sum(row[1] for row in answer["stats"]) == 40
         assert 2 <= answer["nodes"] <= 5  # the root and its joint moves that were tried
         with pytest.raises(WorkerError, match="unknown command"):

@@ -99,7 +99,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--iterations",
         type=int,
         metavar="N",
-        help="at most N simulations per search (default: search until the deadline)",
+        help="at most N iterations of the tree per search (default: search until the deadline)",
     )
     parser.add_argument(
         "--max-nodes",

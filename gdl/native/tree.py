@@ -72,6 +72,8 @@ class SearchResult(NamedTuple):
     broken: int
     """Iterations in which the rules broke."""
     playouts: int
+    settled: int
+    """Iterations that ended on a node already proven (`MCTS.settled`)."""
 
 
 class NativeTree:
@@ -93,7 +95,7 @@ class NativeTree:
         self._mt = ffi.from_buffer("uint32_t[]", self._words)
         self._limits = ffi.new("double[]", 4)
         self._values = struct.Struct(f"{3 * native.roles}d")
-        self._out = ffi.new("int64_t[]", 3)
+        self._out = ffi.new("int64_t[]", 4)
         self._tables: Any = None
         self._finish: Any = None
 
@@ -173,7 +175,7 @@ class NativeTree:
         drawing from `rng` as the Python search does."""
         self.lib.gdl_count_missing_goals_as(self.native.missing_goal)
         out, limits = self._out, self._limits
-        out[1] = out[2] = 0
+        out[1] = out[2] = out[3] = 0
         limits[0] = -1.0 if seconds is None else max(0.0, seconds)
         limits[1] = -1.0 if cpu_seconds is None else max(0.0, cpu_seconds)
         limits[2], limits[3] = (-1.0, 0.0) if finish is None else (max(0.0, finish[0]), finish[1])
@@ -182,7 +184,7 @@ class NativeTree:
             done = self.lib.gdl_tree_search(self.tree, mt, limit, limits, out)
         if out[0] == NO_MEMORY:
             raise MemoryError("no memory for the native search tree")
-        return SearchResult(done, int(out[0]), int(out[1]), int(out[2]))
+        return SearchResult(done, int(out[0]), int(out[1]), int(out[2]), int(out[3]))
 
     @property
     def slowest(self) -> float:

@@ -30,7 +30,8 @@ seed's search is the same on either side.
   ``limits[2]`` seconds.  Returns the iterations done.  ``out``: why it stopped
   (0 done; 1 a node where several roles choose is to be expanded, nothing of that
   iteration done; 2 the rules broke, with ``stop_on_broken``: the state where they
-  broke in ``t->fail``), the iterations in which the rules broke, the playouts run.
+  broke in ``t->fail``), the iterations in which the rules broke, the playouts run,
+  the iterations that ended on a node already proven (no leaf evaluated).
 - ``gdl_tree_reroot(t, node)``: the subtree of `node` alone is kept, `node` the root
   (0); nodes are renumbered in the order of a depth-first walk.
 """
@@ -628,6 +629,7 @@ static int tree_iterate(Tree *t, u32 *mt, int64_t *out) {
         if (x->flags & T_PROVEN) {
             memcpy(rewards, LOWER(t, node), sizeof(rewards));
             x->visits++;
+            out[3]++;
             break;
         }
         if (!(x->flags & T_EXPANDED)) {

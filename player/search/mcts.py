@@ -259,6 +259,11 @@ class MCTS:
         the way is backed up as a loss for every role) rather than raising."""
         self.broken = 0
         """Iterations in which the rules broke, with `broken_rules`."""
+        self.settled = 0
+        """Iterations that ended on a node already proven (or terminal) and backed its
+        value up without evaluating a leaf: iterations, not simulations.  Where the
+        solver has proven much of a small tree (an endgame), nearly every iteration
+        is one, millions a second."""
         self.slowest = 0.0
         """The slowest iteration of the searches with `finish_by` (monotonic seconds);
         the caller may set it (to 0 for a new measure)."""
@@ -437,6 +442,7 @@ class MCTS:
             else:  # a terminal or proven node: backed up without a playout
                 rewards = node.proven
                 node.visits += 1
+                self.settled += 1
                 if self.rave is not None:
                     self.rave.record(path, rewards)
                 # In a tree the parent knew the proof; in a graph, maybe not.

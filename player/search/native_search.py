@@ -141,6 +141,7 @@ class NativeSearch:
         if finish_by is not None:
             search.slowest = self.tree.slowest
         search.evaluator.playouts += result.playouts
+        search.settled += result.settled
         search.broken += result.broken
         if result.stopped == _BROKEN:  # the rules' own error there, as the Python tree raises
             state = self.tree.state(self.tree.failed())

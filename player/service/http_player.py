@@ -115,7 +115,7 @@ class PlayerConfig:
     """Where state tables are kept between matches (None: no tables)."""
     max_body: int = DEFAULT_MAX_BODY
     iterations: int | None = None
-    """At most this many simulations per search (None: until the deadline)."""
+    """At most this many iterations per search (None: until the deadline)."""
     max_nodes: int | None = DEFAULT_MAX_NODES
     """At most this many nodes in a match's search trees, shared among its
     workers (None: no limit)."""
@@ -382,6 +382,8 @@ class Player:
             else ""
         )
         proven = "" if choice.proven is None else f", proven goal {choice.proven}"
+        if choice.settled:
+            proven += f", {choice.settled} iterations on proven nodes"
         tactics = f", tactics: {choice.tactics}" if choice.tactics else ""
         line = f"{choice.line}, " if choice.line else ""  # first: the log line is cut
         return (

@@ -25,18 +25,20 @@ echoes that ``id``:
 - ``{"cmd": "search", "role": I, "until": T, "iterations": N or null,
   "race": F, "start": S}``: search until T (`time.time()` seconds: the deadline counts
   from when the server sent the command, not from when an earlier command let
-  the worker read it) and for at most N simulations, the first share F (by
+  the worker read it) and for at most N iterations, the first share F (by
   default 0) of the time racing configurations where a race runs
   (`SEARCH_RACES`); S (by default false) says it is the start clock's search,
   which takes faster rules whenever they come (`SMALL_TREE`); answers
   ``{"move": M, "sims": N, "steps": K, "nodes": H, "stats": [[MOVE, VISITS,
-  MEAN, LOWER, UPPER], ...], "pondered": P, "ponder_seconds": W, "cpu": C,
+  MEAN, LOWER, UPPER], ...], "pondered": P, "ponder_seconds": W, "settled": V, "cpu": C,
   "reasoner": R, "config": S, "proven": G, "exact": E, "tactics": X}``, M the best
   move of role index I after K joint moves (the server checks that the worker is
   in step), H the nodes the tree holds, the root statistics of role I best first with the bounds
   the solver proved of its reward after each move (to sum them over several
-  workers), P the simulations run while pondering since the last answer, in
-  W seconds, C the CPU seconds of this search, R what played the rules
+  workers), N the simulations (the iterations that evaluated a leaf), P the
+  simulations run while pondering since the last answer, in W seconds, V the
+  other iterations of both (those that ended on a node already proven,
+  `MCTS.settled`), C the CPU seconds of this search, R what played the rules
   (`reasoner_of`: ``interpreter`` until the compiled game is ready, ``native``
   once the native code built in the background is attached; ``A, then B``
   when the search moved from A to B), S the search's configuration
@@ -334,7 +336,9 @@ class SearchWorker:
         self.pondered = 0
         """Simulations run while pondering since the last search answer..."""
         self.ponder_seconds = 0.0
-        """...and the seconds they took."""
+        """...and the seconds they took..."""
+        self.ponder_settled = 0
+        """...and the iterations that ended on proven nodes (`MCTS.settled`)."""
         self.learning: Learning | None = None
         """The heuristic being learnt, until the search takes it (`take_heuristic`)."""
         self.stop_at = math.inf
@@ -820,6 +824,9 @@ class SearchWorker:
         raced = 0.0
         """Thread CPU seconds of this search that went to races."""
         sims = 0
+        """Iterations of this search..."""
+        settled = 0
+        """...of which ended on a proven node, not simulations (`MCTS.settled`)."""
         slowest = 0.0
         self.take_better_search()
         tree = self._tree_for(role)
@@ -863,20 +870,24 @@ class SearchWorker:
                 tree.slowest = slowest
                 left = None if iterations is None else iterations - sims
                 slice_end = began + NATIVE_SLICE
+                before = tree.settled
                 done = tree.search(left, slice_end, finish_by=search_until)
+                settled += tree.settled - before
                 slowest = tree.slowest
                 if done == 0 and time.monotonic() < slice_end:  # proven, or no time for one more
                     break
                 sims += done
                 continue
+            before = tree.settled
             if tree.search(iterations=1) == 0:
                 break
+            settled += tree.settled - before
             slowest = max(slowest, time.monotonic() - began)
             sims += 1
         self.slowest = slowest
         if sims and iterations is None and race == 0:  # a move's search, not the start's
             self.moves_cpu.append(time.thread_time() - thread_cpu - raced)
-            self.moves_sims.append(sims + self.pondered)
+            self.moves_sims.append(sims - settled + self.pondered)
         move = tree.best_move(role)
         if plan is not None:
             move = Traps.best_of(plan, [stats.move for stats in tree.statistics(role)])
@@ -894,7 +905,7 @@ class SearchWorker:
                     f"{move} played instead",
                     file=sys.stderr,
                 )
-        return self._answer(tree, role, move, sims, cpu, plan, first, verdict)
+        return self._answer(tree, role, move, sims - settled, cpu, plan, first, verdict, settled)
 
     def _search_puzzle(self, seconds: float) -> dict[str, Any]:
         """Search the puzzle for `seconds` (not at all once its best line reaches 100 or
@@ -939,7 +950,7 @@ class SearchWorker:
             "line": puzzle.describe(),
             "plan": list(puzzle.best.line.moves) if puzzle.best.line is not None else [],
         }
-        self.pondered, self.ponder_seconds = 0, 0.0
+        self.pondered, self.ponder_seconds, self.ponder_settled = 0, 0.0, 0
         return answer
 
     def _solve(self, role: int, deadline: float) -> Plan | None:
@@ -973,10 +984,12 @@ class SearchWorker:
         plan: Plan | None,
         first: str,
         verdict: Verdict | None = None,
+        settled: int = 0,
     ) -> dict[str, Any]:
         """The answer to a search that chose `move` (see the module's docstring);
         `first` is what played the rules when the search began, `verdict` what the
-        tactics proved (their bounds go into the statistics)."""
+        tactics proved (their bounds go into the statistics), `sims` the simulations
+        and `settled` the other iterations (on proven nodes)."""
         reasoner = reasoner_of(tree.root_state.game)
         # a tree over our part proves with the other parts frozen: its bounds hold in
         # that part's game, not in the match (the others move too), so they stay here
@@ -1011,6 +1024,7 @@ class SearchWorker:
             "stats": stats,
             "pondered": self.pondered,
             "ponder_seconds": round(self.ponder_seconds, 3),
+            "settled": settled + self.ponder_settled,
             "cpu": round(time.process_time() - cpu, 4),
             "reasoner": reasoner if reasoner == first else f"{first}, then {reasoner}",
             "config": self.config.describe(),
@@ -1020,7 +1034,7 @@ class SearchWorker:
         }
         if self.chosen is not None:
             answer["chosen"] = dataclasses.asdict(self.chosen)
-        self.pondered, self.ponder_seconds = 0, 0.0
+        self.pondered, self.ponder_seconds, self.ponder_settled = 0, 0.0, 0
         return answer
 
     def _tree_for(self, role: int) -> MCTS:
@@ -1114,13 +1128,16 @@ class SearchWorker:
         tree = self.parts.ponder_tree() or self.tree
         assert tree is not None
         began = time.monotonic()
+        before = tree.settled
         if isinstance(tree.root_state.game, CompiledGame):
             sims = tree.search(deadline=began + PONDER_SLICE)
         else:  # a simulation at a time: one a command has stopped is the last
             sims = tree.search(iterations=1)
         if sims == 0:  # the game is over: nothing to think about
             self.ponder_until = 0.0
-        self.pondered += sims
+        settled = tree.settled - before
+        self.pondered += sims - settled
+        self.ponder_settled += settled
         self.ponder_seconds += time.monotonic() - began
         self.tree_seconds += time.monotonic() - began
 

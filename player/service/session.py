@@ -164,6 +164,9 @@ class Choice:
     """Simulations run while pondering since the last search (before this one)..."""
     ponder_seconds: float = 0.0
     """...and the seconds they took."""
+    settled: int = 0
+    """The other iterations of both: those that ended on a node already proven
+    (`ggp.player.search.mcts.MCTS.settled`), no leaf evaluated."""
     reasoner: str = ""
     """What played the rules in the search (`ggp.player.service.search_worker.reasoner_of`)."""
     config: str = ""
@@ -678,6 +681,7 @@ class Session:
             unchecked=legal is None,
             pondered=answer["pondered"],
             ponder_seconds=answer["ponder_seconds"],
+            settled=answer.get("settled", 0),
             reasoner=answer.get("reasoner", ""),
             config=answer.get("config", ""),
             proven=answer.get("proven"),

@@ -206,6 +206,7 @@ class WorkerPool:
             "nodes": sum(answer["nodes"] for answer in in_step),
             "pondered": sum(answer.get("pondered", 0) for answer in in_step),
             "ponder_seconds": max(answer.get("ponder_seconds", 0.0) for answer in in_step),
+            "settled": sum(answer.get("settled", 0) for answer in in_step),
             "cpu": sum(answer.get("cpu", 0.0) for answer in in_step),
             "reasoner": in_step[0].get("reasoner", ""),
             "config": " | ".join(sorted({answer.get("config", "") for answer in in_step})),
