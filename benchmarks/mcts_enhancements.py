@@ -21,7 +21,15 @@ With ``--out FILE`` the figures are also written as JSON.
 name, a ``.kif`` path or a built-in game's twin) on native code, waited for
 before the first match; the matches are then played by a plain loop in this
 process (the tournament referee would load the game again on the Python
-reasoners), both agents on the one game object.
+reasoners), both agents on the one game object.  In a game of more than two roles
+the variant holds one seat, going round the seats from match to match, and the
+baseline every other; the score is the variant's mean goal, beside the baseline's
+in the same seats (``baseline in its seats``), and wins are the matches where the
+variant's goal was the highest:
+
+    python benchmarks/mcts_enhancements.py --native --game chineseCheckers3 --time 0.3 \
+        --games 24 --speed-seconds 0 --baseline c=0.35,solver=yes,decisive=1000 \
+        --variant c=0.35,solver=no,decisive=1000
 """
 
 from __future__ import annotations
@@ -117,8 +125,15 @@ def native_game(name: str) -> Game:
 
 def play_native(game: Game, specs: list[str], index: int, seed: int) -> tuple[int, ...]:
     """Play match `index` between agent specs on `game` in this process; the goals
-    of agents 0 and 1 (seats swapped every other match)."""
-    seats = seating(index, len(specs), swap=True, roles=len(game.roles))
+    of agents 0 and 1 (seats swapped every other match).  In a game of more roles,
+    agent 0 (the variant) holds one seat, its seat going round from match to match,
+    and agent 1 every other seat: then the goals of every seat, agent 0's seat being
+    ``index % roles`` (`seat_balanced`)."""
+    roles = len(game.roles)
+    if roles > 2:
+        seats = tuple(0 if role == index % roles else 1 for role in range(roles))
+    else:
+        seats = seating(index, len(specs), swap=True, roles=roles)
     agents = [
         make_agent(specs[agent], derive_seed(seed, index, role)) for role, agent in enumerate(seats)
     ]
@@ -131,7 +146,26 @@ def play_native(game: Game, specs: list[str], index: int, seed: int) -> tuple[in
         for agent in agents:
             agent.observe(joint, state)
     goals = state.goals()
+    if roles > 2:
+        return tuple(goals)
     return tuple(goals[seats.index(agent)] for agent in range(len(specs)))
+
+
+def seat_balanced(goals: list[tuple[int, ...]]) -> tuple[float, float]:
+    """Of matches of more than two roles (`play_native`): the variant's mean goal and
+    the baseline's, each seat weighing alike (the baseline's goal in a seat is its
+    mean there over the matches the variant held another seat), both over 100.  A
+    seat can be worth much more than another (3pConnectFour's third seat), so the
+    variant is compared with the baseline seat by seat."""
+    roles = len(goals[0])
+    ours: list[list[int]] = [[] for _ in range(roles)]
+    theirs: list[list[int]] = [[] for _ in range(roles)]
+    for index, match in enumerate(goals):
+        for seat, goal in enumerate(match):
+            (ours if seat == index % roles else theirs)[seat].append(goal)
+    variant = sum(g for seat in ours for g in seat) / sum(len(seat) for seat in ours)
+    baseline = sum(sum(seat) / len(seat) for seat in theirs if seat) / roles
+    return variant / 100, baseline / 100
 
 
 def score(
@@ -149,6 +183,20 @@ def score(
     specs = [f"mcts:{budget},{variant}", f"mcts:{budget},{baseline}"]
     if native is not None:
         goals = [play_native(native, specs, index, seed) for index in range(games)]
+        if len(native.roles) > 2:
+            variant_score, baseline_score = seat_balanced(goals)
+            low, high = wilson_interval(variant_score * games, games)
+            mine = [match[index % len(match)] for index, match in enumerate(goals)]
+            wins = sum(m == max(match) for m, match in zip(mine, goals, strict=True))
+            return {
+                "score": variant_score,
+                "low": low,
+                "high": high,
+                "wins": wins,
+                "games": games,
+                "baseline_score": baseline_score,
+                "goals": goals,
+            }
     else:
         results = run_tournament(game, specs, games=games, swap=True, seed=seed, jobs=jobs, gdl=gdl)
         goals = [tuple(r.goals[r.seats.index(agent)] for agent in (0, 1)) for r in results]
@@ -247,8 +295,12 @@ def main() -> None:
                 args.baseline,
             )
             report["scores"][f"{game} {variant}"] = result  # type: ignore[index]
+            if "baseline_score" in result:
+                twin_or_seats = f"{twin}, baseline in its seats {result['baseline_score']:.3f}"
+            else:
+                twin_or_seats = twin
             print(
-                f"| {game}{twin} | {variant} | {result['score']:.3f} | "
+                f"| {game}{twin_or_seats} | {variant} | {result['score']:.3f} | "
                 f"{result['low']:.2f}-{result['high']:.2f} | {result['wins']}/{args.games} | "
                 f"{time.monotonic() - began:.0f} |",
                 flush=True,
