@@ -44,6 +44,8 @@ class Scripted:
     def __init__(self, config: SearchConfig, state) -> None:
         self.move = "good" if config.c >= 1 else "bad"
         self.searched = 0
+        self.settled = 0
+        """Iterations on proven nodes (`MCTS.settled`): none here."""
 
     def search(self, iterations: int) -> int:
         self.searched += iterations
@@ -80,12 +82,18 @@ WIDER = (
 """As GOOD_OR_BAD, with a third move as bad as bad: three moves to choose from."""
 
 
-def race(champion: float, *changes: tuple[str, float], rules: str = GOOD_OR_BAD, **options) -> Race:
+def race(
+    champion: float,
+    *changes: tuple[str, float],
+    rules: str = GOOD_OR_BAD,
+    tree: type = Scripted,
+    **options,
+) -> Race:
     game = game_from_text(rules, reasoner="interpreter")
     steps = tuple((name, lambda s, c=c: dataclasses.replace(s, c=c)) for name, c in changes)
     return Race(
         SearchConfig(champion),
-        Scripted,
+        tree,
         game.initial_state,
         3.0,
         clock=Ticks(),
@@ -130,6 +138,25 @@ def test_races_end_where_a_race_move_cannot_try_each_move_once() -> None:
     narrow = race(1.0, ("weaker", 0.5))
     narrow.run(until=100.0, now=Ticks())
     assert narrow.games == 3 and narrow.verdicts[0].startswith("out of reach, dropped")
+
+
+class Settled(Scripted):
+    """A fake search tree whose every iteration ends on a node already proven."""
+
+    def search(self, iterations: int) -> int:
+        self.settled += iterations
+        return super().search(iterations)
+
+
+def test_iterations_on_proven_nodes_are_not_the_simulations_a_race_move_needs() -> None:
+    # the race that goes on to its verdict above, but no iteration evaluated a leaf
+    found = race(1.0, ("weaker", 0.5), tree=Settled)
+    found.run(until=100.0, now=Ticks())
+    assert found.finished and found.games == 1
+    assert found.verdicts == [
+        "races ended, their games too small to judge: weaker in 1 games ran 0 and 0 "
+        "simulations a move, fewer than the 2 moves a search chose among"
+    ]
 
 
 def test_a_challenger_that_only_draws_is_dropped_once_it_cannot_be_chosen() -> None:
@@ -304,6 +331,7 @@ class Careless:
 
     def __init__(self, config: SearchConfig, state) -> None:
         self.state = state
+        self.settled = 0
 
     def search(self, iterations: int) -> int:
         return iterations

@@ -302,11 +302,13 @@ class RaceGame:
             verdicts = self._verdicts(roles) if self.tactics[side] else {}
             won = {role: verdict.choose(None) for role, verdict in verdicts.items() if verdict.wins}
             if len(won) < len(roles):
+                settled = tree.settled  # iterations on proven nodes are not simulations
                 if getattr(tree, "native", False) and self.clock is time.thread_time:  # in C
                     self.sims[side] += tree.search(thread_deadline=end)
                 else:
                     while self.clock() < end and tree.search(iterations=1):
                         self.sims[side] += 1
+                self.sims[side] -= tree.settled - settled
             self.searches[side] += 1
             self.choices[side] += max(len(legal[role]) for role in roles)
             for role in roles:
