@@ -215,7 +215,8 @@ class MCTSAgent(Agent):
     on Breakthrough, the steps onto the last row); `shallow` (with `solver`)
     searches a node reached `shallow_visits` times `shallow` plies deep for
     forced wins and losses (`ggp.player.search.shallow`); `partial_proofs` (with `solver`)
-    bounds simultaneous-move nodes from the joint moves tried so far; with
+    bounds simultaneous-move nodes from the joint moves tried so far; `maxn` (with
+    `solver`) proves by each role's own best choice (`MCTS` ``maxn``); with
     `factor`, a move where the roles' moves change separate parts of the state
     (`ggp.player.search.factored.independent_choices`) is searched by a fresh tree over
     the part ours act on, the other roles' choices elsewhere drawn at random,
@@ -291,6 +292,7 @@ class MCTSAgent(Agent):
         keep_parts: bool = KEEP_PARTS,
         part_playouts: bool = PART_PLAYOUTS,
         traps: bool = TRAPS,
+        maxn: bool = False,
         seed: int | None = None,
     ) -> None:
         if keep_parts and not factor:
@@ -331,6 +333,10 @@ class MCTSAgent(Agent):
             raise GameError("agent mcts: shallow=PLIES needs solver=yes (it proves for the solver)")
         if partial_proofs and not solver:
             raise GameError("agent mcts: partial_proofs=yes needs solver=yes (its proofs)")
+        if maxn and (not solver or shallow or partial_proofs):
+            raise GameError(
+                "agent mcts: maxn=yes needs solver=yes, without shallow or partial_proofs"
+            )
         self.iterations = iterations
         self.time = DEFAULT_TIME if iterations is None and time is None else time
         self.c = c
@@ -363,6 +369,7 @@ class MCTSAgent(Agent):
         self.material_first = material_first
         self.progress = progress
         self.partial_proofs = partial_proofs
+        self.maxn = maxn
         self.factor = factor
         self.parts = PartTrees(self._part_tree, keep_parts)
         self.part_playouts = part_playouts
@@ -415,6 +422,7 @@ class MCTSAgent(Agent):
                     table=self.table,
                     solver=self.solver,
                     partial_proofs=self.partial_proofs,
+                    maxn=self.maxn,
                     mast=self.mast,
                     mast_steps=self.mast_steps,
                     shallow=self.shallow,
@@ -622,6 +630,7 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "nodes": (_at_least(int, 1), "N"),
     "solver": (_boolean, "yes|no"),
     "partial_proofs": (_boolean, "yes|no"),
+    "maxn": (_boolean, "yes|no"),
     "factor": (_boolean, "yes|no"),
     "keep_parts": (_boolean, "yes|no"),
     "part_playouts": (_boolean, "yes|no"),

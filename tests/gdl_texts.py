@@ -83,3 +83,29 @@ NIM = """
 (<= (goal ?p 0) (role ?p) (not (true (last ?p))))
 """
 """A small valid game for `ggp check`'s warnings: tests break it one typo at a time."""
+
+KINGMAKER = """
+(role a) (role b) (role c)
+(init (control a))
+(<= (legal a left) (true (control a)))
+(<= (legal a right) (true (control a)))
+(<= (legal a noop) (true (control b)))
+(<= (legal b noop) (true (control a)))
+(<= (legal b x) (true (control b)))
+(<= (legal b y) (true (control b)))
+(<= (legal c noop) (role c))
+(<= (next (control b)) (does a left))
+(<= (next (end right)) (does a right))
+(<= (next (end x)) (does b x))
+(<= (next (end y)) (does b y))
+(<= terminal (true (end ?e)))
+(<= (goal a 100) (true (end x)))
+(<= (goal a 50) (true (end right)))
+(<= (goal a 0) (true (end y)))
+(<= (goal b 100) (true (end x)))
+(<= (goal b 50) (true (end right)))
+(<= (goal b 0) (true (end y)))
+(<= (goal c 0) (role c))
+"""
+"""After a's ``left``, b's own best move ``x`` gives a 100 too; ``right`` gives a 50.
+Security values take b and c to play against a (b's ``y``: a gets 0)."""

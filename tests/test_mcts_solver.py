@@ -154,3 +154,22 @@ def test_partial_proofs_need_the_solver_and_leave_turn_taking_nodes_alone() -> N
         tree.search(iterations=3_000)
     shapes = [[(n.visits, n.lower, n.upper) for n in t.root.walk(4)] for t in trees]
     assert shapes[0] == shapes[1] and any(lower is not None for _, lower, _ in shapes[0])
+
+
+def test_max_n_proofs_need_the_solver_and_agree_with_minimax_with_two_roles() -> None:
+    state = TICTACTOE.initial_state()
+    with pytest.raises(GameError, match="max\\^n"):
+        MCTS(state, solver=False, maxn=True)
+    with pytest.raises(GameError, match="maxn=yes needs solver=yes"):
+        make_agent("mcts:maxn=yes,solver=no")
+    assert make_agent("mcts:maxn=yes,solver=yes").maxn
+    # Two roles of constant-sum goals: each taking its own best is minimax, so every
+    # node proven both ways is proven with the same values.
+    trees = [
+        MCTS(state, solver=True, maxn=m, rng=random.Random(3), decisive=1000) for m in (False, True)
+    ]
+    for tree in trees:
+        tree.search(iterations=20_000)
+    proven = [{tuple(n.state.facts()): n.proven for n in t.root.walk(4) if n.proven} for t in trees]
+    both = proven[0].keys() & proven[1].keys()
+    assert len(both) > 20 and all(proven[0][key] == proven[1][key] for key in both)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from gdl_texts import TICTACTOE
+from gdl_texts import KINGMAKER, TICTACTOE
 from ggp.games.base import Game, GameDefinitionError
 from ggp.games.playouts import FINISHING_MOVES, Guide
 from ggp.games.registry import GDL_DIR, load_game
@@ -76,6 +76,7 @@ def configurations(game: Game) -> dict[str, Callable[[], dict[str, Any]]]:
     return {
         "plain": lambda: {},
         "solver": lambda: {"c": 0.35, "solver": True},
+        "maxn": lambda: {"c": 0.35, "solver": True, "maxn": True, "decisive": 1000},
         "decisive": lambda: {"c": 0.35, "solver": True, "decisive": 1000},
         "finishers": lambda: {"c": 0.35, "decisive": 1000, "finishers": finishers},
         "served": lambda: {
@@ -149,7 +150,8 @@ def both_ways(game: Game, options: Callable[[], dict[str, Any]], **run: Any) -> 
 
 @pytest.mark.parametrize("name", ["connect_four", "breakthrough"])
 @pytest.mark.parametrize(
-    "config", ["plain", "solver", "decisive", "finishers", "served", "guided", "prior", "capped"]
+    "config",
+    ["plain", "solver", "maxn", "decisive", "finishers", "served", "guided", "prior", "capped"],
 )
 def test_the_native_tree_decides_as_the_python_tree(name: str, config: str) -> None:
     game = native_game(name)
@@ -334,6 +336,52 @@ def text_game(rules: str) -> Game:
     assert game.native is not None
     game.playout_batch = 1
     return game
+
+
+THREE_NIM = """
+(role a) (role b) (role c)
+(init (pile 9)) (init (control a))
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7) (succ 7 8)
+(succ 8 9)
+(after a b) (after b c) (after c a)
+(<= (legal ?r (take 1)) (true (control ?r)) (true (pile ?n)) (succ ?m ?n))
+(<= (legal ?r (take 2)) (true (control ?r)) (true (pile ?n)) (succ ?m ?n) (succ ?l ?m))
+(<= (legal ?r noop) (role ?r) (not (true (control ?r))))
+(<= (next (pile ?m)) (does ?r (take 1)) (true (pile ?n)) (succ ?m ?n))
+(<= (next (pile ?l)) (does ?r (take 2)) (true (pile ?n)) (succ ?m ?n) (succ ?l ?m))
+(<= (next (control ?s)) (true (control ?r)) (after ?r ?s))
+(<= (next (last ?r)) (does ?r (take ?x)))
+(<= terminal (true (pile 0)))
+(<= (goal ?r 100) (true (last ?r)))
+(<= (goal ?r 50) (true (last ?p)) (after ?p ?r))
+(<= (goal ?r 0) (true (last ?p)) (after ?r ?p))
+"""
+"""Three roles take one or two from a pile of nine in turn: who takes the last gets
+100, the next to move 50, the one before 0 (each role's best is not the others' worst)."""
+
+
+def test_max_n_proofs_take_each_role_s_own_best_choice_in_both_trees() -> None:
+    game = text_game(KINGMAKER)
+    found = []
+    for maxn in (False, True):
+        for on in (True, False):
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(native_search, "NATIVE_TREE", on)
+                search = MCTS(game.initial_state(), rng=random.Random(7), solver=True, maxn=maxn)
+                done = search.search(iterations=1000)
+                assert search.native == on
+                found.append((done, search.root.proven, search.best_move(0)))
+    security, security_python, maxn, maxn_python = found
+    assert security == security_python and maxn == maxn_python
+    assert security[2] == "right"  # b and c "against" a: left is a's 0
+    assert maxn[1:] == ([1.0, 1.0, 0.0], "left") and maxn[0] < 100  # proven soon
+
+
+def test_max_n_proofs_decide_alike_in_both_trees_with_three_roles() -> None:
+    game = text_game(THREE_NIM)
+    options = lambda: {"c": 0.35, "solver": True, "maxn": True}  # noqa: E731
+    native, python = both_ways(game, options, rounds=4, iterations=400)
+    assert native == python
 
 
 PICK_RACE = """

@@ -451,19 +451,66 @@ static void joint_bounds(Tree *t, TNode *x, double *lower, double *upper) {
     }
 }
 
-/* solver.prove for a node: whether its bounds changed. */
+/* solver.maxn_bounds where several roles choose, or none: the vector every child is
+   proven with, if all are, into lower and upper. */
+static void maxn_joint(Tree *t, TNode *x, double *lower, double *upper) {
+    const TEdge *edge = t->edge + x->edges;
+    int i, child, first = -1;
+    for (i = 0; i < x->moves; i++) {
+        child = edge[i].child;
+        if (child < 0 || !(t->node[child].flags & T_PROVEN)) return;
+        if (first < 0) first = child;
+        else if (memcmp(LOWER(t, child), LOWER(t, first), sizeof(double) * NR) != 0) return;
+    }
+    if (first < 0) return;
+    memcpy(lower, LOWER(t, first), sizeof(double) * NR);
+    memcpy(upper, LOWER(t, first), sizeof(double) * NR);
+}
+
+/* solver.maxn_bounds where role c chooses, once its bounds are in lower[c] and
+   upper[c] and meet: the vector of the child it takes, into lower and upper. */
+static void maxn_vector(Tree *t, TNode *x, double *lower, double *upper) {
+    const TEdge *edge = t->edge + x->edges;
+    int i, child, c = x->chooser, first = -1;
+    double value = lower[c], high;
+    for (i = 0; i < x->moves; i++) {
+        child = edge[i].child;
+        high = child >= 0 && (t->node[child].flags & T_BOUNDS) ? UPPER(t, child)[c] : 1.0;
+        if (high < value) continue;  /* cannot reach the chooser's value: not taken */
+        if (child < 0 || !(t->node[child].flags & T_PROVEN)) {
+            if (value < 1.0) return;
+            continue;
+        }
+        if (value == 1.0 && LOWER(t, child)[c] == 1.0) {
+            first = child;
+            break;
+        }
+        if (first < 0) first = child;
+        else if (memcmp(LOWER(t, child), LOWER(t, first), sizeof(double) * NR) != 0) return;
+    }
+    if (first < 0) return;
+    memcpy(lower, LOWER(t, first), sizeof(double) * NR);
+    memcpy(upper, LOWER(t, first), sizeof(double) * NR);
+}
+
+/* solver.prove for a node (with t->solver 2, maxn proofs): whether its bounds
+   changed. */
 static int tree_prove(Tree *t, int node) {
     TNode *x = &t->node[node];
     int k = x->moves, c = x->chooser, r, i, child, count, trivial = 1, same;
+    int maxn = t->solver == 2;
     double lower[NR], upper[NR], lo, up, best;
     double *old_lower = LOWER(t, node), *old_upper = UPPER(t, node);
     TEdge *edge = t->edge + x->edges;
     x->flags &= ~T_ALLOWED;
     for (r = 0; r < NR; r++) {
-        lower[r] = r == c ? 0.0 : 1.0;
+        lower[r] = r == c ? 0.0 : maxn ? 0.0 : 1.0;
         upper[r] = r == c ? 0.0 : 1.0;
     }
-    if (x->flags & T_JOINT) joint_bounds(t, x, lower, upper);
+    if (maxn && ((x->flags & T_JOINT) || c < 0)) {
+        for (r = 0; r < NR; r++) lower[r] = 0.0, upper[r] = 1.0;
+        maxn_joint(t, x, lower, upper);
+    } else if (x->flags & T_JOINT) joint_bounds(t, x, lower, upper);
     else if (c < 0 && edge[0].child < 0) {  /* no joint move known: no bounds */
         for (r = 0; r < NR; r++) lower[r] = 0.0;
     } else {
@@ -475,7 +522,7 @@ static int tree_prove(Tree *t, int node) {
                 if (r == c) {
                     if (lo > lower[r]) lower[r] = lo;
                     if (up > upper[r]) upper[r] = up;
-                } else {
+                } else if (!maxn) {
                     if (lo < lower[r]) lower[r] = lo;
                     if (up < upper[r]) upper[r] = up;
                 }
@@ -493,6 +540,7 @@ static int tree_prove(Tree *t, int node) {
             }
             if (count > 0 && count < k) x->flags |= T_ALLOWED;
             else for (i = 0; i < k; i++) edge[i].allowed = 1;
+            if (maxn && lower[c] == upper[c]) maxn_vector(t, x, lower, upper);
         }
     }
     for (r = 0; r < NR; r++)

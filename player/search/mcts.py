@@ -164,6 +164,11 @@ class MCTS:
     unknown, instead of only once every joint move has one
     (`ggp.player.search.solver.joints_to_prove`).
 
+    With `maxn` (needs `solver`), the proofs take each role to choose what is best for
+    itself (max^n) instead of the security values' every other role against it: a
+    node is proven with the goal vector of the child its chooser takes
+    (`ggp.player.search.solver.maxn_bounds`), for games of more than two roles.
+
     With `part`, a set of moves, the tree branches only on the roles' choices
     that include one of them (`ggp.player.search.factored`: the search of one part of a
     game whose roles move at once on separate parts of the state).  A role none
@@ -223,6 +228,7 @@ class MCTS:
         part: frozenset[str] | None = None,
         part_playouts: bool = PART_PLAYOUTS,
         broken_rules: bool = False,
+        maxn: bool = False,
     ) -> None:
         if shallow < 0 or shallow_visits < 1:
             raise GameError(
@@ -232,6 +238,8 @@ class MCTS:
             raise GameError("the shallow proof search needs the solver (solver=yes)")
         if partial_proofs and not solver:
             raise GameError("partial proofs are the solver's (solver=yes)")
+        if maxn and (not solver or shallow or partial_proofs):
+            raise GameError("max^n proofs are the solver's, without shallow or partial proofs")
         if rave and (mast or greedy or decisive or stochastic or evaluator is not None):
             raise GameError(
                 "RAVE chooses by its value on its own random playouts: "
@@ -271,6 +279,7 @@ class MCTS:
         self.rng = rng or random.Random()
         self.solver = solver
         self.partial = partial_proofs
+        self.maxn = maxn
         self.part = part
         """With `part`: the moves the tree branches on (`ggp.player.search.factored`)."""
         self.part_playouts = part_playouts
@@ -468,7 +477,7 @@ class MCTS:
                 counts[role][i] += 1
                 sums[role][i] += rewards[role]
             if proof:
-                proof = prove(node, self.partial)
+                proof = prove(node, self.partial, self.maxn)
             if imm is not None and (changed or proof or every):
                 changed = imm.back_up(node, joint)
             terms = node.ucb
@@ -513,11 +522,11 @@ class MCTS:
             if rewards is not None:
                 child.lower = child.upper = tuple(rewards)
                 child.proven = rewards
-        changed = bool(found) and prove(node, self.partial)
+        changed = bool(found) and prove(node, self.partial, self.maxn)
         for ancestor, _ in reversed(path):
             if not changed:
                 break
-            changed = prove(ancestor, self.partial)
+            changed = prove(ancestor, self.partial, self.maxn)
 
     def _choose_joint(self, node: Node, reference: array | None = None) -> tuple[int, ...]:
         """The joint move (move indices) chosen at `node`: each role chooses its own

@@ -116,6 +116,7 @@ class NativeSearch:
             finish=finish,
             guide=1 if guide is None else guide.moves,
             joint=0 if search.partial else NATIVE_JOINT_MOVES,
+            maxn=search.maxn,
         )
 
     def run(

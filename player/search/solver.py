@@ -103,15 +103,17 @@ def allowed_moves(lows: Sequence[float], highs: Sequence[float]) -> list[int] | 
     return allowed
 
 
-def prove(node: Node, partial: bool = False) -> bool:
+def prove(node: Node, partial: bool = False, maxn: bool = False) -> bool:
     """Recompute the bounds of the expanded `node` from its children (with
-    `partial`, see `joints_to_prove`); return whether they changed (so that its
-    parent needs recomputing too)."""
+    `partial`, see `joints_to_prove`; with `maxn`, see `maxn_bounds`); return
+    whether they changed (so that its parent needs recomputing too)."""
     roles = range(len(node.moves))
     lower, upper = [0.0] * len(roles), [1.0] * len(roles)
     allowed: list[list[int] | None] = [None] * len(roles)
-    joints = joints_to_prove(node, partial)
-    if joints is not None:
+    joints = None if maxn else joints_to_prove(node, partial)
+    if maxn:
+        allowed = maxn_bounds(node, lower, upper)
+    elif joints is not None:
         joints = list(joints)
         for role in roles:
             lows, highs, [high] = move_bounds(node, role, joints)
@@ -129,3 +131,68 @@ def prove(node: Node, partial: bool = False) -> bool:
     if new_lower is not None and new_lower == new_upper:
         node.proven = list(new_lower)
     return True
+
+
+def maxn_bounds(node: Node, lower: list[float], upper: list[float]) -> list[list[int] | None]:
+    """Max^n proofs, for games of more than two roles: fill `lower` and `upper` (0
+    and 1 on entry) and return the moves each role may still choose.
+
+    Security values take every other role to play against each role; here each
+    role is taken to choose what is best for itself, so a node's value is the
+    goal vector of the child its chooser takes.  Where one role chooses, its own
+    bounds are the best of its moves' (as `prove`'s), its moves proven worse than
+    another are not chosen again, and once its value is known the node is proven
+    with that child's vector: the first child (in move order) proven to give it
+    100, or else where every child that can reach that value is proven with one
+    vector (a tie between vectors is left open).  The other roles' bounds stay 0
+    and 1 until then.  Where several roles choose at once, or none, the node is
+    proven only once every child is, all with one vector.
+    """
+    children = node.children
+    roles = len(node.moves)
+    allowed: list[list[int] | None] = [None] * roles
+    if len(node.choosers) != 1:
+        vector = None
+        for joint in product(*(range(len(moves)) for moves in node.moves)):
+            child = children.get(joint)
+            if child is None or child.proven is None:
+                return allowed
+            if vector is None:
+                vector = child.proven
+            elif child.proven != vector:
+                return allowed
+        if vector is not None:
+            lower[:], upper[:] = vector, vector
+        return allowed
+    chooser = node.choosers[0]
+    count = len(node.moves[chooser])
+    lows, highs = [0.0] * count, [1.0] * count
+    for joint in node.joints:
+        child = children.get(joint)
+        if child is not None and child.lower is not None:
+            lows[joint[chooser]] = child.lower[chooser]
+            highs[joint[chooser]] = child.upper[chooser]
+    lower[chooser], upper[chooser] = max(lows), max(highs)
+    allowed[chooser] = allowed_moves(lows, highs)
+    value = lower[chooser]
+    if value != upper[chooser]:
+        return allowed
+    vector = None
+    for joint in node.joints:
+        child = children.get(joint)
+        if highs[joint[chooser]] < value:
+            continue  # cannot reach the chooser's value: not taken
+        if child is None or child.proven is None:
+            if value < 1.0:
+                return allowed
+            continue
+        if value == 1.0 and child.proven[chooser] == 1.0:
+            vector = child.proven
+            break
+        if vector is None:
+            vector = child.proven
+        elif child.proven != vector:
+            return allowed
+    if vector is not None:
+        lower[:], upper[:] = vector, vector
+    return allowed
