@@ -159,16 +159,22 @@ def test_the_native_tree_decides_as_the_python_tree(name: str, config: str) -> N
     assert native == python
 
 
+def marked(game: Game, *moves: str) -> Any:
+    """Tic-tac-toe's state after `moves`, each the mover's (the other plays noop)."""
+    state = game.initial_state()
+    for move in moves:
+        state = state.next(
+            [move if len(legal) > 1 else legal[0] for legal in state.all_legal_moves()]
+        )
+    return state
+
+
 def test_one_playout_a_leaf_and_proofs_to_the_root() -> None:
     game = native_game("tictactoe", batch=1)
     options = configurations(game)["served"]
     native, python = both_ways(game, options, rounds=2, iterations=3000)
     assert native == python
-    state = game.initial_state()
-    for move in ("(mark 1 1)", "(mark 3 1)", "(mark 3 3)"):  # x wins by force now
-        state = state.next(
-            [move if len(moves) > 1 else moves[0] for moves in state.all_legal_moves()]
-        )
+    state = marked(game, "(mark 1 1)", "(mark 3 1)", "(mark 3 3)")  # x wins by force now
     proofs = []
     for on in (True, False):
         with pytest.MonkeyPatch.context() as patch:
@@ -185,18 +191,8 @@ def test_iterations_that_end_on_terminal_or_proven_nodes_are_counted_apart() -> 
     terminal nodes, without a playout; both trees count them as `settled`, and every
     other iteration made one node."""
     game = native_game("tictactoe", batch=1)
-    state = game.initial_state()
-    for move in (
-        "(mark 1 1)",
-        "(mark 1 2)",
-        "(mark 1 3)",
-        "(mark 2 2)",
-        "(mark 2 1)",
-        "(mark 3 1)",
-    ):
-        state = state.next(
-            [move if len(moves) > 1 else moves[0] for moves in state.all_legal_moves()]
-        )
+    marks = ("(mark 1 1)", "(mark 1 2)", "(mark 1 3)", "(mark 2 2)", "(mark 2 1)", "(mark 3 1)")
+    state = marked(game, *marks)
     counts = []
     for on in (True, False):
         with pytest.MonkeyPatch.context() as patch:

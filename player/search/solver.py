@@ -152,47 +152,41 @@ def maxn_bounds(node: Node, lower: list[float], upper: list[float]) -> list[list
     roles = len(node.moves)
     allowed: list[list[int] | None] = [None] * roles
     if len(node.choosers) != 1:
-        vector = None
-        for joint in product(*(range(len(moves)) for moves in node.moves)):
+        joints = product(*(range(len(moves)) for moves in node.moves))
+        vector = _one_vector([children.get(joint) for joint in joints])
+    else:
+        chooser = node.choosers[0]
+        count = len(node.moves[chooser])
+        lows, highs = [0.0] * count, [1.0] * count
+        for joint in node.joints:
             child = children.get(joint)
-            if child is None or child.proven is None:
-                return allowed
-            if vector is None:
-                vector = child.proven
-            elif child.proven != vector:
-                return allowed
-        if vector is not None:
-            lower[:], upper[:] = vector, vector
-        return allowed
-    chooser = node.choosers[0]
-    count = len(node.moves[chooser])
-    lows, highs = [0.0] * count, [1.0] * count
-    for joint in node.joints:
-        child = children.get(joint)
-        if child is not None and child.lower is not None:
-            lows[joint[chooser]] = child.lower[chooser]
-            highs[joint[chooser]] = child.upper[chooser]
-    lower[chooser], upper[chooser] = max(lows), max(highs)
-    allowed[chooser] = allowed_moves(lows, highs)
-    value = lower[chooser]
-    if value != upper[chooser]:
-        return allowed
-    vector = None
-    for joint in node.joints:
-        child = children.get(joint)
-        if highs[joint[chooser]] < value:
-            continue  # cannot reach the chooser's value: not taken
-        if child is None or child.proven is None:
-            if value < 1.0:
-                return allowed
-            continue
-        if value == 1.0 and child.proven[chooser] == 1.0:
-            vector = child.proven
-            break
-        if vector is None:
-            vector = child.proven
-        elif child.proven != vector:
+            if child is not None and child.lower is not None:
+                lows[joint[chooser]] = child.lower[chooser]
+                highs[joint[chooser]] = child.upper[chooser]
+        lower[chooser], upper[chooser] = max(lows), max(highs)
+        allowed[chooser] = allowed_moves(lows, highs)
+        value = lower[chooser]
+        if value != upper[chooser]:
             return allowed
+        # the children that can reach the chooser's value: one of them is taken
+        taken = [children.get(j) for j in node.joints if highs[j[chooser]] >= value]
+        if value == 1.0:
+            vector = next((c.proven for c in taken if c is not None and c.proven), None)
+        else:
+            vector = _one_vector(taken)
     if vector is not None:
         lower[:], upper[:] = vector, vector
     return allowed
+
+
+def _one_vector(children: Sequence[Node | None]) -> list[float] | None:
+    """The goal vector every one of `children` is proven with (None: one is missing or
+    unproven, or two differ)."""
+    vector = None
+    for child in children:
+        if child is None or child.proven is None:
+            return None
+        if vector is not None and child.proven != vector:
+            return None
+        vector = child.proven
+    return vector
