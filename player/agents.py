@@ -216,7 +216,8 @@ class MCTSAgent(Agent):
     searches a node reached `shallow_visits` times `shallow` plies deep for
     forced wins and losses (`ggp.player.search.shallow`); `partial_proofs` (with `solver`)
     bounds simultaneous-move nodes from the joint moves tried so far; `maxn` (with
-    `solver`) proves by each role's own best choice (`MCTS` ``maxn``); with
+    `solver`) proves by each role's own best choice (`MCTS` ``maxn``); `bounded` (with
+    `solver`) makes the search score-bounded (`MCTS` ``bounded``); with
     `factor`, a move where the roles' moves change separate parts of the state
     (`ggp.player.search.factored.independent_choices`) is searched by a fresh tree over
     the part ours act on, the other roles' choices elsewhere drawn at random,
@@ -293,6 +294,7 @@ class MCTSAgent(Agent):
         part_playouts: bool = PART_PLAYOUTS,
         traps: bool = TRAPS,
         maxn: bool = False,
+        bounded: bool = False,
         seed: int | None = None,
     ) -> None:
         if keep_parts and not factor:
@@ -333,6 +335,8 @@ class MCTSAgent(Agent):
             raise GameError("agent mcts: shallow=PLIES needs solver=yes (it proves for the solver)")
         if partial_proofs and not solver:
             raise GameError("agent mcts: partial_proofs=yes needs solver=yes (its proofs)")
+        if bounded and not solver:
+            raise GameError("agent mcts: bounded=yes needs solver=yes (its bounds)")
         if maxn and (not solver or shallow or partial_proofs):
             raise GameError(
                 "agent mcts: maxn=yes needs solver=yes, without shallow or partial_proofs"
@@ -370,6 +374,7 @@ class MCTSAgent(Agent):
         self.progress = progress
         self.partial_proofs = partial_proofs
         self.maxn = maxn
+        self.bounded = bounded
         self.factor = factor
         self.parts = PartTrees(self._part_tree, keep_parts)
         self.part_playouts = part_playouts
@@ -423,6 +428,7 @@ class MCTSAgent(Agent):
                     solver=self.solver,
                     partial_proofs=self.partial_proofs,
                     maxn=self.maxn,
+                    bounded=self.bounded,
                     mast=self.mast,
                     mast_steps=self.mast_steps,
                     shallow=self.shallow,
@@ -631,6 +637,7 @@ MCTS_OPTIONS: dict[str, tuple[Callable[[str], object], str]] = {
     "solver": (_boolean, "yes|no"),
     "partial_proofs": (_boolean, "yes|no"),
     "maxn": (_boolean, "yes|no"),
+    "bounded": (_boolean, "yes|no"),
     "factor": (_boolean, "yes|no"),
     "keep_parts": (_boolean, "yes|no"),
     "part_playouts": (_boolean, "yes|no"),

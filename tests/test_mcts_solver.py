@@ -173,3 +173,21 @@ def test_max_n_proofs_need_the_solver_and_agree_with_minimax_with_two_roles() ->
     proven = [{tuple(n.state.facts()): n.proven for n in t.root.walk(4) if n.proven} for t in trees]
     both = proven[0].keys() & proven[1].keys()
     assert len(both) > 20 and all(proven[0][key] == proven[1][key] for key in both)
+
+
+def test_a_score_bounded_search_needs_the_solver_and_keeps_the_perfect_play_values() -> None:
+    with pytest.raises(GameError, match="solver=yes"):
+        MCTS(TICTACTOE.initial_state(), solver=False, bounded=True)
+    with pytest.raises(GameError, match="bounded=yes needs solver=yes"):
+        make_agent("mcts:bounded=yes,solver=no")
+    # tic-tac-toe is a draw: every bound the score-bounded search proves holds it, and
+    # it proves the empty board, which the plain solver does not in this many iterations
+    trees = [
+        MCTS(TICTACTOE.initial_state(), solver=True, bounded=b, rng=random.Random(3))
+        for b in (False, True)
+    ]
+    for tree in trees:
+        tree.search(iterations=30_000)
+    plain, bounded = trees
+    assert bounded.root.proven == [0.5, 0.5] and checked_bounds(bounded.root) > 100
+    assert bounded.settled < plain.settled

@@ -77,6 +77,7 @@ def configurations(game: Game) -> dict[str, Callable[[], dict[str, Any]]]:
         "plain": lambda: {},
         "solver": lambda: {"c": 0.35, "solver": True},
         "maxn": lambda: {"c": 0.35, "solver": True, "maxn": True, "decisive": 1000},
+        "bounded": lambda: {"c": 0.35, "solver": True, "bounded": True, "decisive": 1000},
         "decisive": lambda: {"c": 0.35, "solver": True, "decisive": 1000},
         "finishers": lambda: {"c": 0.35, "decisive": 1000, "finishers": finishers},
         "served": lambda: {
@@ -151,7 +152,18 @@ def both_ways(game: Game, options: Callable[[], dict[str, Any]], **run: Any) -> 
 @pytest.mark.parametrize("name", ["connect_four", "breakthrough"])
 @pytest.mark.parametrize(
     "config",
-    ["plain", "solver", "maxn", "decisive", "finishers", "served", "guided", "prior", "capped"],
+    [
+        "plain",
+        "solver",
+        "maxn",
+        "bounded",
+        "decisive",
+        "finishers",
+        "served",
+        "guided",
+        "prior",
+        "capped",
+    ],
 )
 def test_the_native_tree_decides_as_the_python_tree(name: str, config: str) -> None:
     game = native_game(name)

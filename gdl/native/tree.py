@@ -116,6 +116,7 @@ class NativeTree:
         guide: int = 1,
         joint: int = 0,
         maxn: bool = False,
+        bounded: bool = False,
     ) -> None:
         """The search's settings: implicit minimax's weight (None: off), the prior's
         virtual visits (0: off), both with `heuristic` (`heuristic.Heuristic` of fact
@@ -125,10 +126,12 @@ class NativeTree:
         best by it of `guide` safe moves drawn), the node cap (None: none), and the
         most joint moves a node where several roles choose may have to be searched here
         (0: none such, the Python tree takes them), and with `solver` whether its proofs
-        are max^n ones (`ggp.player.search.solver.maxn_bounds`)."""
+        are max^n ones (`ggp.player.search.solver.maxn_bounds`), and whether the search is
+        score-bounded (`MCTS` ``bounded``)."""
         tree = self.tree
         tree.c = c
         tree.solver = 2 if solver and maxn else int(solver)
+        tree.bounded = bounded
         tree.imm = alpha is not None
         tree.alpha = 0.0 if alpha is None else alpha
         tree.prior = prior

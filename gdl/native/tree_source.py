@@ -58,6 +58,7 @@ typedef struct {
     double c, alpha;
     int imm, prior, solver, batch, greedy, safe, max_nodes, stop_on_broken, features, guide;
     int joint;  /* at most this many joint moves at a node where several roles choose */
+    int bounded;  /* score-bounded (MCTS bounded) */
     const uint64_t *masks;
     const double *weights;
     const uint64_t *finish;  /* the input bits looked at for wins, or 0: every move */
@@ -363,7 +364,7 @@ static int move_of(const Tree *t, const TNode *x, int i, int r) {
 /* MCTS._choose for the node's one chooser (0 where no role has a choice); at a joint
    node (MCTS._choose_joint) each role with a choice chooses its own: the joint edge. */
 static int tree_choose(const Tree *t, TNode *x) {
-    int k = x->moves, i, best = -1, n, r, code = 0;
+    int k = x->moves, i, best = -1, n, r, code = 0, open;
     const TEdge *edge = t->edge + x->edges;
     const TSlot *slot;
     double explore, base, mean, value, top = 0.0, v;
@@ -381,8 +382,14 @@ static int tree_choose(const Tree *t, TNode *x) {
     if (x->untried < k) return x->untried++;
     explore = t->c * sqrt(log((double)x->visits));
     slot = t->slot + x->slots + x->chooser;
+    open = 0;
+    if (t->bounded && (x->flags & T_BOUNDS))  /* mcts._open_moves */
+        for (i = 0; i < k && !open; i++)
+            open = (!(x->flags & T_ALLOWED) || edge[i].allowed) &&
+                   (edge[i].child < 0 || !(t->node[edge[i].child].flags & T_PROVEN));
     for (i = 0; i < k; i++) {
         if ((x->flags & T_ALLOWED) && !edge[i].allowed) continue;
+        if (open && edge[i].child >= 0 && (t->node[edge[i].child].flags & T_PROVEN)) continue;
         n = slot[i].count;
         if (x->flags & T_IMM_MOVES) {
             if (n == 0) base = 0.0;
@@ -541,6 +548,19 @@ static int tree_prove(Tree *t, int node) {
             if (count > 0 && count < k) x->flags |= T_ALLOWED;
             else for (i = 0; i < k; i++) edge[i].allowed = 1;
             if (maxn && lower[c] == upper[c]) maxn_vector(t, x, lower, upper);
+            if (NR == 2 && t->bounded && !maxn && count > 0 && count < k) {
+                /* two roles: the other's bounds over the moves the chooser may take */
+                r = 1 - c;
+                lower[r] = upper[r] = 1.0;
+                for (i = 0; i < k; i++) {
+                    if (!edge[i].allowed) continue;
+                    child = edge[i].child;
+                    if (child < 0 || !(t->node[child].flags & T_BOUNDS)) lo = 0.0, up = 1.0;
+                    else lo = LOWER(t, child)[r], up = UPPER(t, child)[r];
+                    if (lo < lower[r]) lower[r] = lo;
+                    if (up < upper[r]) upper[r] = up;
+                }
+            }
         }
     }
     for (r = 0; r < NR; r++)
@@ -644,7 +664,7 @@ static int tree_play_out(Tree *t, const u64 *S, u32 *mt, double *rewards, int64_
 }
 
 /* MCTS._back_up along the path's depth nodes. */
-static void back_up(Tree *t, int depth, const double *rewards, int proof) {
+static void back_up(Tree *t, int depth, double *rewards, int proof) {
     int j, node, i, r, changed = t->imm;
     TNode *x;
     TSlot *s;
@@ -660,6 +680,11 @@ static void back_up(Tree *t, int depth, const double *rewards, int proof) {
         }
         if (proof) proof = tree_prove(t, node);
         if (t->imm && (changed || proof)) changed = imm_back_up(t, node, i);
+        if (t->bounded && (x->flags & T_BOUNDS))  /* rewards within the node's bounds */
+            for (r = 0; r < NR; r++) {
+                if (rewards[r] < LOWER(t, node)[r]) rewards[r] = LOWER(t, node)[r];
+                if (rewards[r] > UPPER(t, node)[r]) rewards[r] = UPPER(t, node)[r];
+            }
     }
 }
 

@@ -117,6 +117,7 @@ class NativeSearch:
             guide=1 if guide is None else guide.moves,
             joint=0 if search.partial else NATIVE_JOINT_MOVES,
             maxn=search.maxn,
+            bounded=search.bounded,
         )
 
     def run(

@@ -32,6 +32,14 @@ bound can only do worse than another move: it is not chosen again, in the
 search or at the end.  Neither is one whose best case merely equals that
 bound without being sure of it.  A proven win is then the only move left,
 and a proven loss is dropped while a move that may not lose remains.
+
+With `rational` and two roles, where one chooses, the other's bounds are taken
+over the moves the chooser may still take: a move it ruled out gives it less, so with
+constant-sum goals it gives the other role more, never less.  Over every move
+instead, a node whose chooser's value is known stays unproven while a move it
+ruled out is unknown, and since that move is never chosen again it stays unknown:
+every iteration through the node goes to its proven child (kalaha_2009: 3.7 million
+of 3.7 million iterations in 3 s, docs/results.md).
 """
 
 from __future__ import annotations
@@ -103,10 +111,11 @@ def allowed_moves(lows: Sequence[float], highs: Sequence[float]) -> list[int] | 
     return allowed
 
 
-def prove(node: Node, partial: bool = False, maxn: bool = False) -> bool:
+def prove(node: Node, partial: bool = False, maxn: bool = False, rational: bool = False) -> bool:
     """Recompute the bounds of the expanded `node` from its children (with
-    `partial`, see `joints_to_prove`; with `maxn`, see `maxn_bounds`); return
-    whether they changed (so that its parent needs recomputing too)."""
+    `partial`, see `joints_to_prove`; with `maxn`, see `maxn_bounds`; with `rational`,
+    see the module's docstring); return whether they changed (so that its parent
+    needs recomputing too)."""
     roles = range(len(node.moves))
     lower, upper = [0.0] * len(roles), [1.0] * len(roles)
     allowed: list[list[int] | None] = [None] * len(roles)
@@ -115,10 +124,16 @@ def prove(node: Node, partial: bool = False, maxn: bool = False) -> bool:
         allowed = maxn_bounds(node, lower, upper)
     elif joints is not None:
         joints = list(joints)
-        for role in roles:
-            lows, highs, [high] = move_bounds(node, role, joints)
+        choosers = node.choosers
+        for role in sorted(roles, key=lambda role: role not in choosers):  # choosers first
+            bounding = joints
+            if rational and len(choosers) == 1 and len(roles) == 2 and allowed[choosers[0]]:
+                # two roles: the other's bounds over the moves its chooser may still take
+                kept = allowed[choosers[0]]
+                bounding = [joint for joint in joints if joint[choosers[0]] in kept]
+            lows, highs, [high] = move_bounds(node, role, bounding)
             lower[role], upper[role] = max(lows), high
-            if role in node.choosers:
+            if role in choosers:
                 allowed[role] = allowed_moves(lows, highs)
     if lower == [0.0] * len(roles) and upper == [1.0] * len(roles):
         new_lower = new_upper = None
