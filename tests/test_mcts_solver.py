@@ -139,6 +139,20 @@ def test_partial_proofs_bound_a_simultaneous_node_from_the_children_it_has() -> 
         assert ranked == {"(pick 1)": (1.0, 1.0), "(pick 2)": (0.0, 1.0), "(pick 3)": (0.0, 1.0)}
 
 
+def grown(option: str, iterations: int, **options: object) -> list[MCTS]:
+    """Trees of the solver grown from tic-tac-toe's start (seed 3), without and with
+    `option`."""
+    trees = [
+        MCTS(
+            TICTACTOE.initial_state(), solver=True, rng=random.Random(3), **options, **{option: on}
+        )
+        for on in (False, True)
+    ]
+    for tree in trees:
+        tree.search(iterations=iterations)
+    return trees
+
+
 def test_partial_proofs_need_the_solver_and_leave_turn_taking_nodes_alone() -> None:
     state = PickGame(roles=2, rounds=1).initial_state()
     with pytest.raises(GameError, match="solver=yes"):
@@ -146,12 +160,7 @@ def test_partial_proofs_need_the_solver_and_leave_turn_taking_nodes_alone() -> N
     with pytest.raises(GameError, match="needs solver=yes"):
         make_agent("mcts:partial_proofs=yes")
     # A turn-taking game proves the same with or without them, tree for tree.
-    trees = [
-        MCTS(TICTACTOE.initial_state(), solver=True, partial_proofs=p, rng=random.Random(3))
-        for p in (False, True)
-    ]
-    for tree in trees:
-        tree.search(iterations=3_000)
+    trees = grown("partial_proofs", 3_000)
     shapes = [[(n.visits, n.lower, n.upper) for n in t.root.walk(4)] for t in trees]
     assert shapes[0] == shapes[1] and any(lower is not None for _, lower, _ in shapes[0])
 
@@ -165,11 +174,7 @@ def test_max_n_proofs_need_the_solver_and_agree_with_minimax_with_two_roles() ->
     assert make_agent("mcts:maxn=yes,solver=yes").maxn
     # Two roles of constant-sum goals: each taking its own best is minimax, so every
     # node proven both ways is proven with the same values.
-    trees = [
-        MCTS(state, solver=True, maxn=m, rng=random.Random(3), decisive=1000) for m in (False, True)
-    ]
-    for tree in trees:
-        tree.search(iterations=20_000)
+    trees = grown("maxn", 20_000, decisive=1000)
     proven = [{tuple(n.state.facts()): n.proven for n in t.root.walk(4) if n.proven} for t in trees]
     both = proven[0].keys() & proven[1].keys()
     assert len(both) > 20 and all(proven[0][key] == proven[1][key] for key in both)
@@ -182,12 +187,6 @@ def test_a_score_bounded_search_needs_the_solver_and_keeps_the_perfect_play_valu
         make_agent("mcts:bounded=yes,solver=no")
     # tic-tac-toe is a draw: every bound the score-bounded search proves holds it, and
     # it proves the empty board, which the plain solver does not in this many iterations
-    trees = [
-        MCTS(TICTACTOE.initial_state(), solver=True, bounded=b, rng=random.Random(3))
-        for b in (False, True)
-    ]
-    for tree in trees:
-        tree.search(iterations=30_000)
-    plain, bounded = trees
+    plain, bounded = grown("bounded", 30_000)
     assert bounded.root.proven == [0.5, 0.5] and checked_bounds(bounded.root) > 100
     assert bounded.settled < plain.settled
