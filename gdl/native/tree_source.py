@@ -514,10 +514,9 @@ static int tree_prove(Tree *t, int node) {
         lower[r] = r == c ? 0.0 : maxn ? 0.0 : 1.0;
         upper[r] = r == c ? 0.0 : 1.0;
     }
-    if (maxn && ((x->flags & T_JOINT) || c < 0)) {
-        for (r = 0; r < NR; r++) lower[r] = 0.0, upper[r] = 1.0;
+    if (maxn && ((x->flags & T_JOINT) || c < 0))  /* no chooser: 0 and 1 above */
         maxn_joint(t, x, lower, upper);
-    } else if (x->flags & T_JOINT) joint_bounds(t, x, lower, upper);
+    else if (x->flags & T_JOINT) joint_bounds(t, x, lower, upper);
     else if (c < 0 && edge[0].child < 0) {  /* no joint move known: no bounds */
         for (r = 0; r < NR; r++) lower[r] = 0.0;
     } else {

@@ -125,9 +125,12 @@ def prove(node: Node, partial: bool = False, maxn: bool = False, rational: bool 
     elif joints is not None:
         joints = list(joints)
         choosers = node.choosers
-        for role in sorted(roles, key=lambda role: role not in choosers):  # choosers first
+        rational = rational and len(choosers) == 1 and len(roles) == 2
+        # with `rational`, the chooser first: its allowed moves bound the other role
+        order = sorted(roles, key=lambda role: role not in choosers) if rational else roles
+        for role in order:
             bounding = joints
-            if rational and len(choosers) == 1 and len(roles) == 2 and allowed[choosers[0]]:
+            if rational and allowed[choosers[0]]:
                 # two roles: the other's bounds over the moves its chooser may still take
                 kept = allowed[choosers[0]]
                 bounding = [joint for joint in joints if joint[choosers[0]] in kept]
