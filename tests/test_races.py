@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from gdl_texts import TICTACTOE
+from gdl_texts import KINGMAKER, TICTACTOE
 from ggp.games.base import GameDefinitionError, GameError
 from ggp.gdl.load import game_from_text
 from ggp.player.search import races
@@ -374,6 +374,20 @@ def test_a_race_side_with_the_tactics_plays_a_proven_win_without_searching() -> 
     assert played.sims == [0, 0] and played.searches == [1, 0]
 
 
+def test_with_more_than_two_roles_a_race_game_scores_against_the_other_seats() -> None:
+    game = game_from_text(KINGMAKER, reasoner="interpreter")
+    state = game.initial_state()
+    for joint in (["left", "noop", "noop"], ["noop", "x", "noop"]):
+        state = state.next(joint)
+    assert state.goals() == (100, 100, 0)
+    scores = [RaceGame(state, seat, None, None, 1.0, Ticks()).score() for seat in range(3)]
+    # a: 100 against the others' 50; b the same; c: 0 against 100
+    assert scores == [0.75, 0.75, 0.0]
+    ended = game_from_text(GOOD_OR_BAD, reasoner="interpreter").initial_state()
+    ended = ended.next(["good", "bad"])  # two roles: the challenger's goal / 100, as ever
+    assert [RaceGame(ended, seat, None, None, 1.0, Ticks()).score() for seat in (0, 1)] == [1, 0]
+
+
 def test_a_race_move_lasts_about_a_game_over_its_plies() -> None:
     state = game_from_text(TICTACTOE, reasoner="compiled").initial_state()
     seconds = move_seconds(state, random.Random(1))
@@ -525,6 +539,19 @@ def test_where_trees_over_parts_play_only_the_tactics_are_raced(capsys, tmp_path
     assert not raced.race.finished
     err = capsys.readouterr().err
     assert "the match ended before the race judged tactics on/off (0 race games)" in err
+
+
+def test_max_n_proofs_are_raced_first_where_more_than_two_roles_play(tmp_path) -> None:
+    worker = prepared(True, tmp_path, KINGMAKER)
+    worker.start_race()
+    standing = worker.race.standing
+    assert standing.name == "max^n proofs on/off" and standing.config.maxn
+    assert standing.config.describe() == "decisive playouts, max^n proofs, c=0.35"
+    assert worker.race_tree(standing.config, worker.tree.root_state).maxn
+    assert not worker.race_tree(standing.champion, worker.tree.root_state).maxn
+    two = prepared(True, tmp_path)
+    two.start_race()
+    assert not any(name.startswith("max^n") for name in two.race.unjudged())
 
 
 def test_without_races_the_worker_keeps_its_defaults(monkeypatch, tmp_path) -> None:

@@ -11,17 +11,25 @@ each move, `ggp.player.search.tactics`, whose proofs override the tree's
 choice), decisive playouts on or off, MAST or RAVE instead of random playouts,
 implicit minimax with the learnt heuristic on or off, half or twice the
 exploration constant, transpositions on or off (a state reached by other
-orders of moves one node of the tree: they pay where states recur).  Both
+orders of moves one node of the tree: they pay where states recur), and, in
+games of more than two roles, the solver's max^n proofs (`MAXN_CHANGE`: each
+role takes what is best for itself) instead of its security values.  Both
 sides get the same CPU time a move (`move_seconds` of the searching thread's
 time), so a challenger whose simulations cost more has to win them back on
 this game; a side with the tactics gives them `tactics_share` of its move
 (as the served search does) and searches the rest.  The challenger takes one
 seat (each seat in turn), the champion plays every other role.
 
-After each game the challenger's score (mean goal / 100, draws half) is
-judged by its Wilson interval: a challenger whose interval lies above one half
-(`CHOOSE_CONFIDENCE`) replaces the champion (the next challengers race the new
-one); one that could no longer be chosen even by winning every game left up to
+After each game the challenger's score is judged by its Wilson interval.  With
+two roles the score is the challenger's goal / 100 (draws half).  With more,
+one half is no par: three roles share the points, so a challenger as good as
+the champion scores about a third of a constant sum, and one that plays better
+may still score below one half.  There the score is one half plus the
+challenger's goal less the mean goal of the other seats, over 200
+(`RaceGame.score`): about one half where it does as well as the champions
+around it, above where it takes more.  A challenger whose interval lies above
+one half (`CHOOSE_CONFIDENCE`) replaces the champion (the next challengers race
+the new one); one that could no longer be chosen even by winning every game left up to
 `max_games` is dropped, "out of reach" (three games lost of 16 leave 13 wins at
 most, where 14 are needed), and the champion stays: the games left could not
 change the verdict, and their time goes back to the search.  A race stops
@@ -126,6 +134,10 @@ class SearchConfig:
     tactics: bool = False
     """The tactics before each move: a bounded search for forced wins and losses
     whose proofs override the tree's choice (`ggp.player.search.tactics`)."""
+    maxn: bool = False
+    """The solver's max^n proofs, for games of more than two roles (`MCTS` ``maxn``):
+    a node is proven with the goals of the child its chooser takes, where the
+    security values take every other role to play against each."""
 
     def valid(self, heuristic: bool) -> bool:
         """Whether `MCTS` can run this (`heuristic`: whether one was learnt for `imm`)."""
@@ -151,8 +163,9 @@ class SearchConfig:
         imm = ", implicit minimax" if self.imm else ""
         prior = ", heuristic prior" if self.prior else ""
         transpose = ", transpositions" if self.transpose else ""
+        maxn = ", max^n proofs" if self.maxn else ""
         tactics = ", tactics" if self.tactics else ""
-        return f"{playouts}{imm}{prior}{transpose}, c={self.c:g}{tactics}"
+        return f"{playouts}{imm}{prior}{transpose}{maxn}, c={self.c:g}{tactics}"
 
 
 Change = Callable[[SearchConfig], SearchConfig]
@@ -174,6 +187,13 @@ CHANGES: tuple[tuple[str, Change], ...] = (
     ("transpositions on/off", lambda s: dataclasses.replace(s, transpose=not s.transpose)),
 )
 """The challengers, as changes of the champion, in the order they race."""
+
+MAXN_CHANGE: tuple[str, Change] = (
+    "max^n proofs on/off",
+    lambda s: dataclasses.replace(s, maxn=not s.maxn),
+)
+"""A challenger for games of more than two roles only (with two, max^n proofs are the
+security values), raced first there: the caller adds it (`changes`)."""
 
 TreeMaker = Callable[[SearchConfig, State], MCTS]
 """A search tree of a configuration at a state."""
@@ -283,8 +303,15 @@ class RaceGame:
         return self.state.is_terminal()
 
     def score(self) -> float:
-        """The challenger's goal / 100 (the game must be over)."""
-        return self.state.goals()[self.seat] / 100
+        """With two roles the challenger's goal / 100; with more, one half plus its goal
+        less the other seats' mean goal, over 200 (see the module).  The game must be
+        over."""
+        goals = self.state.goals()
+        mine = goals[self.seat]
+        if len(goals) <= 2:
+            return mine / 100
+        others = (sum(goals) - mine) / (len(goals) - 1)
+        return 0.5 + (mine - others) / 200
 
     def move(self) -> None:
         """Play one joint move: each side searches if one of its roles has a choice."""

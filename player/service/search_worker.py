@@ -118,7 +118,7 @@ from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
 from ggp.player.search.lines import BestLine
 from ggp.player.search.mcts import MCTS
 from ggp.player.search.puzzle import PuzzleSearch
-from ggp.player.search.races import CHANGES, TACTICS_CHANGE, Race, SearchConfig
+from ggp.player.search.races import CHANGES, MAXN_CHANGE, TACTICS_CHANGE, Race, SearchConfig
 from ggp.player.search.races import move_seconds as race_move_seconds
 from ggp.player.search.state_table import StateTable, table_path
 from ggp.player.search.tactics import Verdict
@@ -616,6 +616,7 @@ class SearchWorker:
             evaluator=playout,
             transpose=config.transpose,
             broken_rules=True,
+            maxn=config.maxn,
         )
 
     def configure(self, fields: dict[str, Any]) -> dict[str, Any]:
@@ -710,6 +711,8 @@ class SearchWorker:
             return
         self.config = dataclasses.replace(self.config, tactics=self.tactics.on)
         changes = CHANGES if self.tactics.race else tuple(c for c in CHANGES if c != TACTICS_CHANGE)
+        if len(state.game.roles) > 2 and SEARCH_SOLVER and not SEARCH_SHALLOW:
+            changes = (MAXN_CHANGE, *changes)  # the proofs' question of n players first
         if SEARCH_FACTOR and independent_choices(state):
             # the trees over parts take none of the joint tree's configuration but the tactics
             changes = tuple(c for c in changes if c == TACTICS_CHANGE)
