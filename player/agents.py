@@ -465,8 +465,12 @@ class MCTSAgent(Agent):
         return tree.best_move(self.role)
 
     def _shared_options(self) -> dict[str, Any]:
-        """The options of both trees: the joint-move one and, with `factor`, a part's."""
+        """The options of both trees: the joint-move one and, with `factor`, a part's.
+        Rules that break in a state the search looks at (a terminal state without a
+        role's goal) do not stop it: such iterations are counted and dropped, as in
+        ``ggp serve``'s search, and the referee reports the error if play gets there."""
         return {
+            "broken_rules": True,
             "c": self.c,
             "final": self.final,
             "stochastic": self.stochastic,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from ggp.games.base import GameError
 from ggp.games.registry import load_game
+from ggp.gdl.load import game_from_text
 from ggp.player.agents import DEFAULT_TIME, MCTSAgent, make_agent
 from ggp.server.match import derive_seed, play_match
 from ggp.server.tournament import run_tournament
@@ -89,3 +90,26 @@ def test_ggp_play_uses_mcts_by_default_and_takes_any_agent_spec(monkeypatch, cap
     assert main(["play", "tictactoe", "--ai", "mcts:iterations=300", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert "Game over" in out and "You win!" not in out
+
+
+NO_GOAL_AFTER_B = """
+(role one) (role two)
+(init (round 0))
+(<= (legal one a) (true (round 0)))
+(<= (legal one b) (true (round 0)))
+(<= (legal two wait) (true (round 0)))
+(<= (next (round 1)) (true (round 0)))
+(<= (next (chose ?m)) (does one ?m))
+(<= terminal (true (round 1)))
+(<= (goal ?r 100) (role ?r) (true (chose a)))
+(<= (goal two 0) (true (chose b)))
+"""
+"""After b the game ends without a goal for one: rules that break where the search looks."""
+
+
+@pytest.mark.parametrize("spec", ["mcts:iterations=200", "mcts:iterations=200,factor=yes"])
+def test_an_agent_searches_past_states_where_the_rules_break(spec: str) -> None:
+    game = game_from_text(NO_GOAL_AFTER_B, reasoner="compiled")
+    agent = make_agent(spec, 3)
+    agent.start(game, 0)
+    assert agent.choose_move(game.initial_state(), None) == "a"
