@@ -69,6 +69,7 @@ def check(worker: SearchWorker, race: Race, chosen, default, games: int, seconds
             (chosen.tactics, default.tactics),
             race.tactician,
             race.tactics_share,
+            (race.part_maker(chosen), race.part_maker(default)),
         )
         while not played.over:
             played.move()

@@ -10,7 +10,7 @@ from gdl_texts import PENNIES
 from ggp.games.base import GameError
 from ggp.gdl.load import game_from_text
 from ggp.player.agents import make_agent
-from ggp.player.search.factored import independent_choices
+from ggp.player.search.factored import independent_choices, independent_somewhere
 from ggp.player.search.mcts import MCTS
 from ggp.player.service.search_worker import SearchWorker
 from test_mcts import TICTACTOE
@@ -45,6 +45,31 @@ def test_moves_on_separate_facts_are_found_independent_and_others_are_not() -> N
     assert not independent_choices(TICTACTOE.initial_state())  # one role chooses
     ended = race.next(["(go red 2)", "(go blue 1)"]).next(["(go red 2)", "(go blue 1)"])
     assert ended.is_terminal() and not independent_choices(ended)
+
+
+LATE_RACE = (
+    RACE.replace(
+        "(init (pos red 0)) (init (pos blue 0))",
+        "(init (pos red 0)) (init (pos blue 0)) (init wait)",
+    )
+    .replace(
+        "(<= (legal ?r (go ?r 1)) (role ?r))",
+        "(<= (legal ?r (go ?r 1)) (role ?r) (not (true wait)))",
+    )
+    .replace(
+        "(<= (legal ?r (go ?r 2)) (role ?r))",
+        "(<= (legal ?r (go ?r 2)) (role ?r) (not (true wait)))",
+    )
+    + "(<= (legal red start) (true wait)) (<= (legal blue noop) (true wait))\n"
+)
+"""RACE after a first move of red's alone: independent from the second state on."""
+
+
+def test_independent_moves_are_looked_for_along_a_playout() -> None:
+    late = game_from_text(LATE_RACE, reasoner="interpreter").initial_state()
+    assert not independent_choices(late)
+    assert independent_somewhere(late, random.Random(1))
+    assert not independent_somewhere(TICTACTOE.initial_state(), random.Random(1))
 
 
 MARKS = """

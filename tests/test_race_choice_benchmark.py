@@ -24,29 +24,26 @@ def test_the_benchmark_writes_each_games_verdicts_and_choice(tmp_path) -> None:
     assert all(" against decisive playouts, c=0.35: " in v for v in entry["verdicts"][:1])
 
 
-TWO_COUNTERS = """
+STUCK = """
 (role left) (role right)
-(num 1) (num 2) (num 3)
-(succ 0 1) (succ 1 2) (succ 2 3)
 (init (step 0))
-(<= (legal ?r (mark ?n)) (role ?r) (num ?n))
-(<= (next (marked ?r ?n)) (does ?r (mark ?n)))
-(<= (next (marked ?r ?n)) (true (marked ?r ?n)))
-(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
-(<= terminal (true (step 3)))
-(<= (goal ?r 100) (role ?r) (true (marked ?r 3)))
-(<= (goal ?r 0) (role ?r) (not (true (marked ?r 3))))
+(<= (legal ?r (go ?n)) (role ?r) (true (step 0)) (num ?n))
+(num 1) (num 2)
+(<= (next (step 1)) (true (step 0)))
+(<= terminal (true (step 2)))
+(<= (goal ?r 50) (role ?r))
 """
-"""Each role marks numbers of its own: searched by trees over parts, which no race changes."""
+"""After the first move no role has a legal move, and the game is not over: rules that
+break in every playout, where the search worker races nothing."""
 
 
 def test_a_game_the_worker_does_not_race_is_recorded_as_such(tmp_path) -> None:
-    rules = tmp_path / "counters.kif"
-    rules.write_text(TWO_COUNTERS)
+    rules = tmp_path / "stuck.kif"
+    rules.write_text(STUCK)
     out = tmp_path / "choice.json"
     command = [sys.executable, "benchmarks/race_choice.py", "--games", str(rules)]
     command += ["--race-cpu", "1", "--tactics", "no", "--out", str(out)]
     subprocess.run(command, cwd=ROOT, check=True, capture_output=True, timeout=600)
     (entry,) = json.loads(out.read_text())
-    assert entry["game"] == "counters" and entry["races"].startswith("none")
+    assert entry["game"] == "stuck" and entry["races"].startswith("none")
     assert "verdicts" not in entry and len(entry["load"]) == 2

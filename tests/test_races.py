@@ -521,14 +521,18 @@ def test_the_tactics_are_raced_only_where_the_load_says_and_run_once_chosen(
     assert not chosen.tactics.on and not answer["config"].endswith(", tactics")
 
 
-def test_where_trees_over_parts_play_only_the_tactics_are_raced(capsys, tmp_path) -> None:
+def test_where_trees_over_parts_play_the_joint_tree_and_the_tactics_are_raced(
+    capsys, tmp_path
+) -> None:
     worker = prepared(True, tmp_path, TWO_COUNTERS)
     worker.start_race()
-    assert worker.race is None and not worker.races_on
-    assert "no races: the roles move on separate parts" in capsys.readouterr().err
+    assert worker.race.standing.name == "trees over parts on/off"
+    assert worker.race.standing.config.joint and worker.race.pending == []
+    assert worker.race.part_maker(worker.race.standing.champion) is not None
+    assert worker.race.part_maker(worker.race.standing.config) is None
     raced = prepared(True, tmp_path, TWO_COUNTERS, tactics_race=True)
     raced.start_race()
-    assert raced.race.standing.name == "tactics on/off" and raced.race.pending == []
+    assert [name for name, _ in raced.race.pending] == ["tactics on/off"]
     command = {"cmd": "search", "role": 0, "until": time.time() + 0.3, "iterations": None}
     raced.handle(command)
     assert raced.part is not None  # the move was searched by a tree over our part
@@ -538,7 +542,63 @@ def test_where_trees_over_parts_play_only_the_tactics_are_raced(capsys, tmp_path
         raced.handle({"cmd": "advance", "joint": ["(mark 1)", "(mark 1)"]})
     assert not raced.race.finished
     err = capsys.readouterr().err
-    assert "the match ended before the race judged tactics on/off (0 race games)" in err
+    assert "the match ended before the race judged trees over parts on/off" in err
+
+
+def test_once_the_joint_tree_is_chosen_it_searches_where_parts_would(tmp_path) -> None:
+    worker = prepared(True, tmp_path, TWO_COUNTERS)
+    worker.config = dataclasses.replace(worker.config, joint=True)
+    command = {"cmd": "search", "role": 0, "until": time.time() + 0.3, "iterations": None}
+    answer = worker.handle(command)
+    assert worker.part is None and answer["config"].endswith("joint moves throughout, c=0.35")
+
+
+class Counted(Careless):
+    """A fake joint-move tree that counts its searches and plays the first legal move."""
+
+    def __init__(self, config: SearchConfig, state) -> None:
+        super().__init__(config, state)
+        self.searched = 0
+
+    def search(self, iterations: int) -> int:
+        self.searched += iterations
+        return iterations
+
+
+class Parted:
+    """A fake search tree over a part: records the moves it was made over."""
+
+    made: list[frozenset[str]] = []
+
+    def __init__(self, state, legal: frozenset[str]) -> None:
+        Parted.made.append(legal)
+        self.move = sorted(legal)[-1]
+        self.settled = 0
+
+    def search(self, iterations: int) -> int:
+        return iterations
+
+    def best_move(self, role: int) -> str:
+        return self.move
+
+    def statistics(self, role: int) -> list:
+        return []
+
+
+def test_a_race_side_with_parts_searches_each_role_s_part_where_moves_are_independent() -> None:
+    game = game_from_text(TWO_COUNTERS, reasoner="compiled")
+    state = game.initial_state()
+    Parted.made = []
+    joint_tree = Counted(SearchConfig(0.5), state)
+    parted = Counted(SearchConfig(0.5), state)  # followed, never searched here
+    played = RaceGame(state, 0, parted, joint_tree, 3.0, Ticks(), parts=(Parted, None))
+    played.move()
+    assert Parted.made == [frozenset({"(mark 1)", "(mark 2)", "(mark 3)"})]
+    assert parted.searched == 0 and joint_tree.searched > 0
+    assert "(marked left 3)" in played.state.facts()  # the part tree's choice was played
+    while not played.over:
+        played.move()
+    assert played.score() == 1.0 and len(Parted.made) == 3
 
 
 def test_max_n_proofs_are_raced_first_where_more_than_two_roles_play(tmp_path) -> None:

@@ -23,6 +23,7 @@ no game.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from itertools import combinations, islice, product
 
@@ -39,6 +40,9 @@ default: only if it wins against fresh trees (docs/mcts-enhancements.md)."""
 
 CHECKED_JOINTS = 256
 """Joint moves whose effect `independent_choices` checks at most."""
+
+PLAYOUT_PLIES = 200
+"""Joint moves of the random playout `independent_somewhere` looks along at most."""
 
 
 def independent_choices(state: State) -> bool:
@@ -72,6 +76,18 @@ def independent_choices(state: State) -> bool:
         if frozenset(state.next(list(joint)).facts()) != expected:
             return False
     return True
+
+
+def independent_somewhere(state: State, rng: random.Random, plies: int = PLAYOUT_PLIES) -> bool:
+    """Whether the roles' moves are independent at `state` or at a state of one random
+    playout from it (at most `plies` joint moves): whether trees over parts may play."""
+    for _ in range(plies + 1):
+        if state.is_terminal():
+            return False
+        if independent_choices(state):
+            return True
+        state = state.next([rng.choice(moves) for moves in state.all_legal_moves()])
+    return False
 
 
 class PartTrees:

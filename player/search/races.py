@@ -13,7 +13,9 @@ implicit minimax with the learnt heuristic on or off, half or twice the
 exploration constant, transpositions on or off (a state reached by other
 orders of moves one node of the tree: they pay where states recur), and, in
 games of more than two roles, the solver's max^n proofs (`MAXN_CHANGE`: each
-role takes what is best for itself) instead of its security values.  Both
+role takes what is best for itself) instead of its security values, and, in games
+where the roles' moves are independent at some states, trees over our part there
+or the tree of joint moves everywhere (`PARTS_CHANGE`).  Both
 sides get the same CPU time a move (`move_seconds` of the searching thread's
 time), so a challenger whose simulations cost more has to win them back on
 this game; a side with the tactics gives them `tactics_share` of its move
@@ -68,6 +70,7 @@ from dataclasses import dataclass
 
 from ggp.games.base import GameDefinitionError, State
 from ggp.games.playouts import RANDOM
+from ggp.player.search.factored import independent_choices
 from ggp.player.search.mcts import MCTS
 from ggp.player.search.tactics import Tactics, Verdict
 from ggp.server.stats import wilson_interval
@@ -138,6 +141,9 @@ class SearchConfig:
     """The solver's max^n proofs, for games of more than two roles (`MCTS` ``maxn``):
     a node is proven with the goals of the child its chooser takes, where the
     security values take every other role to play against each."""
+    joint: bool = False
+    """The tree of joint moves also where the roles' moves are independent, not a tree
+    over our part there (`ggp.player.search.factored`; the races' ``make_part``)."""
 
     def valid(self, heuristic: bool) -> bool:
         """Whether `MCTS` can run this (`heuristic`: whether one was learnt for `imm`)."""
@@ -164,8 +170,9 @@ class SearchConfig:
         prior = ", heuristic prior" if self.prior else ""
         transpose = ", transpositions" if self.transpose else ""
         maxn = ", max^n proofs" if self.maxn else ""
+        joint = ", joint moves throughout" if self.joint else ""
         tactics = ", tactics" if self.tactics else ""
-        return f"{playouts}{imm}{prior}{transpose}{maxn}, c={self.c:g}{tactics}"
+        return f"{playouts}{imm}{prior}{transpose}{maxn}{joint}, c={self.c:g}{tactics}"
 
 
 Change = Callable[[SearchConfig], SearchConfig]
@@ -195,8 +202,20 @@ MAXN_CHANGE: tuple[str, Change] = (
 """A challenger for games of more than two roles only (with two, max^n proofs are the
 security values), raced first there: the caller adds it (`changes`)."""
 
+PARTS_CHANGE: tuple[str, Change] = (
+    "trees over parts on/off",
+    lambda s: dataclasses.replace(s, joint=not s.joint),
+)
+"""A challenger for games whose roles' moves are independent at some states only
+(trees over parts won three such games and lost three in self-play,
+docs/mcts-enhancements.md): the caller adds it, with ``make_part``."""
+
 TreeMaker = Callable[[SearchConfig, State], MCTS]
 """A search tree of a configuration at a state."""
+
+PartMaker = Callable[[State, frozenset[str]], MCTS]
+"""A fresh tree over a part at a state: the moves given and every choice that
+includes one (`MCTS` ``part``)."""
 
 
 @dataclass
@@ -270,7 +289,9 @@ Tactician = Callable[[int], Tactics]
 
 class RaceGame:
     """One self-play game: the challenger in seat `seat`, the champion in every other;
-    the sides `tactics` says search for forced lines first, with `tactician`'s."""
+    the sides `tactics` says search for forced lines first, with `tactician`'s; a side
+    with a `parts` maker searches each of its roles' moves with a fresh tree over that
+    role's part where the roles' moves are independent, as the served search does."""
 
     def __init__(
         self,
@@ -283,10 +304,12 @@ class RaceGame:
         tactics: tuple[bool, bool] = (False, False),
         tactician: Tactician = Tactics,
         tactics_share: float = TACTICS_SHARE,
+        parts: tuple[PartMaker | None, PartMaker | None] = (None, None),
     ) -> None:
         self.state = state
         self.seat = seat
         self.trees = (challenger, champion)
+        self.parts = parts
         self.move_seconds = move_seconds
         self.clock = clock
         self.tactics = tactics
@@ -317,6 +340,7 @@ class RaceGame:
         """Play one joint move: each side searches if one of its roles has a choice."""
         legal = self.state.all_legal_moves()
         joint = [moves[0] for moves in legal]
+        independent = any(self.parts) and independent_choices(self.state)
         for side, tree in enumerate(self.trees):
             roles = [
                 role
@@ -328,29 +352,43 @@ class RaceGame:
             end = self.clock() + self.move_seconds
             verdicts = self._verdicts(roles) if self.tactics[side] else {}
             won = {role: verdict.choose(None) for role, verdict in verdicts.items() if verdict.wins}
-            if len(won) < len(roles):
-                settled = tree.settled  # iterations on proven nodes are not simulations
-                if getattr(tree, "native", False) and self.clock is time.thread_time:  # in C
-                    self.sims[side] += tree.search(thread_deadline=end)
-                else:
-                    while self.clock() < end and tree.search(iterations=1):
-                        self.sims[side] += 1
-                self.sims[side] -= tree.settled - settled
+            open_roles = [role for role in roles if role not in won]
+            searched = dict.fromkeys(open_roles, tree)
+            make_part = self.parts[side]
+            if make_part is not None and independent:
+                for index, role in enumerate(open_roles):
+                    searched[role] = make_part(self.state, frozenset(legal[role]))
+                    share = (end - self.clock()) / (len(open_roles) - index)  # time left, shared
+                    self.sims[side] += self._search(searched[role], self.clock() + share)
+            elif open_roles:
+                self.sims[side] += self._search(tree, end)
             self.searches[side] += 1
             self.choices[side] += max(len(legal[role]) for role in roles)
             for role in roles:
                 if role in won:
                     joint[role] = won[role]
                     continue
-                joint[role] = tree.best_move(role)
+                joint[role] = searched[role].best_move(role)
                 if role in verdicts:
-                    ranked = [stats.move for stats in tree.statistics(role)]
+                    ranked = [stats.move for stats in searched[role].statistics(role)]
                     joint[role] = verdicts[role].choose(joint[role], ranked)
         state = self.state.next(joint)
         for tree in self.trees:
             tree.advance(joint, state)
         self.state = state
         self.plies += 1
+
+    def _search(self, tree: MCTS, end: float) -> int:
+        """Search `tree` until the clock reads `end`; the simulations it ran (iterations
+        on proven nodes are not simulations)."""
+        settled = tree.settled
+        if getattr(tree, "native", False) and self.clock is time.thread_time:  # in C
+            sims = tree.search(thread_deadline=end)
+        else:
+            sims = 0
+            while self.clock() < end and tree.search(iterations=1):
+                sims += 1
+        return sims - (tree.settled - settled)
 
     def _verdicts(self, roles: list[int]) -> dict[int, Verdict]:
         """What the tactics prove for each of `roles` within their share of the move
@@ -385,7 +423,11 @@ class Race:
         confirm_seconds: Callable[[], float] | None = None,
         confirm_games: int = CONFIRM_GAMES,
         tactics_share: float = TACTICS_SHARE,
+        make_part: PartMaker | None = None,
     ) -> None:
+        self.make_part = make_part
+        """Trees over parts, for the sides whose configuration is not `joint` (None: the
+        game has no independent moves, every side searches its joint-move tree)."""
         self.tactics_share = tactics_share
         self.tacticians: dict[int, Tactics] = {}
         """The race games' tactics of each role, kept from game to game."""
@@ -465,12 +507,17 @@ class Race:
                 (standing.config.tactics, standing.champion.tactics),
                 self.tactician,
                 self.tactics_share,
+                (self.part_maker(standing.config), self.part_maker(standing.champion)),
             )
         game.move()
         if game.over or game.plies >= MAX_PLIES:
             self.game = None
             if game.over:
                 self._record(standing, game)
+
+    def part_maker(self, config: SearchConfig) -> PartMaker | None:
+        """The trees over parts of a side searching as `config` (None: joint moves)."""
+        return None if config.joint else self.make_part
 
     def tactician(self, role: int) -> Tactics:
         """The race games' tactics of role index `role`."""
