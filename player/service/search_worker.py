@@ -1048,17 +1048,18 @@ class SearchWorker:
 
     def _tree_for(self, role: int) -> MCTS:
         """The tree to search for role `role` now: the joint-move tree, or with
-        `SEARCH_FACTOR`, where the roles' moves are independent, a tree over ours."""
+        `SEARCH_FACTOR`, where the roles' moves are independent, a tree over ours
+        (unless the races chose the joint tree throughout: then no look at all)."""
         tree = self.tree
         assert tree is not None
-        if not SEARCH_FACTOR:
+        if not SEARCH_FACTOR or self.config.joint:
             return tree
         if self.part is not None and self.part_key == (self.steps, role):
             return self.part
         state = tree.root_state
         if self.independence[0] is not state:
             self.independence = (state, independent_choices(state))
-        if not self.independence[1] or self.config.joint:
+        if not self.independence[1]:
             return tree
         self.part = self.parts.tree_for(state, role)
         self.part_key = (self.steps, role)
