@@ -90,19 +90,6 @@ def independent_somewhere(state: State, rng: random.Random, plies: int = PLAYOUT
     return False
 
 
-def proves_every_move_equal(tree: MCTS, role: int) -> bool:
-    """Whether `tree` has proven its root with every move of role index `role` worth
-    the same: a proof that tells no move from another, so another tree must choose.
-    A tree over a part where the moves' names change from step to step (a piece
-    that moves: "(goto 2 3)" legal once) proves at once that every move draws, the
-    part having no move left after one (`mcts:factor=yes` lost battlebrushes 0.28
-    to the joint tree's 0.90 in self-play that way, docs/mcts-enhancements.md)."""
-    if tree.root.proven is None:
-        return False
-    bounds = {(stats.lower, stats.upper) for stats in tree.statistics(role)}
-    return len(bounds) == 1 and all(lower == upper for lower, upper in bounds)
-
-
 class PartTrees:
     """The trees over parts of a match (`mcts:factor=yes`), fresh at each move,
     or with `keep` kept from move to move (`mcts:keep_parts=yes`).
