@@ -21,7 +21,13 @@ from ggp.games.base import Finishers, Game, GameError, State, canonical_move
 from ggp.games.playouts import FINISHING_MOVES, Guide, random_playout
 from ggp.games.registry import parse_spec
 from ggp.player.agent_base import Agent, Clocks, MatchQuit, Sight
-from ggp.player.search.factored import FACTOR, KEEP_PARTS, PartTrees, independent_choices
+from ggp.player.search.factored import (
+    FACTOR,
+    KEEP_PARTS,
+    PartTrees,
+    independent_choices,
+    proves_only_even_ends,
+)
 from ggp.player.search.heuristic import CUTOFF, HEURISTIC, MATERIAL, CutoffPlayout, Heuristic, learn
 from ggp.player.search.hidden import DEFAULT_PARTICLES, Belief, InformationSetSearch
 from ggp.player.search.imm import IMM, PRIOR, HeuristicPrior, ImplicitMinimax
@@ -420,33 +426,7 @@ class MCTSAgent(Agent):
             self.tree = None
             tree = self.parts.tree_for(state, self.role)
         else:
-            if self.tree is None or self.tree.root_state != state:
-                self.tree = MCTS(
-                    state,
-                    **self._shared_options(),
-                    table=self.table,
-                    solver=self.solver,
-                    partial_proofs=self.partial_proofs,
-                    maxn=self.maxn,
-                    bounded=self.bounded,
-                    mast=self.mast,
-                    mast_steps=self.mast_steps,
-                    shallow=self.shallow,
-                    shallow_visits=self.shallow_visits,
-                    transpose=self.transpose,
-                    rave=self.rave,
-                    rave_ref=self.rave_ref,
-                    rave_bias=self.rave_bias,
-                    evaluator=self._cutoff(),
-                    guide=self._guide(),
-                    imm=None
-                    if self.learnt is None or not self.imm
-                    else ImplicitMinimax(self.learnt, self.imm),
-                    prior=None
-                    if self.learnt is None or not self.prior
-                    else HeuristicPrior(self.learnt, self.prior),
-                )
-            tree = self.tree
+            tree = self._joint_tree(state)
         if self.time is not None:
             own = time.monotonic() + self.time
             deadline = own if deadline is None else min(own, deadline)
@@ -459,10 +439,44 @@ class MCTSAgent(Agent):
                     self.last_ranking = tree.statistics(self.role)
                     return move
         tree.search(self.iterations, deadline)
+        if tree.part is not None and proves_only_even_ends(tree, self.role):
+            tree = self._joint_tree(state)
+            tree.search(self.iterations, deadline)
         self.last_ranking = tree.statistics(self.role)
         if plan is not None:
             return self.traps.best_of(plan, [stats.move for stats in self.last_ranking])
         return tree.best_move(self.role)
+
+    def _joint_tree(self, state: State) -> MCTS:
+        """The tree of joint moves at `state`: the one kept from the moves before if it
+        is there, else a fresh one."""
+        if self.tree is None or self.tree.root_state != state:
+            self.tree = MCTS(
+                state,
+                **self._shared_options(),
+                table=self.table,
+                solver=self.solver,
+                partial_proofs=self.partial_proofs,
+                maxn=self.maxn,
+                bounded=self.bounded,
+                mast=self.mast,
+                mast_steps=self.mast_steps,
+                shallow=self.shallow,
+                shallow_visits=self.shallow_visits,
+                transpose=self.transpose,
+                rave=self.rave,
+                rave_ref=self.rave_ref,
+                rave_bias=self.rave_bias,
+                evaluator=self._cutoff(),
+                guide=self._guide(),
+                imm=None
+                if self.learnt is None or not self.imm
+                else ImplicitMinimax(self.learnt, self.imm),
+                prior=None
+                if self.learnt is None or not self.prior
+                else HeuristicPrior(self.learnt, self.prior),
+            )
+        return self.tree
 
     def _shared_options(self) -> dict[str, Any]:
         """The options of both trees: the joint-move one and, with `factor`, a part's.

@@ -109,3 +109,25 @@ KINGMAKER = """
 """
 """After a's ``left``, b's own best move ``x`` gives a 100 too; ``right`` gives a 50.
 Security values take b and c to play against a (b's ``y``: a gets 0)."""
+
+
+STEPPED = """
+; Both roles choose at once, each on its own facts.  Blue's piece moves: every move of
+; blue's removes where it stands.  Red wins by choosing c at the first step.
+(role red) (role blue)
+(init (step 1)) (init (at 0)) (succ 1 2) (succ 2 3)
+(opt a) (opt b) (opt c) (opt d) (opt e) (opt f) (opt g) (opt h)
+(<= (legal red (red ?o)) (opt ?o))
+(<= (legal blue (blue ?o)) (true (at ?x)) (opt ?o))
+(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
+(<= (next (chose ?n ?o)) (does red (red ?o)) (true (step ?n)))
+(<= (next (chose ?n ?o)) (true (chose ?n ?o)))
+(<= (next (at ?o)) (does blue (blue ?o)))
+(<= terminal (true (step 3)))
+(<= (goal ?r 100) (role ?r) (true (chose 1 c)))
+(<= (goal ?r 0) (role ?r) (not (true (chose 1 c))))
+"""
+"""In a tree over red's part blue makes no move, its move's changes undone against
+another of its moves: that takes blue's piece off the board (both moves removed where
+it stood), so blue has no move after the first step and the part tree proves every
+red move an even end; the tree of joint moves sees that c wins."""

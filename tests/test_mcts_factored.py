@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import random
 import time
+from types import SimpleNamespace
 
 import pytest
-from gdl_texts import PENNIES
+from gdl_texts import PENNIES, STEPPED
 from ggp.games.base import GameError
 from ggp.gdl.load import game_from_text
 from ggp.player.agents import make_agent
-from ggp.player.search.factored import independent_choices, independent_somewhere
-from ggp.player.search.mcts import MCTS
+from ggp.player.search.factored import (
+    independent_choices,
+    independent_somewhere,
+    proves_only_even_ends,
+)
+from ggp.player.search.mcts import MCTS, MoveStats
 from ggp.player.service.search_worker import SearchWorker
 from test_mcts import TICTACTOE
 
@@ -238,3 +243,45 @@ def test_the_served_search_does_not_pass_on_a_part_trees_proofs() -> None:
     assert tree.root.proven[0] == 1.0
     assert answer["proven"] is None
     assert all(row[3:] == [0.0, 1.0] for row in answer["stats"])
+
+
+def test_a_part_tree_that_proves_only_even_ends_tells_nothing_and_a_won_part_does() -> None:
+    state = game_from_text(STEPPED, reasoner="compiled").initial_state()
+    assert independent_choices(state)
+    part = MCTS(
+        state,
+        rng=random.Random(0),
+        solver=True,
+        part=frozenset(state.legal_moves(0)),
+        part_playouts=True,
+    )
+    part.search(iterations=100)
+    assert part.root.proven is not None and proves_only_even_ends(part, 0)
+    joint = MCTS(state, rng=random.Random(0), solver=True)
+    joint.search(iterations=2000)
+    assert not proves_only_even_ends(joint, 0) and joint.best_move(0) == "(red c)"
+    # Every move lost (or won) in the part's own game is that game's result: the part
+    # tree's choice among them stands.
+    lost = [MoveStats("(red a)", 5, 0.0, 0.0, 0.0), MoveStats("(red b)", 3, 0.0, 0.0, 0.0)]
+    proven = SimpleNamespace(root=SimpleNamespace(proven=[0.0, 1.0]), statistics=lambda r: lost)
+    assert not proves_only_even_ends(proven, 0)
+
+
+def test_the_agent_lets_the_joint_tree_choose_where_its_part_tree_tells_nothing() -> None:
+    game = game_from_text(STEPPED, reasoner="compiled")
+    agent = make_agent("mcts:factor=yes,part_playouts=yes,solver=yes,iterations=2000", seed=3)
+    agent.start(game, 0)
+    assert agent.choose_move(game.initial_state(), None) == "(red c)"
+    assert agent.tree is not None  # the joint tree, kept for the next move
+
+
+def test_the_served_search_lets_the_joint_tree_choose_where_its_part_tree_tells_nothing() -> None:
+    worker = SearchWorker(build=lambda rules: game_from_text(rules, "stepped", "compiled"))
+    load = {"cmd": "load", "rules": STEPPED, "traps": False, "races": False, "tactics": False}
+    worker.handle(load)
+    worker.settle(120)
+    answer = worker.handle(
+        {"cmd": "search", "role": 0, "until": time.time() + 60, "iterations": 3000}
+    )
+    assert worker.spent_key == (0, 0) and worker._tree_for(0) is worker.tree
+    assert answer["move"] == "(red c)"

@@ -8,9 +8,10 @@ import random
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
-from gdl_texts import KINGMAKER, TICTACTOE
+from gdl_texts import KINGMAKER, STEPPED, TICTACTOE
 from ggp.games.base import GameDefinitionError, GameError
 from ggp.gdl.load import game_from_text
 from ggp.player.search import races
@@ -574,6 +575,7 @@ class Parted:
         Parted.made.append(legal)
         self.move = sorted(legal)[-1]
         self.settled = 0
+        self.root = SimpleNamespace(proven=None)  # proves nothing
 
     def search(self, iterations: int) -> int:
         return iterations
@@ -599,6 +601,25 @@ def test_a_race_side_with_parts_searches_each_role_s_part_where_moves_are_indepe
     while not played.over:
         played.move()
     assert played.score() == 1.0 and len(Parted.made) == 3
+
+
+def test_a_race_side_lets_its_joint_tree_choose_where_a_part_tree_proves_only_even_ends() -> None:
+    state = game_from_text(STEPPED, reasoner="compiled").initial_state()
+    made = []
+
+    def make_part(state, legal: frozenset[str]) -> MCTS:
+        made.append(MCTS(state, rng=random.Random(1), solver=True, part=legal, part_playouts=True))
+        return made[-1]
+
+    joint = MCTS(state, rng=random.Random(2), solver=True)
+    champion = MCTS(state, rng=random.Random(3), solver=True)
+    looks = iter(range(10**9))
+    played = RaceGame(
+        state, 0, joint, champion, 3.0, lambda: next(looks) / 1000, parts=(make_part, None)
+    )
+    played.move()
+    assert made and made[0].root.proven is not None  # every move an even end there...
+    assert "(chose 1 c)" in played.state.facts()  # ...so the joint tree chose
 
 
 def test_max_n_proofs_are_raced_first_where_more_than_two_roles_play(tmp_path) -> None:

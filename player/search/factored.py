@@ -90,6 +90,24 @@ def independent_somewhere(state: State, rng: random.Random, plies: int = PLAYOUT
     return False
 
 
+def proves_only_even_ends(tree: MCTS, role: int) -> bool:
+    """Whether `tree` has proven every move of role index `role` an even end (0.5): a
+    proof that tells no move from another, so another tree must choose.
+
+    A tree over a part makes the other roles' moves "no move" by undoing what
+    they changed against another of their moves.  Where a role's piece moves, both
+    moves take it from where it stood: undone, it stands nowhere, has no move, and
+    the part ends even there (`MCTS` with `part`), a state the game never reaches.
+    battlebrushes' and crossers3's part trees proved every move so at once.  Every
+    move proven lost (or won) in the part's own game is that game's result, not
+    this: chinook's part trees prove so late in the game, and handing those
+    choices to the joint tree lost there in self-play (docs/mcts-enhancements.md)."""
+    if tree.root.proven is None:
+        return False
+    stats = tree.statistics(role)
+    return bool(stats) and all(s.lower == s.upper == 0.5 for s in stats)
+
+
 class PartTrees:
     """The trees over parts of a match (`mcts:factor=yes`), fresh at each move,
     or with `keep` kept from move to move (`mcts:keep_parts=yes`).

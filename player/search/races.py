@@ -70,7 +70,7 @@ from dataclasses import dataclass
 
 from ggp.games.base import GameDefinitionError, State
 from ggp.games.playouts import RANDOM
-from ggp.player.search.factored import independent_choices
+from ggp.player.search.factored import independent_choices, proves_only_even_ends
 from ggp.player.search.mcts import MCTS
 from ggp.player.search.tactics import Tactics, Verdict
 from ggp.server.stats import wilson_interval
@@ -291,7 +291,8 @@ class RaceGame:
     """One self-play game: the challenger in seat `seat`, the champion in every other;
     the sides `tactics` says search for forced lines first, with `tactician`'s; a side
     with a `parts` maker searches each of its roles' moves with a fresh tree over that
-    role's part where the roles' moves are independent, as the served search does."""
+    role's part where the roles' moves are independent, as the served search does
+    (and its tree of joint moves where a part tree proves every move an even end)."""
 
     def __init__(
         self,
@@ -357,9 +358,14 @@ class RaceGame:
             make_part = self.parts[side]
             if make_part is not None and independent:
                 for index, role in enumerate(open_roles):
-                    searched[role] = make_part(self.state, frozenset(legal[role]))
+                    part = make_part(self.state, frozenset(legal[role]))
                     share = (end - self.clock()) / (len(open_roles) - index)  # time left, shared
-                    self.sims[side] += self._search(searched[role], self.clock() + share)
+                    until = self.clock() + share
+                    self.sims[side] += self._search(part, until)
+                    if proves_only_even_ends(part, role):  # the joint tree chooses
+                        self.sims[side] += self._search(tree, until)
+                        part = tree
+                    searched[role] = part
             elif open_roles:
                 self.sims[side] += self._search(tree, end)
             self.searches[side] += 1

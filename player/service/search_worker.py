@@ -111,7 +111,12 @@ from typing import Any, TextIO
 
 from ggp.games.base import Game, GameDefinitionError, GameError, State
 from ggp.gdl.compiled.compiled_game import CompiledGame
-from ggp.player.search.factored import PartTrees, independent_choices, independent_somewhere
+from ggp.player.search.factored import (
+    PartTrees,
+    independent_choices,
+    independent_somewhere,
+    proves_only_even_ends,
+)
 from ggp.player.search.guidance import profile
 from ggp.player.search.heuristic import Heuristic, Learning
 from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
@@ -325,8 +330,13 @@ class SearchWorker:
         """With `SEARCH_FACTOR`: this step's tree over our part, if the step has one."""
         self.part_key: tuple[int, int] | None = None
         """The step and role `part` was built for."""
+        self.spent_key: tuple[int, int] | None = None
+        """The step and role whose tree over our part has proven every move an even end
+        (`_part_spent`): the joint tree searches for the rest of that step."""
         self.factored_told = False
-        """Whether the log has been told that the search plays trees over parts."""
+        """Whether the log has been told that the search plays trees over parts..."""
+        self.spent_told = False
+        """...and that a part tree's proof left the choice to the joint tree."""
         self.independence: tuple[State | None, bool] = (None, False)
         """The last state `_tree_for` asked `independent_choices` of, and the answer
         (asked at every slice of a search otherwise: 3% of point_grab's)."""
@@ -884,11 +894,17 @@ class SearchWorker:
                 settled += tree.settled - before
                 slowest = tree.slowest
                 if done == 0 and time.monotonic() < slice_end:  # proven, or no time for one more
+                    if self._part_spent(tree, role):
+                        tree = self._tree_for(role)
+                        continue
                     break
                 sims += done
                 continue
             before = tree.settled
             if tree.search(iterations=1) == 0:
+                if self._part_spent(tree, role):
+                    tree = self._tree_for(role)
+                    continue
                 break
             settled += tree.settled - before
             slowest = max(slowest, time.monotonic() - began)
@@ -1049,10 +1065,11 @@ class SearchWorker:
     def _tree_for(self, role: int) -> MCTS:
         """The tree to search for role `role` now: the joint-move tree, or with
         `SEARCH_FACTOR`, where the roles' moves are independent, a tree over ours
-        (unless the races chose the joint tree throughout: then no look at all)."""
+        (unless the races chose the joint tree throughout: then no look at all; or
+        this step's tree over ours has proven every move an even end: `_part_spent`)."""
         tree = self.tree
         assert tree is not None
-        if not SEARCH_FACTOR or self.config.joint:
+        if not SEARCH_FACTOR or self.config.joint or self.spent_key == (self.steps, role):
             return tree
         if self.part is not None and self.part_key == (self.steps, role):
             return self.part
@@ -1071,6 +1088,22 @@ class SearchWorker:
                 file=sys.stderr,
             )
         return self.part
+
+    def _part_spent(self, tree: MCTS, role: int) -> bool:
+        """Whether `tree` is a tree over our part that has proven every move of `role`
+        an even end (`factored.proves_only_even_ends`): then the joint tree searches and
+        chooses for the rest of this step."""
+        if tree.part is None or not proves_only_even_ends(tree, role):
+            return False
+        self.spent_key = (self.steps, role)
+        if not self.spent_told:
+            self.spent_told = True
+            print(
+                f"search worker: the tree over our part proved every move an even end at move "
+                f"{self.steps}: the joint tree chooses where that happens",
+                file=sys.stderr,
+            )
+        return True
 
     def _part_tree(self, state: State, part: frozenset[str]) -> MCTS:
         """A fresh tree over the moves `part` at `state` (`ggp.player.search.factored`)."""
