@@ -227,17 +227,22 @@ def test_the_agent_keeps_its_part_trees_with_keep_parts() -> None:
         make_agent("mcts:keep_parts=yes")
 
 
+def searched(rules: str, iterations: int) -> tuple[SearchWorker, dict]:
+    """A worker on `rules` (compiled, no traps, races or tactics) and its answer to a
+    search of red's move of `iterations` iterations."""
+    worker = SearchWorker(build=lambda text: game_from_text(text, "game", "compiled"))
+    load = {"cmd": "load", "rules": rules, "traps": False, "races": False, "tactics": False}
+    worker.handle(load)
+    worker.settle(120)
+    search = {"cmd": "search", "role": 0, "until": time.time() + 60, "iterations": iterations}
+    return worker, worker.handle(search)
+
+
 def test_the_served_search_does_not_pass_on_a_part_trees_proofs() -> None:
     """A tree over red's part proves red's win (two steps of 2 with blue frozen), but
     blue races at the same time (both at 4 at once: a draw): the worker's answer keeps
     that proof to itself, no proven goal, no bounds for the pool to merge."""
-    worker = SearchWorker(build=lambda rules: game_from_text(rules, "race", "compiled"))
-    load = {"cmd": "load", "rules": RACE, "traps": False, "races": False, "tactics": False}
-    worker.handle(load)
-    worker.settle(120)
-    answer = worker.handle(
-        {"cmd": "search", "role": 0, "until": time.time() + 60, "iterations": 400}
-    )
+    worker, answer = searched(RACE, 400)
     tree = worker._tree_for(0)
     assert tree.part is not None and tree.root.proven is not None  # proven in the part
     assert tree.root.proven[0] == 1.0
@@ -276,12 +281,6 @@ def test_the_agent_lets_the_joint_tree_choose_where_its_part_tree_tells_nothing(
 
 
 def test_the_served_search_lets_the_joint_tree_choose_where_its_part_tree_tells_nothing() -> None:
-    worker = SearchWorker(build=lambda rules: game_from_text(rules, "stepped", "compiled"))
-    load = {"cmd": "load", "rules": STEPPED, "traps": False, "races": False, "tactics": False}
-    worker.handle(load)
-    worker.settle(120)
-    answer = worker.handle(
-        {"cmd": "search", "role": 0, "until": time.time() + 60, "iterations": 3000}
-    )
+    worker, answer = searched(STEPPED, 3000)
     assert worker.spent_key == (0, 0) and worker._tree_for(0) is worker.tree
     assert answer["move"] == "(red c)"
