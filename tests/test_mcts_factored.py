@@ -282,5 +282,5 @@ def test_the_agent_lets_the_joint_tree_choose_where_its_part_tree_tells_nothing(
 
 def test_the_served_search_lets_the_joint_tree_choose_where_its_part_tree_tells_nothing() -> None:
     worker, answer = searched(STEPPED, 3000)
-    assert worker.spent_key == (0, 0) and worker._tree_for(0) is worker.tree
+    assert worker.parts.spent_key == (0, 0) and worker._tree_for(0) is worker.tree
     assert answer["move"] == "(red c)"

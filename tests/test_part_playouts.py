@@ -216,7 +216,7 @@ def test_serve_plays_part_playouts_in_part_trees_as_set(monkeypatch) -> None:
             worker.settle(120)
             search = {"cmd": "search", "role": 0, "until": time.time() + 30, "iterations": 6}
             answer = worker.handle(search)
-            part = worker.part
+            part = worker.parts.part
             assert part is not None and part.part_playouts == part.solver == setting
             lowest = min(lowest, *(row[2] for row in answer["stats"]))
         assert (lowest == 1.0) == setting

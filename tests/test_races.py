@@ -536,7 +536,7 @@ def test_where_trees_over_parts_play_the_joint_tree_and_the_tactics_are_raced(
     assert [name for name, _ in raced.race.pending] == ["tactics on/off"]
     command = {"cmd": "search", "role": 0, "until": time.time() + 0.3, "iterations": None}
     raced.handle(command)
-    assert raced.part is not None  # the move was searched by a tree over our part
+    assert raced.parts.part is not None  # the move was searched by a tree over our part
     assert "from move 0 our moves are searched by trees over our part" in capsys.readouterr().err
     # No pondering between the moves: the match ends with the race not run, and says so
     for _ in range(3):
@@ -551,7 +551,7 @@ def test_once_the_joint_tree_is_chosen_it_searches_where_parts_would(tmp_path) -
     worker.config = dataclasses.replace(worker.config, joint=True)
     command = {"cmd": "search", "role": 0, "until": time.time() + 0.3, "iterations": None}
     answer = worker.handle(command)
-    assert worker.part is None and answer["config"].endswith("joint moves throughout, c=0.35")
+    assert worker.parts.part is None and answer["config"].endswith("joint moves throughout, c=0.35")
 
 
 class Counted(Careless):

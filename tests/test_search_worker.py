@@ -16,7 +16,7 @@ from gdl_texts import PENNIES, TICTACTOE
 from ggp.games.base import State
 from ggp.gdl.load import game_from_text
 from ggp.player.search.tree import Node
-from ggp.player.service import search_worker
+from ggp.player.service import search_worker, served_parts
 from ggp.player.service.search_worker import (
     NEVER,
     LineReader,
@@ -398,21 +398,21 @@ def test_with_factor_a_move_on_a_separate_part_is_searched_by_a_part_tree(monkey
     worker.settle(120)
     search = {"cmd": "search", "role": 1, "until": time.time() + 30, "iterations": 400}
     answer = worker.handle(search)
-    assert worker.part is not None and worker.part is not worker.tree
-    assert worker.part.root.choosers == (1,)  # red's step is drawn, not branched on
+    assert worker.parts.part is not None and worker.parts.part is not worker.tree
+    assert worker.parts.part.root.choosers == (1,)  # red's step is drawn, not branched on
     # Blue's two moves in its part: the part's playouts are decisive within it.
-    assert worker.part.evaluator is worker.part_playout
+    assert worker.parts.part.evaluator is worker.part_playout
     # Red's part frozen, both of blue's steps reach the end first: either may be
     # chosen, and the solver, proving in the part tree, finds blue's part won; that
     # holds in the part alone (red races too), so the answer does not say it.
     assert answer["move"] in {"(go blue 1)", "(go blue 2)"} and answer["proven"] is None
-    assert worker.part.root.proven is not None and worker.part.root.proven[1] == 1.0
+    assert worker.parts.part.root.proven is not None and worker.parts.part.root.proven[1] == 1.0
     assert {row[0] for row in answer["stats"]} == {"(go blue 1)", "(go blue 2)"}
-    part = worker.part
+    part = worker.parts.part
     worker.handle(search)
-    assert worker.part is part  # the same step and role: searched on
+    assert worker.parts.part is part  # the same step and role: searched on
     worker.handle({"cmd": "advance", "joint": ["(go red 1)", "(go blue 2)"]})
-    assert worker.part is None
+    assert worker.parts.part is None
 
 
 def test_with_keep_parts_the_part_tree_is_kept_and_pondered(monkeypatch) -> None:
@@ -423,14 +423,14 @@ def test_with_keep_parts_the_part_tree_is_kept_and_pondered(monkeypatch) -> None
     worker.settle(120)
     search = {"cmd": "search", "role": 1, "until": time.time() + 30, "iterations": 300}
     worker.handle(search)
-    part = worker.part
+    part = worker.parts.part
     worker.handle({"cmd": "advance", "joint": ["(go red 1)", "(go blue 1)"]})
     assert worker.parts.trees == [part] and part.root.visits > 0  # blue's step 1 followed
     visits, joint_visits = part.root.visits, worker.tree.root.visits
     worker.ponder()  # not searched since the move: the part tree is pondered
     assert part.root.visits > visits and worker.tree.root.visits == joint_visits
     worker.handle(search)
-    assert worker.part is part
+    assert worker.parts.part is part
 
 
 def test_with_factor_a_turn_taking_game_keeps_the_joint_tree(monkeypatch) -> None:
@@ -448,7 +448,7 @@ def test_with_factor_a_turn_taking_game_keeps_the_joint_tree(monkeypatch) -> Non
             game.playout_batch = 1  # measured by the clock when attached: fixed here
         search = {"cmd": "search", "role": 0, "until": time.time() + 30, "iterations": 300}
         answer = worker.handle(search)
-        assert worker.part is None
+        assert worker.parts.part is None
         answers.append((answer["move"], answer["stats"], answer["nodes"]))
     assert answers[0] == answers[1]
 
@@ -457,14 +457,14 @@ def test_whether_moves_are_independent_is_asked_once_a_state(monkeypatch) -> Non
     """`_tree_for` runs at every slice of a search: it asks `independent_choices`
     (legal moves and successors of a joint move per role) once for each root state."""
     monkeypatch.setattr(search_worker, "SEARCH_FACTOR", True)
-    original = search_worker.independent_choices
+    original = served_parts.independent_choices
     asked = []
 
     def counted(state):
         asked.append(state)
         return original(state)
 
-    monkeypatch.setattr(search_worker, "independent_choices", counted)
+    monkeypatch.setattr(served_parts, "independent_choices", counted)
     worker = SearchWorker()
     worker.handle({"cmd": "load", "rules": TICTACTOE, "traps": False, "races": False})
     worker.settle(120)

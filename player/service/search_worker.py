@@ -111,12 +111,7 @@ from typing import Any, TextIO
 
 from ggp.games.base import Game, GameDefinitionError, GameError, State
 from ggp.gdl.compiled.compiled_game import CompiledGame
-from ggp.player.search.factored import (
-    PartTrees,
-    independent_choices,
-    independent_somewhere,
-    proves_only_even_ends,
-)
+from ggp.player.search.factored import independent_choices, independent_somewhere
 from ggp.player.search.guidance import profile
 from ggp.player.search.heuristic import Heuristic, Learning
 from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
@@ -143,6 +138,7 @@ from ggp.player.service.serve_playouts import (
     decisive_suits,
     part_decisive_suits,
 )
+from ggp.player.service.served_parts import ServedParts
 from ggp.player.service.served_tactics import SEARCH_TACTICS, ServedTactics
 from ggp.player.service.staged_rules import Builder, StagedRules, replay
 
@@ -324,22 +320,8 @@ class SearchWorker:
         self.steps = 0
         """Joint moves played since the initial state."""
         self.max_nodes: int | None = None
-        self.parts = PartTrees(self._part_tree, SEARCH_KEEP_PARTS)
-        """With `SEARCH_FACTOR`: the trees over parts (set at ``load``)."""
-        self.part: MCTS | None = None
-        """With `SEARCH_FACTOR`: this step's tree over our part, if the step has one."""
-        self.part_key: tuple[int, int] | None = None
-        """The step and role `part` was built for."""
-        self.spent_key: tuple[int, int] | None = None
-        """The step and role whose tree over our part has proven every move an even end
-        (`_part_spent`): the joint tree searches for the rest of that step."""
-        self.factored_told = False
-        """Whether the log has been told that the search plays trees over parts..."""
-        self.spent_told = False
-        """...and that a part tree's proof left the choice to the joint tree."""
-        self.independence: tuple[State | None, bool] = (None, False)
-        """The last state `_tree_for` asked `independent_choices` of, and the answer
-        (asked at every slice of a search otherwise: 3% of point_grab's)."""
+        self.parts = ServedParts(self._part_tree, SEARCH_KEEP_PARTS)
+        """With `SEARCH_FACTOR`: the trees over our part and which one a step searches."""
         self.traps_on = SEARCH_TRAPS
         """Whether to solve positions exactly and set traps (``traps`` at load)."""
         self.traps: Traps | None = None
@@ -468,8 +450,7 @@ class SearchWorker:
         self._follow_choice()
         self.playout = ServePlayout(SEARCH_DECISIVE if decisive else 0, self.must_stop)
         self.tree = self.new_tree(state, depth)
-        self.parts = PartTrees(self._part_tree, SEARCH_KEEP_PARTS)
-        self.part = None
+        self.parts.restart(SEARCH_KEEP_PARTS)
         self.traps = None
         self.tactics.restart()
         self.puzzle = self._puzzle_at(state, depth)
@@ -894,7 +875,7 @@ class SearchWorker:
                 settled += tree.settled - before
                 slowest = tree.slowest
                 if done == 0 and time.monotonic() < slice_end:  # proven, or no time for one more
-                    if self._part_spent(tree, role):
+                    if self.parts.spent(tree, self.steps, role):
                         tree = self._tree_for(role)
                         continue
                     break
@@ -902,7 +883,7 @@ class SearchWorker:
                 continue
             before = tree.settled
             if tree.search(iterations=1) == 0:
-                if self._part_spent(tree, role):
+                if self.parts.spent(tree, self.steps, role):
                     tree = self._tree_for(role)
                     continue
                 break
@@ -1065,45 +1046,13 @@ class SearchWorker:
     def _tree_for(self, role: int) -> MCTS:
         """The tree to search for role `role` now: the joint-move tree, or with
         `SEARCH_FACTOR`, where the roles' moves are independent, a tree over ours
-        (unless the races chose the joint tree throughout: then no look at all; or
-        this step's tree over ours has proven every move an even end: `_part_spent`)."""
+        (`ServedParts.tree_for`; unless the races chose the joint tree throughout: then
+        no look at all)."""
         tree = self.tree
         assert tree is not None
-        if not SEARCH_FACTOR or self.config.joint or self.spent_key == (self.steps, role):
+        if not SEARCH_FACTOR or self.config.joint:
             return tree
-        if self.part is not None and self.part_key == (self.steps, role):
-            return self.part
-        state = tree.root_state
-        if self.independence[0] is not state:
-            self.independence = (state, independent_choices(state))
-        if not self.independence[1]:
-            return tree
-        self.part = self.parts.tree_for(state, role)
-        self.part_key = (self.steps, role)
-        if not self.factored_told:
-            self.factored_told = True
-            print(
-                f"search worker: the roles move on separate parts: from move {self.steps} "
-                "our moves are searched by trees over our part",
-                file=sys.stderr,
-            )
-        return self.part
-
-    def _part_spent(self, tree: MCTS, role: int) -> bool:
-        """Whether `tree` is a tree over our part that has proven every move of `role`
-        an even end (`factored.proves_only_even_ends`): then the joint tree searches and
-        chooses for the rest of this step."""
-        if tree.part is None or not proves_only_even_ends(tree, role):
-            return False
-        self.spent_key = (self.steps, role)
-        if not self.spent_told:
-            self.spent_told = True
-            print(
-                f"search worker: the tree over our part proved every move an even end at move "
-                f"{self.steps}: the joint tree chooses where that happens",
-                file=sys.stderr,
-            )
-        return True
+        return self.parts.tree_for(tree, self.steps, role)
 
     def _part_tree(self, state: State, part: frozenset[str]) -> MCTS:
         """A fresh tree over the moves `part` at `state` (`ggp.player.search.factored`)."""
@@ -1188,7 +1137,6 @@ class SearchWorker:
         tree = self.tree
         assert tree is not None
         self._record()
-        self.part = None
         self.history.append(list(joint))
         state = tree.root_state.next(joint)
         tree.advance(joint, state)
