@@ -83,9 +83,9 @@ def measure(path: Path, race_cpu: float, games: int, move_cpu: float, tactics: b
     worker = prepared(path.read_text(), tactics)
     default = worker.config
     began = time.process_time()
-    worker.moves_cpu = [move_cpu]  # the match's scale, as if it had searched a move
+    worker.races.moves_cpu = [move_cpu]  # the match's scale, as if it had searched a move
     worker.start_race()
-    race = worker.race
+    race = worker.races.race
     if race is None:  # the worker says why on stderr (e.g. trees over the roles' parts)
         return {
             "game": path.stem,

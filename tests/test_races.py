@@ -17,7 +17,7 @@ from ggp.gdl.load import game_from_text
 from ggp.player.search import races
 from ggp.player.search.mcts import MCTS
 from ggp.player.search.races import Race, RaceGame, SearchConfig, move_seconds
-from ggp.player.service import search_worker, served_tactics
+from ggp.player.service import search_worker, served_races, served_tactics
 from ggp.player.service.search_worker import SearchWorker
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -459,7 +459,7 @@ def prepared(races_on: bool, tmp_path, rules: str = TICTACTOE, **options) -> Sea
 def test_the_worker_races_in_its_start_search_and_searches_with_the_choice(
     monkeypatch, capsys, tmp_path
 ) -> None:
-    monkeypatch.setattr(search_worker, "Race", OneVerdict)
+    monkeypatch.setattr(served_races, "Race", OneVerdict)
     worker = prepared(True, tmp_path)
     assert worker.config == SearchConfig(search_worker.SEARCH_C, decisive=True)
     command = {"cmd": "search", "role": 0, "until": time.time() + 30, "iterations": None}
@@ -468,7 +468,7 @@ def test_the_worker_races_in_its_start_search_and_searches_with_the_choice(
     assert worker.tree.c == worker.config.c and worker.tree.table is worker.table
     chosen = f"decisive playouts, c={2 * search_worker.SEARCH_C:g}"
     assert answer["config"] == chosen
-    assert worker.table is not None and worker.race.made.table is None  # a race's trees: none
+    assert worker.table is not None and worker.races.race.made.table is None  # a race's trees: none
     err = capsys.readouterr().err
     assert "race after 7 games: chosen: twice the exploration" in err
     assert f"the search plays {chosen}" in err
@@ -489,13 +489,13 @@ def test_the_tactics_are_raced_only_where_the_load_says_and_run_once_chosen(
 ) -> None:
     worker = prepared(True, tmp_path)
     worker.start_race()
-    assert worker.race.standing.name == "decisive playouts on/off"  # not the tactics
+    assert worker.races.race.standing.name == "decisive playouts on/off"  # not the tactics
     raced = prepared(True, tmp_path, tactics_race=True, tactics_workers=2)
     raced.start_race()
-    assert raced.race.standing.name == "tactics on/off"
-    assert raced.race.standing.config.tactics and not raced.tactics.on
-    assert raced.race.tactics_share == pytest.approx(2 * served_tactics.TACTICS_SHARE)
-    monkeypatch.setattr(search_worker, "Race", TacticsVerdict)
+    assert raced.races.race.standing.name == "tactics on/off"
+    assert raced.races.race.standing.config.tactics and not raced.tactics.on
+    assert raced.races.race.tactics_share == pytest.approx(2 * served_tactics.TACTICS_SHARE)
+    monkeypatch.setattr(served_races, "Race", TacticsVerdict)
     chosen = prepared(True, tmp_path, tactics_race=True)
     tree = chosen.tree
     command = {"cmd": "search", "role": 0, "until": time.time() + 30, "iterations": None}
@@ -516,9 +516,9 @@ def test_the_tactics_are_raced_only_where_the_load_says_and_run_once_chosen(
     assert not chosen.tactics.on and not answer["config"].endswith(", tactics")
     assert "the tactics stop: no legal move for white" in capsys.readouterr().err
     # ...and a later race's choice of them does not turn them on again
-    chosen.race = None
+    chosen.races.race = None
     answer = chosen.handle({**command, "until": time.time() + 0.5, "race": 0.5})
-    assert chosen.race.finished and chosen.chosen.tactics
+    assert chosen.races.race.finished and chosen.chosen.tactics
     assert not chosen.tactics.on and not answer["config"].endswith(", tactics")
 
 
@@ -527,13 +527,13 @@ def test_where_trees_over_parts_play_the_joint_tree_and_the_tactics_are_raced(
 ) -> None:
     worker = prepared(True, tmp_path, TWO_COUNTERS)
     worker.start_race()
-    assert worker.race.standing.name == "trees over parts on/off"
-    assert worker.race.standing.config.joint and worker.race.pending == []
-    assert worker.race.part_maker(worker.race.standing.champion) is not None
-    assert worker.race.part_maker(worker.race.standing.config) is None
+    assert worker.races.race.standing.name == "trees over parts on/off"
+    assert worker.races.race.standing.config.joint and worker.races.race.pending == []
+    assert worker.races.race.part_maker(worker.races.race.standing.champion) is not None
+    assert worker.races.race.part_maker(worker.races.race.standing.config) is None
     raced = prepared(True, tmp_path, TWO_COUNTERS, tactics_race=True)
     raced.start_race()
-    assert [name for name, _ in raced.race.pending] == ["tactics on/off"]
+    assert [name for name, _ in raced.races.race.pending] == ["tactics on/off"]
     command = {"cmd": "search", "role": 0, "until": time.time() + 0.3, "iterations": None}
     raced.handle(command)
     assert raced.parts.part is not None  # the move was searched by a tree over our part
@@ -541,7 +541,7 @@ def test_where_trees_over_parts_play_the_joint_tree_and_the_tactics_are_raced(
     # No pondering between the moves: the match ends with the race not run, and says so
     for _ in range(3):
         raced.handle({"cmd": "advance", "joint": ["(mark 1)", "(mark 1)"]})
-    assert not raced.race.finished
+    assert not raced.races.race.finished
     err = capsys.readouterr().err
     assert "the match ended before the race judged trees over parts on/off" in err
 
@@ -625,22 +625,22 @@ def test_a_race_side_lets_its_joint_tree_choose_where_a_part_tree_proves_only_ev
 def test_max_n_proofs_are_raced_first_where_more_than_two_roles_play(tmp_path) -> None:
     worker = prepared(True, tmp_path, KINGMAKER)
     worker.start_race()
-    standing = worker.race.standing
+    standing = worker.races.race.standing
     assert standing.name == "max^n proofs on/off" and standing.config.maxn
     assert standing.config.describe() == "decisive playouts, max^n proofs, c=0.35"
     assert worker.race_tree(standing.config, worker.tree.root_state).maxn
     assert not worker.race_tree(standing.champion, worker.tree.root_state).maxn
     two = prepared(True, tmp_path)
     two.start_race()
-    assert not any(name.startswith("max^n") for name in two.race.unjudged())
+    assert not any(name.startswith("max^n") for name in two.races.race.unjudged())
 
 
 def test_without_races_the_worker_keeps_its_defaults(monkeypatch, tmp_path) -> None:
-    monkeypatch.setattr(search_worker, "Race", OneVerdict)
+    monkeypatch.setattr(served_races, "Race", OneVerdict)
     worker = prepared(False, tmp_path)
     for _ in range(4):
         worker.ponder()
-    assert worker.race is None
+    assert worker.races.race is None
     assert worker.config == SearchConfig(search_worker.SEARCH_C, decisive=True)
 
 
@@ -664,26 +664,26 @@ class SlowRace(OneVerdict):
 def test_a_race_outlasting_its_slices_gets_no_more_pondering_than_the_search(
     monkeypatch, tmp_path
 ) -> None:
-    monkeypatch.setattr(search_worker, "Race", SlowRace)
+    monkeypatch.setattr(served_races, "Race", SlowRace)
     worker = prepared(True, tmp_path)
     searched = worker.tree.root.visits
     for _ in range(60):
         worker.ponder()
     assert SlowRace.runs > 1 and worker.tree.root.visits > searched
-    assert worker.tree_seconds > 0
+    assert worker.races.tree_seconds > 0
     # a race slice begins only while races have had no more than the search
-    assert worker.race_seconds <= worker.tree_seconds + 2 * SlowRace.longest + 0.05
+    assert worker.races.race_seconds <= worker.races.tree_seconds + 2 * SlowRace.longest + 0.05
 
 
 def test_the_match_s_end_tells_the_time_the_races_took(monkeypatch, capsys, tmp_path) -> None:
-    monkeypatch.setattr(search_worker, "Race", SlowRace)
+    monkeypatch.setattr(served_races, "Race", SlowRace)
     worker = prepared(True, tmp_path)
     command = {"cmd": "search", "role": 0, "iterations": None}
     worker.handle({**command, "until": time.time() + 0.5, "race": 0.5})  # the start's search
-    assert worker.search_race_seconds > 0
+    assert worker.races.search_seconds > 0
     for _ in range(10):
         worker.ponder()
-    assert worker.race_seconds > 0 and worker.tree_seconds > 0
+    assert worker.races.race_seconds > 0 and worker.races.tree_seconds > 0
     capsys.readouterr()
     x, o = "(mark 1 1)", "(mark 2 2)"
     for joint in ([x, "noop"], ["noop", o], ["(mark 1 2)", "noop"], ["noop", "(mark 3 3)"]):
@@ -693,8 +693,9 @@ def test_the_match_s_end_tells_the_time_the_races_took(monkeypatch, capsys, tmp_
     found = serve_log.RACE_TIME.search(capsys.readouterr().err)
     assert found is not None
     searched, pondered, tree = map(float, found.groups())
-    assert searched == pytest.approx(worker.search_race_seconds, abs=0.05)
-    assert (pondered, tree) == (round(worker.race_seconds, 1), round(worker.tree_seconds, 1))
+    assert searched == pytest.approx(worker.races.search_seconds, abs=0.05)
+    races = worker.races
+    assert (pondered, tree) == (round(races.race_seconds, 1), round(races.tree_seconds, 1))
 
 
 def test_a_configuration_with_transpositions_makes_a_graph(tmp_path) -> None:
@@ -741,14 +742,15 @@ def test_a_worker_that_does_not_race_follows_the_racing_workers_choice(
 
 def test_the_match_scale_is_a_share_of_the_searches_cpu_races_left_out(tmp_path) -> None:
     worker = prepared(False, tmp_path)
-    assert worker.scale_seconds() == 0.0 and "no search of the match yet" in worker.match_scale()
+    assert worker.races.scale_seconds() == 0.0
+    assert "no search of the match yet" in worker.races.match_scale()
     command = {"cmd": "search", "role": 0, "iterations": None}
     answer = worker.handle({**command, "until": time.time() + 0.3})
-    (cpu,) = worker.moves_cpu
+    (cpu,) = worker.races.moves_cpu
     assert 0 < cpu <= answer["cpu"] + 0.05
-    assert worker.moves_sims == [answer["sims"] + answer["pondered"]]
-    assert worker.scale_seconds() == pytest.approx(search_worker.RACE_SCALE * cpu)
-    assert f"{answer['sims']} simulations a move" in worker.match_scale()
+    assert worker.races.moves_sims == [answer["sims"] + answer["pondered"]]
+    assert worker.races.scale_seconds() == pytest.approx(served_races.RACE_SCALE * cpu)
+    assert f"{answer['sims']} simulations a move" in worker.races.match_scale()
 
 
 def test_a_confirmation_waits_for_the_match_scale() -> None:

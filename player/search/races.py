@@ -43,17 +43,16 @@ judge nothing.  Games start from the state the match has
 reached when they begin, so a race run during play judges the configurations
 on the positions still to come.
 
-Race games are short (`move_seconds`: a few hundred simulations a move) where a
-move of the match has tens of thousands, so a challenger the screen chooses
-is *confirmed at the match's scale* before it replaces the champion: where
-the caller gives `confirm_seconds` (the CPU seconds of a race move near the
-match's own, `RACE_SCALE` of it in the search worker; 0 while the match has
-not searched yet: the confirmation then waits, `ready`), the challenger plays
-`CONFIRM_GAMES` more games at that budget and is chosen only if it scores at
-least one half in them (it does not lose where the match is played);
-otherwise it is dropped, "not confirmed at scale", as soon as the games left
-could not bring it to one half.  A verdict's figures give
-the simulations a move of both phases.
+Race games are short (`move_seconds`: a few hundred simulations a move) where a move
+of the match has tens of thousands, so a challenger the screen chooses is *confirmed
+at the match's scale* before it replaces the champion: where the caller gives
+`confirm_seconds` (the CPU seconds of a race move near the match's own, `RACE_SCALE`
+of it as a match serves the races, `ggp.player.service.served_races`; 0 while the
+match has not searched yet: the confirmation then waits, `ready`), the challenger
+plays `CONFIRM_GAMES` more games at that budget and is chosen only if it scores at
+least one half in them (it does not lose where the match is played); otherwise it is
+dropped, "not confirmed at scale", as soon as the games left could not bring it to
+one half.  A verdict's figures give the simulations a move of both phases.
 
 `Race.run` plays race moves until a deadline, a move at a time, so the caller
 interleaves races with its own search (`ggp.player.service.search_worker` gives them

@@ -8,20 +8,19 @@ echoes that ``id``:
 
 - ``{"cmd": "load", "rules": TEXT, "table_dir": DIR or null, "depth": N,
   "max_nodes": N or null, "ponder": S, "traps": B, "races": R, "tactics": T,
-  "tactics_race": A, "tactics_workers": K, "settle": W}``: read the
-  rules and grow a search tree at the initial state on the interpreter, while
-  the compiled game (and its native code) is built in the background
-  (`ggp.player.service.staged_rules`: the search moves to it when it is ready), with a
-  state table from DIR when given, holding at most ``max_nodes`` nodes when
-  given (`MCTS.max_nodes`; B, by default `SEARCH_TRAPS`, says whether small
-  positions are solved exactly; R, by default `SEARCH_RACES`, whether
-  configurations are raced; T, by default `SEARCH_TACTICS`, whether each position
-  is searched for forced wins and losses first, and the move chosen checked after the
-  MCTS search, with the time of K workers (`ggp.player.service.served_tactics`;
-  by default 1: the pool gives the tactics of all its workers to one); A, by
-  default false, whether the races judge the tactics where T is false (a challenger
-  that turns them on); with W, the answer waits up to W seconds for
-  the compiled game, for benchmarks); answers ``{"roles": [...]}``;
+  "tactics_race": A, "tactics_workers": K, "settle": W}``: read the rules and grow a
+  search tree at the initial state on the interpreter, while the compiled game (and its
+  native code) is built in the background (`ggp.player.service.staged_rules`: the search
+  moves to it when it is ready), with a state table from DIR when given, holding at most
+  ``max_nodes`` nodes when given (`MCTS.max_nodes`; B, by default `SEARCH_TRAPS`, says
+  whether small positions are solved exactly; R, by default `SEARCH_RACES`
+  (`ggp.player.service.served_races`), whether configurations are raced; T, by default
+  `SEARCH_TACTICS`, whether each position is searched for forced wins and losses first,
+  and the move chosen checked after the MCTS search, with the time of K workers
+  (`ggp.player.service.served_tactics`; by default 1: the pool gives the tactics of all
+  its workers to one); A, by default false, whether the races judge the tactics where T
+  is false (a challenger that turns them on); with W, the answer waits up to W seconds
+  for the compiled game, for benchmarks); answers ``{"roles": [...]}``;
 - ``{"cmd": "search", "role": I, "until": T, "iterations": N or null,
   "race": F, "start": S}``: search until T (`time.time()` seconds: the deadline counts
   from when the server sent the command, not from when an earlier command let
@@ -67,7 +66,8 @@ A command that fails answers ``{"id": ..., "error": TEXT}``.  The search stops
 early enough to answer by T: it does not begin a simulation it
 could not finish in time, judging by the slowest one of this search.
 
-*Races* (`ggp.player.search.races`): once the rules are final, every other slice of
+*Races* (`ggp.player.search.races`, served by
+`ggp.player.service.served_races`): once the rules are final, every other slice of
 pondering and the ``race`` share of a search go to quick self-play games that
 choose the search's configuration for this game; the verdicts, with their
 figures, go to stderr (the server's log).  Of a pool's workers only the first
@@ -111,22 +111,13 @@ from typing import Any, TextIO
 
 from ggp.games.base import Game, GameDefinitionError, GameError, State
 from ggp.gdl.compiled.compiled_game import CompiledGame
-from ggp.player.search.factored import independent_choices, independent_somewhere
 from ggp.player.search.guidance import profile
 from ggp.player.search.heuristic import Heuristic, Learning
 from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
 from ggp.player.search.lines import BestLine
 from ggp.player.search.mcts import MCTS
 from ggp.player.search.puzzle import PuzzleSearch
-from ggp.player.search.races import (
-    CHANGES,
-    MAXN_CHANGE,
-    PARTS_CHANGE,
-    TACTICS_CHANGE,
-    Race,
-    SearchConfig,
-)
-from ggp.player.search.races import move_seconds as race_move_seconds
+from ggp.player.search.races import SearchConfig
 from ggp.player.search.state_table import StateTable, table_path
 from ggp.player.search.tactics import Verdict
 from ggp.player.search.traps import SOLVE_SHARE, TRAP_SHARE, Plan, Traps
@@ -139,6 +130,7 @@ from ggp.player.service.serve_playouts import (
     part_decisive_suits,
 )
 from ggp.player.service.served_parts import ServedParts
+from ggp.player.service.served_races import SEARCH_RACES, ServedRaces
 from ggp.player.service.served_tactics import SEARCH_TACTICS, ServedTactics
 from ggp.player.service.staged_rules import Builder, StagedRules, replay
 
@@ -216,11 +208,6 @@ wins at equal time (docs/per-game-search.md); races may still choose it per game
 SEARCH_PRIOR_VISITS = 8
 """The virtual visits of the heuristic prior (Sancho weights its piece heuristic 6)."""
 
-RACE_SCALE = 0.1
-"""A challenger the races' screen chooses is confirmed in games whose moves get this
-share of the CPU seconds of the match's own searches (`ggp.player.search.races`,
-``confirm_seconds``): at 10 s a move, about a second, thousands of simulations."""
-
 SEARCH_MATERIAL = 0.5
 """The weight of the learnt heuristic's material term (`heuristic.material_term`)."""
 
@@ -266,13 +253,6 @@ playouts play the part alone, the other parts frozen (`playouts.Part`,
 Against the search without (kept part trees), simultaneous Connect Four at 1 s
 a move: 0.750 (0.51-0.90, 16 matches; the playouts alone 0.609 over 32,
 docs/mcts-enhancements.md)."""
-
-SEARCH_RACES = True
-"""Choose the configuration of the search for this game by races on it
-(`ggp.player.search.races`): once the rules are final, quick self-play games at equal
-time between the current configuration and one variant at a time, run in a
-share of the start clock's search (the ``race`` share the server asks for) and
-in every other slice of pondering, until every variant is judged."""
 
 SEARCH_PUZZLES = True
 """Search games of one role with the puzzle search (`ggp.player.search.puzzle`)
@@ -356,29 +336,16 @@ class SearchWorker:
         """What the joint-move tree does: the defaults, then what races chose."""
         self.heuristic: Heuristic | None = None
         """The learnt heuristic, once taken (`take_heuristic`)."""
-        self.race: Race | None = None
-        """The race choosing `config`, once the rules and the heuristic are final."""
-        self.races_on = SEARCH_RACES
-        """Whether to race configurations (``races`` at load)."""
+        self.races = ServedRaces(
+            self.race_tree, self._part_tree, lambda: self.tree.root_state, self.rng
+        )
+        """The race choosing `config` over the match (`ggp.player.service.served_races`)."""
         self.chosen: SearchConfig | None = None
         """The configuration the races chose, once one changed it: this worker's own,
         or the racing worker's (``configure``), followed through new trees."""
         self.ponder_slices = 0
         """Slices of pondering so far (one in `ServedTactics.ponder_every` may go to the
         tactics)."""
-        self.race_seconds = 0.0
-        """Seconds of pondering given to races in this match..."""
-        self.tree_seconds = 0.0
-        """...and to the search: races get a slice only while they have had no more
-        than the search (a race move may run past its slice, several times over)."""
-        self.search_race_seconds = 0.0
-        """Seconds of the searches' ``race`` share (the start clock's) given to races in
-        this match: with `race_seconds`, what the races cost the tree (`_report_races`)."""
-        self.moves_cpu: list[float] = []
-        """The searching thread's CPU seconds in the tree of each search answered, races
-        left out (for the races' confirmation at the match's scale)..."""
-        self.moves_sims: list[int] = []
-        """...and the simulations behind each (pondered ones included)."""
         self.puzzle: PuzzleSearch | None = None
         """With `SEARCH_PUZZLES`, in a game of one role: its puzzle search (set at
         ``load``, moved onto the faster rules with the tree), searched and pondered
@@ -403,7 +370,7 @@ class SearchWorker:
                 bool(command.get("tactics_race", False)),
                 int(command.get("tactics_workers", 1)),
             )
-            self.races_on = command.get("races", SEARCH_RACES)
+            self.races.load(command.get("races", SEARCH_RACES))
             return answer
         if self.tree is None:
             raise GameError(f"{name!r} before any game was loaded")
@@ -435,9 +402,8 @@ class SearchWorker:
         self.history = []
         self.learning = None
         self.heuristic = None
-        self.race = self.chosen = None
-        self.ponder_slices, self.race_seconds, self.tree_seconds = 0, 0.0, 0.0
-        self.search_race_seconds = 0.0
+        self.chosen = None
+        self.ponder_slices = 0
         self._grow(game.initial_state(), 0)
         self.staged = StagedRules(rules, self.build)
         return {"roles": list(game.roles)}
@@ -627,7 +593,7 @@ class SearchWorker:
             config = SearchConfig(**fields)
         except TypeError as error:
             raise GameError(f"not a search configuration: {fields!r}") from error
-        if not self.races_on and config != self.chosen:
+        if not self.races.on and config != self.chosen:
             self.chosen = config
             before = self.config
             if self._follow_choice():
@@ -687,72 +653,19 @@ class SearchWorker:
         self.tree = self.new_tree(self.tree.root_state, self.tree.root_depth)
 
     def start_race(self) -> None:
-        """With `races_on`, once the rules are final (native code attached, or none
-        to come) and the heuristic learnt or not, start racing configurations
-        from the current one (`ggp.player.search.races`)."""
-        if self.puzzle is not None or not self.races_on or self.race is not None:
+        """Once the rules are final and the heuristic learnt or not, start racing
+        configurations from the current one (`ServedRaces.start`; not in a puzzle)."""
+        if self.puzzle is not None or self.improving:
             return
-        if self.improving:
-            return
-        tree = self.tree
-        assert tree is not None
-        game = tree.root_state.game
-        if not isinstance(game, CompiledGame):
-            return  # no races on the interpreter: one simulation can outlast a move
-        build = game.native_build
-        if build is not None and build.is_alive():
-            return
-        state = tree.root_state
-        try:
-            seconds = race_move_seconds(state, self.rng)  # of the state the race starts from
-            parts = SEARCH_FACTOR and independent_somewhere(state, self.rng)
-        except GameDefinitionError as error:  # rules that break in playouts: no races
-            print(f"search worker: no races: {error}", file=sys.stderr)
-            self.races_on = False
-            return
-        self.config = dataclasses.replace(self.config, tactics=self.tactics.on)
-        changes = CHANGES if self.tactics.race else tuple(c for c in CHANGES if c != TACTICS_CHANGE)
-        if len(state.game.roles) > 2 and SEARCH_SOLVER and not SEARCH_SHALLOW:
-            changes = (MAXN_CHANGE, *changes)  # the proofs' question of n players first
-        if parts and independent_choices(state):
-            # trees over parts play from here: they take none of the joint tree's
-            # configuration but the tactics, and the joint tree is their challenger
-            changes = (PARTS_CHANGE, *(c for c in changes if c == TACTICS_CHANGE))
-        elif parts:
-            changes = (PARTS_CHANGE, *changes)
-        self.race = Race(
+        started = self.races.start(
             self.config,
-            self.race_tree,
-            lambda: self.tree.root_state,
-            seconds,
             self.heuristic is not None,
-            changes=changes,
-            confirm_seconds=self.scale_seconds,
-            tactics_share=self.tactics.share(),
-            make_part=self._part_tree if parts else None,
+            self.tactics,
+            SEARCH_FACTOR,
+            SEARCH_SOLVER and not SEARCH_SHALLOW,
         )
-        print(
-            f"search worker: racing configurations against {self.config.describe()}, "
-            f"{self.race.move_seconds:.3f} CPU-s a move",
-            file=sys.stderr,
-        )
-
-    def scale_seconds(self) -> float:
-        """CPU seconds of a race move at the match's scale: `RACE_SCALE` of the median
-        CPU seconds of the match's searches of a move so far (of the last ten; the
-        start clock's left out); 0 before the first."""
-        recent = sorted(self.moves_cpu[-10:])
-        return RACE_SCALE * recent[len(recent) // 2] if recent else 0.0
-
-    def match_scale(self) -> str:
-        """The match's searches so far, for the races' log lines."""
-        if not self.moves_sims:
-            return "no search of the match yet"
-        sims = sorted(self.moves_sims[-10:])
-        return (
-            f"the match's searches: {sims[len(sims) // 2]} simulations a move, "
-            f"a race move at scale {self.scale_seconds():.3f} CPU-s"
-        )
+        if started is not None:
+            self.config = started
 
     def must_stop(self) -> bool:
         """Whether a playout on the interpreter must end now (`ServePlayout`): the
@@ -762,29 +675,22 @@ class SearchWorker:
     def racing(self) -> bool:
         """Whether a race is running (started now if it can start, `start_race`)."""
         self.start_race()
-        return self.race is not None and self.race.ready
+        return self.races.ready
 
     def run_race(self, until: float) -> None:
-        """Race until `until` (monotonic; a race move may run past it); take the
-        champion and log the verdicts, once there are any."""
+        """Race until `until` (monotonic; a race move may run past it) and take the
+        champion a verdict chose (`ServedRaces.run`)."""
         self.start_race()
-        race = self.race
-        if race is None or not race.ready:
+        if not self.races.ready:
             return
-        known = len(race.verdicts)
-        changed = race.run(until)
-        for verdict in race.verdicts[known:]:
-            print(
-                f"search worker: race after {race.games} games: {verdict} ({self.match_scale()})",
-                file=sys.stderr,
-            )
-        if changed:
+        champion = self.races.run(until)
+        if champion is not None:
             before = self.config
-            self.tactics.on = race.champion.tactics and not self.tactics.broke
-            self.chosen = race.champion
-            self.config = dataclasses.replace(race.champion, tactics=self.tactics.on)
+            self.tactics.on = champion.tactics and not self.tactics.broke
+            self.chosen = champion
+            self.config = dataclasses.replace(champion, tactics=self.tactics.on)
             self._regrow_unless_alike(before)
-        if race.finished:
+        if self.races.race.finished:
             print(f"search worker: the search plays {self.config.describe()}", file=sys.stderr)
 
     def search(
@@ -860,7 +766,7 @@ class SearchWorker:
                 race_cpu = time.thread_time()
                 self.run_race(race_until)
                 raced += time.thread_time() - race_cpu
-                self.search_race_seconds += time.monotonic() - began
+                self.races.search_seconds += time.monotonic() - began
                 tree = self._tree_for(role)
                 continue
             began = time.monotonic()  # an iteration's time, not the look for a better search's
@@ -892,8 +798,9 @@ class SearchWorker:
             sims += 1
         self.slowest = slowest
         if sims and iterations is None and race == 0:  # a move's search, not the start's
-            self.moves_cpu.append(time.thread_time() - thread_cpu - raced)
-            self.moves_sims.append(sims - settled + self.pondered)
+            self.races.record_move(
+                time.thread_time() - thread_cpu - raced, sims - settled + self.pondered
+            )
         move = tree.best_move(role)
         if plan is not None:
             move = Traps.best_of(plan, [stats.move for stats in tree.statistics(role)])
@@ -1096,7 +1003,7 @@ class SearchWorker:
         a kept part tree not searched last if there is one, else the joint tree
         (in a puzzle, the puzzle search, until it is done).
         While a race runs, it gets slices as long as it has had no more of the
-        pondering's time than the search (`race_seconds`), and one slice in
+        pondering's time than the search (`ServedRaces.ponders`), and one slice in
         `ServedTactics.ponder_every` goes to the tactics of the likeliest replies while
         there are some to search (`ServedTactics.ponder`)."""
         self.take_better_search()
@@ -1108,10 +1015,10 @@ class SearchWorker:
                 self.ponder_until = 0.0
             return
         self.ponder_slices += 1
-        if self.race_seconds <= self.tree_seconds and self.racing():
+        if self.races.ponders() and self.racing():
             began = time.monotonic()
             self.run_race(began + PONDER_SLICE)
-            self.race_seconds += time.monotonic() - began
+            self.races.race_seconds += time.monotonic() - began
             return
         if self.ponder_slices % self.tactics.ponder_every() == 1 and self.tactics.ponder(
             self.tree, self.steps, time.monotonic() + PONDER_SLICE
@@ -1131,7 +1038,7 @@ class SearchWorker:
         self.pondered += sims - settled
         self.ponder_settled += settled
         self.ponder_seconds += time.monotonic() - began
-        self.tree_seconds += time.monotonic() - began
+        self.races.tree_seconds += time.monotonic() - began
 
     def advance(self, joint: list[str]) -> dict[str, Any]:
         tree = self.tree
@@ -1152,35 +1059,8 @@ class SearchWorker:
         self.take_better_search()
         terminal = state.is_terminal()
         if terminal:
-            self._report_unjudged()
-            self._report_races()
+            self.races.report_end(self.config.describe())
         return {"terminal": terminal}
-
-    def _report_races(self) -> None:
-        """At the end of a match where races ran, the time they took from the tree: of
-        the searches' race share and of pondering (the tree's pondering beside it)."""
-        if self.search_race_seconds == 0 and self.race_seconds == 0:
-            return
-        print(
-            f"search worker: the races took {self.search_race_seconds:.1f} s of the "
-            f"searches and {self.race_seconds:.1f} s of pondering, the tree pondered "
-            f"{self.tree_seconds:.1f} s",
-            file=sys.stderr,
-        )
-
-    def _report_unjudged(self) -> None:
-        """At the end of a match, say so where its race judged nothing or left some
-        challengers: their races get the pondering and the start clock's share, which
-        a simultaneous game whose parts are searched apart hardly has."""
-        race = self.race
-        if race is None or race.finished:
-            return
-        print(
-            f"search worker: the match ended before the race judged "
-            f"{', '.join(race.unjudged())} ({race.games} race games); the search "
-            f"played {self.config.describe()}",
-            file=sys.stderr,
-        )
 
     def save(self) -> dict[str, Any]:
         if self.table is None or self.table_file is None:
