@@ -324,3 +324,93 @@ def test_searches_that_prove_nothing_are_no_evidence_against_the_local_search(
     for _ in range(10):
         tactics.analyse(state, time.monotonic() + 60, 1000)
     assert tactics.local_share == 0.5 and tactics.local_trials == 0
+
+
+def test_proof_numbers_prove_every_lost_move_and_no_other() -> None:
+    """Tic-tac-toe, searched to the end: a move is proven lost by proof numbers exactly
+    where perfect play gives its mover 0, with the plies of a line that holds."""
+    game = native(TICTACTOE, "ticTacToe")
+    proven = 0
+    for state in random_states(game, 60, seed=5):
+        assert isinstance(state, CompiledState) and game.native is not None
+        role = mover(state)
+        search = NativeTactics(game.native, role)
+        for index, move in enumerate(state.legal_moves(role)):
+            joint = ["noop", "noop"]
+            joint[role] = move
+            truth = value(state.next(joint))[role]
+            found = search.loss_proof(state.bits, index, 10**7, time.monotonic() + 60)
+            assert found is not None and found.finished
+            assert found.proven == (truth == 0), (state.render(), move)
+            if found.proven:
+                depth = Tactics(role).analyse(state, time.monotonic() + 60, 10**7, 9, only=move)
+                assert 1 <= depth.losses[move] <= found.plies <= 9
+                proven += 1
+    assert proven > 50
+
+
+def test_proof_numbers_read_simultaneous_moves_as_the_tactics_do() -> None:
+    """A move loses if one move of the others at the same time holds it to 0."""
+    for text, name, role, lost in (
+        (SURE_WIN, "sureWin", 0, {"Lose"}),
+        (SURE_WIN, "sureWin", 1, {"A", "B"}),
+        (GUESS, "guess", 0, {"Risky"}),
+        (PENNIES, "pennies", 0, set()),
+    ):
+        state = native(text, name).initial_state()
+        assert isinstance(state, CompiledState) and state.game.native is not None
+        search = NativeTactics(state.game.native, role)
+        moves = state.legal_moves(role)
+        proven = {
+            move
+            for index, move in enumerate(moves)
+            if search.loss_proof(state.bits, index, 10**6, time.monotonic() + 60).proven
+        }
+        assert proven == lost, name
+
+
+def test_proof_numbers_stop_at_their_budget_or_deadline_and_refuse_bad_input() -> None:
+    game = native(TICTACTOE, "ticTacToe")
+    assert game.native is not None
+    state = game.initial_state()
+    search = NativeTactics(game.native, 0)
+    small = search.loss_proof(state.bits, 0, 50, time.monotonic() + 60)
+    assert small is not None and not small.finished and not small.proven and small.nodes <= 50
+    late = NativeTactics(game.native, 0).loss_proof(state.bits, 0, 10**9, time.monotonic() - 1)
+    assert late is not None and not late.finished and late.nodes <= 256
+    whole = search.loss_proof(state.bits, 0, 10**7, time.monotonic() + 60)
+    assert whole is not None and whole.finished and not whole.proven  # a draw
+    assert search.loss_proof(state.bits, 9, 1000, time.monotonic() + 60) is None  # 9 moves
+    ended = after(game, ["(mark 1 1)", "(mark 2 1)", "(mark 1 2)", "(mark 2 2)", "(mark 1 3)"])
+    assert isinstance(ended, CompiledState)
+    assert search.loss_proof(ended.bits, 0, 1000, time.monotonic() + 60) is None
+
+
+def test_the_check_by_proof_numbers_proves_the_favourite_lost_and_plays_the_block() -> None:
+    """o must block x's row: the check by proof numbers proves the favourite lost, then
+    searches the block, not lost, and stops there."""
+    game = native(TICTACTOE, "ticTacToe")
+    state = after(game, ["(mark 1 1)", "(mark 2 2)", "(mark 1 2)"])
+    tactics = Tactics(1, check_by="numbers")
+    nothing = tactics.analyse(state, time.monotonic() + 60, 1)  # one state: nothing proven
+    assert not nothing.found and not nothing.finished and len(nothing.moves) == 6
+    ranked = ["(mark 3 3)", "(mark 1 3)"]
+    checked = tactics.check(state, nothing, ranked, time.monotonic() + 60, 1_000_000)
+    assert checked.losses == {"(mark 3 3)": 2} and checked.wins == {}
+    assert checked.choose("(mark 3 3)", ranked) == "(mark 1 3)"
+    assert checked.nodes > nothing.nodes
+
+
+def test_the_check_by_both_deepens_first_then_asks_proof_numbers() -> None:
+    """With `check_by` both, a loss the deepening proves within its quarter is its
+    (plies from the deepening); a move it leaves unproven goes to proof numbers, which
+    say it does not lose (the block), with the states of both counted."""
+    game = native(TICTACTOE, "ticTacToe")
+    state = after(game, ["(mark 1 1)", "(mark 2 2)", "(mark 1 2)"])
+    tactics = Tactics(1, check_by="both")
+    lost = tactics.check_alone(state, "(mark 3 3)", time.monotonic() + 60, 1_000_000)
+    assert lost.losses == {"(mark 3 3)": 2} and lost.depth >= 2
+    block = tactics.check_alone(state, "(mark 1 3)", time.monotonic() + 60, 1_000_000)
+    assert not block.found and block.nodes > 0
+    with pytest.raises(ValueError, match="no check by 'width'"):
+        Tactics(1, check_by="width")

@@ -62,6 +62,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from ggp.gdl.native.heuristic_source import HEURISTIC_DECLARATIONS, HEURISTIC_RUNTIME
+from ggp.gdl.native.proof_number_source import PN_DECLARATIONS, PN_RUNTIME
 from ggp.gdl.native.rave_source import RAVE_DECLARATIONS, RAVE_RUNTIME
 from ggp.gdl.native.tactics_source import TACTICS_DECLARATIONS, TACTICS_RUNTIME
 from ggp.gdl.native.tree_source import TREE_DECLARATIONS, TREE_RUNTIME
@@ -145,6 +146,7 @@ int gdl_part_playouts(const char *S, int count, uint32_t seed, const uint64_t *p
     + TREE_DECLARATIONS
     + HEURISTIC_DECLARATIONS
     + TACTICS_DECLARATIONS
+    + PN_DECLARATIONS
 )
 """What the library exports (cffi's ``cdef``)."""
 
@@ -1085,7 +1087,14 @@ class CGenerator:
         for name, position in (("BODY_A", 0), ("BODY_B", 1), ("BODY_C", 2)):
             lines.append(_array(name, [row[position] for row in self.rows]))
         lines.append(_ROWS)
-        runtimes = [_RUNTIME, RAVE_RUNTIME, HEURISTIC_RUNTIME, TACTICS_RUNTIME, TREE_RUNTIME]
+        runtimes = [
+            _RUNTIME,
+            RAVE_RUNTIME,
+            HEURISTIC_RUNTIME,
+            TACTICS_RUNTIME,
+            PN_RUNTIME,
+            TREE_RUNTIME,
+        ]
         return "\n".join(lines + code + runtimes) + "\n"
 
     def _sees(self) -> list[str]:
@@ -1948,6 +1957,7 @@ def check_source(source: str) -> None:
     generated = source.replace(_ROWS, "").replace(_RUNTIME, "")
     generated = generated.replace(RAVE_RUNTIME, "").replace(HEURISTIC_RUNTIME, "")
     generated = generated.replace(TACTICS_RUNTIME, "").replace(TREE_RUNTIME, "")
+    generated = generated.replace(PN_RUNTIME, "")
     generated = generated.replace(_NODE_TABLE, "")
     for word in _WORDS.findall(generated):
         if word not in _ALLOWED and not _GENERATED.fullmatch(word):

@@ -2,8 +2,9 @@
 
 `NativeTactics` holds one role's transposition tables over a match and asks the
 library's ``gdl_tactics`` for the forced wins and losses of that role's moves at a
-state, full-width or local (`ggp.gdl.native.locality`); `ggp.player.search.tactics`
-turns the answers into its `Verdict`.
+state, full-width or local (`ggp.gdl.native.locality`), and ``gdl_pn_loss`` whether
+one move loses by force, by proof-number search (`ggp.gdl.native.proof_number_source`);
+`ggp.player.search.tactics` turns the answers into its `Verdict`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from ggp.gdl.native.rules import NativeRules
 
 TABLE_BYTES = 16 << 20
 """Bytes of a transposition table at most (entries: the largest power of two that fits)."""
+
+ARENA_WORDS = 1 << 20
+"""64-bit words the proof-number search keeps the successors of its path in (8 MB)."""
 
 
 MASK64 = (1 << 64) - 1
@@ -30,6 +34,19 @@ class Found(NamedTuple):
     """Successor states made."""
     depth: int
     """Plies searched completely."""
+    finished: bool
+    """Whether the search ended by itself (not out of budget or time)."""
+
+
+class LossProof(NamedTuple):
+    """What one proof-number search of a move said (`NativeTactics.loss_proof`)."""
+
+    proven: bool
+    """Whether the others can force the role's loss after the move."""
+    plies: int
+    """With a proof: the plies of the proof found, the move's included (not the fewest)."""
+    nodes: int
+    """Successor states made."""
     finished: bool
     """Whether the search ended by itself (not out of budget or time)."""
 
@@ -68,6 +85,11 @@ class NativeTactics:
                 [mask >> (64 * w) & MASK64 for mask in touch for w in range(words_of)],
             )
             self.local_table = ffi.new("uint64_t[]", entries * words)
+        self.table_bytes = table_bytes
+        self.pn_table: Any = None
+        """The proof-number search's table and arena, made at its first search."""
+        self.pn_arena: Any = None
+        self.pn_entries = 0
         self._info: Any = native.ffi.new("int64_t[]", 3)
         self._wins: Any = native.ffi.new("int[]", native.moves_max + 1)
         self._losses: Any = native.ffi.new("int[]", native.moves_max + 1)
@@ -114,3 +136,37 @@ class NativeTactics:
             int(info[1]),
             bool(info[2]),
         )
+
+    def loss_proof(self, bits: int, only: int, budget: int, deadline: float) -> LossProof | None:
+        """Whether the other roles can force the role's loss after its move of position
+        `only` in its list at the state `bits`, by proof-number search until `budget`
+        states are made or `deadline` (`time.monotonic`), its table kept from call to
+        call; None where nothing can be searched (a terminal state, a role without
+        moves, too many joint moves, `only` not a move)."""
+        native = self.native
+        ffi = native.ffi
+        if self.pn_table is None:
+            words = native.lib.gdl_pn_entry_words()
+            entries = 1
+            while entries * 2 * words * 8 <= self.table_bytes:
+                entries *= 2
+            self.pn_entries = entries
+            self.pn_table = ffi.new("uint64_t[]", entries * words)
+            self.pn_arena = ffi.new("uint64_t[]", ARENA_WORDS)
+        state = ffi.from_buffer("uint64_t[]", bits.to_bytes(native.state_bytes, "little"))
+        status = native.lib.gdl_pn_loss(
+            state,
+            self.role,
+            only,
+            budget,
+            deadline,
+            self.pn_table,
+            self.pn_entries,
+            self.pn_arena,
+            ARENA_WORDS,
+            self._info,
+        )
+        if status == -2:
+            return None
+        info = self._info
+        return LossProof(status == 1, int(info[1]), int(info[0]), status >= 0)

@@ -112,15 +112,15 @@ static double monotonic_now(void) {
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Fills the sides of question q (0: win, 1: loss) at a state whose moves are listed
-   by counts: 0 if some role has no move or the joint moves are too many. */
-static int tactics_sides(const Tactics *t, const int *counts, int q, Side *attack,
-                         Side *defend) {
+/* Fills the sides of question q (0: a win of role us, 1: its loss) at a state whose
+   moves are listed by counts: 0 if some role has no move or the joint moves are too
+   many. */
+static int tactics_sides(int us, const int *counts, int q, Side *attack, Side *defend) {
     int role, total = 1;
     attack->count = defend->count = 0;
     attack->options = defend->options = 1;
     for (role = 0; role < NR; role++) {
-        Side *side = (role == t->role) == (q == 0) ? attack : defend;
+        Side *side = (role == us) == (q == 0) ? attack : defend;
         if (counts[role] == 0) return 0;
         side->roles[side->count++] = role;
         side->options *= counts[role];
@@ -248,7 +248,7 @@ static int tactics_node(Tactics *t, const u64 *S, int depth, int q, const u64 *l
     Side attack, defend;
     int role, a, d, r, w, all, found = 0, outer = t->cut;
     legal_lists(S, counts, moves, t->v);
-    if (!tactics_sides(t, counts, q, &attack, &defend)) {
+    if (!tactics_sides(t->role, counts, q, &attack, &defend)) {
         t->cut = 1;
         return 0;
     }
@@ -323,7 +323,7 @@ int gdl_tactics(const u64 *S, int role, int max_depth, int64_t budget, double de
     eval_step(S, v);
     if (TERMINAL) return -1;
     legal_lists(S, counts, moves, v);
-    if (!tactics_sides(&t, counts, 0, &us, &others)) return -1;
+    if (!tactics_sides(role, counts, 0, &us, &others)) return -1;
     first[0] = 0;
     for (k = 1; k < NR; k++) first[k] = first[k - 1] + counts[k - 1];
     ours = counts[role];

@@ -51,6 +51,12 @@ here names or knows a game: it sees the rules through `State` alone, or, where
 the state is native, through the game's native library, which runs the same
 search in C (`ggp.gdl.native.tactics`) some forty times as fast, with a local search
 beside it (moves near what the last plies changed, read from the rules).
+
+`Tactics.check` searches the move the served search chose alone, with the time left
+after that search: by deepening as `analyse` does, or in native code (`CHECK_BY`) by
+proof-number search (`NativeTactics.loss_proof`), which follows a narrow forced line as
+deep as it goes where deepening a ply at a time over every line stops a few plies down,
+or by both, the deepening first.
 """
 
 from __future__ import annotations
@@ -92,6 +98,22 @@ full-width search before it had not: else the full-width search gets all of it. 
 replayed matches the local search added a proof in 10 of 71 such positions of
 Breakthrough and in none of 364 of ten other games, 264 of them simultaneous
 Connect Four (`benchmarks/local_share.py`, docs/tactics.md)."""
+
+CHECK_BY = "depth"
+"""How `Tactics.check` searches a move alone in native code: ``depth``, deepening over
+every line (`analyse`'s ``only``); ``numbers``, proof-number search
+(`NativeTactics.loss_proof`: losses only, the search before the check looked for the
+wins); ``both``, the deepening with `CHECK_DEPTH_SHARE` of the states and time, then
+proof numbers with the rest where it proved nothing.  Replayed at a million and four
+million states a move (`benchmarks/loss_proofs.py`, docs/tactics.md): of the 252 drops
+that lose in 96 logged Connect Four positions, the deepening proved 133 and 138, proof
+numbers 174 and 197, both 169 and 193; of our last moves in lost Breakthrough matches,
+28 and 28 of 60, 26 and 28, 27 and 29.  The rule written before asked for no fewer than
+the deepening at both budgets: proof numbers and both stay options."""
+
+CHECK_DEPTH_SHARE = 0.25
+"""With `CHECK_BY` ``both``: the share of the check of a move that goes to the
+deepening, before proof numbers get the rest."""
 
 MAX_JOINTS = 400
 """Joint moves a state may have to be searched: past this it is left unknown
@@ -213,9 +235,14 @@ class Tactics:
         native: bool = True,
         local_share: float = LOCAL_SHARE,
         local_trial: int = LOCAL_TRIAL,
+        check_by: str | None = None,
     ) -> None:
+        if check_by not in (None, "depth", "numbers", "both"):
+            raise ValueError(f"no check by {check_by!r}: depth, numbers or both")
         self.role = role
         self.use_native = native
+        self.check_by = check_by or CHECK_BY
+        """How `check` searches a move in native code (`CHECK_BY`)."""
         """Whether to search in the game's native library where the state has one."""
         self.local_share = local_share
         """The share of the native search that goes to the local search (0: none)."""
@@ -308,12 +335,51 @@ class Tactics:
             move = verdict.choose(ranked[0] if ranked else None, ranked)
             if move in verdict.wins or move in verdict.losses:  # proven, or every move lost
                 break
-            alone = self.analyse(state, deadline, budget, only=move)
+            alone = self.check_alone(state, move, deadline, budget)
             budget -= alone.nodes
             verdict = verdict.joined(alone)
             if move not in alone.losses:
                 break
         return verdict
+
+    def check_alone(self, state: State, move: str, deadline: float, budget: int) -> Verdict:
+        """What the check proves of `move` searched alone by `deadline` within `budget`
+        states, as `check_by` says (in native code; elsewhere by `analyse`'s ``only``)."""
+        native = self.native_rules(state) if self.check_by != "depth" else None
+        if native is None:
+            return self.analyse(state, deadline, budget, only=move)
+        assert isinstance(state, CompiledState)
+        first = None
+        if self.check_by == "both":
+            began = time.monotonic()
+            share = CHECK_DEPTH_SHARE
+            until = began + share * (deadline - began)
+            first = self.analyse(state, until, max(1, int(share * budget)), only=move)
+            if first.found:
+                return first
+            budget -= first.nodes
+        began = time.monotonic()
+        moves = state.legal_moves(self.role)
+        found = self._native_search(native).loss_proof(
+            state.bits, moves.index(move), max(1, budget), deadline
+        )
+        seconds = time.monotonic() - began
+        if found is None:
+            numbers = Verdict((), {}, {}, 0, True, 0, seconds)
+        else:
+            losses = {move: found.plies} if found.proven else {}
+            numbers = Verdict(moves, {}, losses, 0, found.finished, found.nodes, seconds)
+        return numbers if first is None else first.joined(numbers)
+
+    def _native_search(self, native: NativeRules) -> NativeTactics:
+        """The native search of this role over `native`, and its tables (made once)."""
+        search = self.native
+        if search is None or search.native is not native:
+            masks = native.touch_masks() if self.local_share > 0 else None
+            if masks is not None and len(masks) != native.inputs:  # not the library's moves
+                masks = None
+            search = self.native = NativeTactics(native, self.role, masks)
+        return search
 
     def _analyse_native(
         self,
@@ -329,12 +395,7 @@ class Tactics:
         states left (where there are touch masks, and not for a move alone); what
         either proves is proven."""
         began = time.monotonic()
-        search = self.native
-        if search is None or search.native is not native:
-            masks = native.touch_masks() if self.local_share > 0 else None
-            if masks is not None and len(masks) != native.inputs:  # not the library's moves
-                masks = None
-            search = self.native = NativeTactics(native, self.role, masks)
+        search = self._native_search(native)
         # a move searched alone is searched full width: in simultaneous Connect Four the
         # local search's share, given to it, proved half as many blunders (docs/tactics.md)
         share = self.local_share if search.touch is not None and only is None else 0.0

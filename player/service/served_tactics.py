@@ -133,7 +133,7 @@ class ServedTactics:
     ) -> Verdict:
         """`verdict` (of `prove`) with the move it lets the search play (`ranked`: the
         search's favourite first) searched again alone until `deadline`
-        (`Tactics.check`)."""
+        (`Tactics.check`; in native code as `ggp.player.search.tactics.CHECK_BY` says)."""
         assert self.search is not None
         try:
             checked = self.search.check(state, verdict, ranked, deadline, self._budget(state))
@@ -141,8 +141,10 @@ class ServedTactics:
             self._stop(error)
             return verdict
         if checked.losses != verdict.losses or checked.wins != verdict.wins:
+            numbers = self.search.check_by != "depth" and self.search.native_rules(state)
+            how = f" by {self.search.check_by}" if numbers else ""
             print(
-                f"search worker: the check at move {step} proved: {checked.describe()}",
+                f"search worker: the check at move {step} proved{how}: {checked.describe()}",
                 file=sys.stderr,
             )
         return checked
