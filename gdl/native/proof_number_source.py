@@ -49,11 +49,12 @@ int gdl_pn_entry_words(void);
 
 PN_RUNTIME = """
 #define PN_INF 0x3fffffffU  /* a proof or disproof number that is never reached */
+/* Words of a state with its numbers and the plies of its proof: a table entry, or a
+   successor in the arena. */
 #define PN_WORDS (NW + 2)
 #define PN_USED (1ULL << 63)
 #define PN_PROBES 4
 #define PN_MAX_PLY 250
-#define PN_KID (NW + 2)  /* arena words a successor takes: its state, numbers, plies */
 
 typedef struct {
     u64 *table;
@@ -162,7 +163,7 @@ static u32 pn_and(const u64 *kids, int a, int defenders, int *unsolved, u32 *del
     int d;
     *unsolved = 0, *delta = PN_INF, *dn2 = PN_INF, *best_d = 0, *most = 0;
     for (d = 0; d < defenders; d++) {
-        kid = kids + (long)(a * defenders + d) * PN_KID;
+        kid = kids + (long)(a * defenders + d) * PN_WORDS;
         phi = pn_weak(phi, KID_PN(kid), unsolved);
         if (KID_DN(kid) < *delta) *dn2 = *delta, *delta = KID_DN(kid), *best_d = d;
         else if (KID_DN(kid) < *dn2) *dn2 = KID_DN(kid);
@@ -192,7 +193,7 @@ static void pn_mid(Pn *t, u64 *K, u32 thpn, u32 thdn, int ply, int only) {
         counts[t->role] = 1;
     }
     if (ply >= PN_MAX_PLY || !tactics_sides(t->role, counts, 1, &attack, &defend) ||
-        t->arena_words - t->arena_used < (int64_t)attack.options * defend.options * PN_KID) {
+        t->arena_words - t->arena_used < (int64_t)attack.options * defend.options * PN_WORDS) {
         pn_set(t, K, PN_INF, 0, 0, store);  /* out of reach: disproven here, never proven */
         return;
     }
@@ -200,7 +201,7 @@ static void pn_mid(Pn *t, u64 *K, u32 thpn, u32 thdn, int ply, int only) {
     for (role = 1; role < NR; role++) first[role] = first[role - 1] + counts[role - 1];
     n = attack.options * defend.options;
     kids = t->arena + t->arena_used;
-    t->arena_used += (int64_t)n * PN_KID;
+    t->arena_used += (int64_t)n * PN_WORDS;
     for (i = 0; i < n; i++) {
         memset(D, 0, sizeof(D));
         side_moves(&attack, i / defend.options, counts, first, moves, D);
@@ -208,10 +209,10 @@ static void pn_mid(Pn *t, u64 *K, u32 thpn, u32 thdn, int ply, int only) {
         if (t->nodes >= t->budget ||
             (++t->nodes % TACTICS_CLOCK == 0 && monotonic_now() >= t->deadline)) {
             t->stopped = 1;
-            t->arena_used -= (int64_t)n * PN_KID;
+            t->arena_used -= (int64_t)n * PN_WORDS;
             return;
         }
-        kid = kids + (long)i * PN_KID;
+        kid = kids + (long)i * PN_WORDS;
         next_state(K, D, kid, t->v);
         pn_leaf(t, kid);
     }
@@ -237,12 +238,12 @@ static void pn_mid(Pn *t, u64 *K, u32 thpn, u32 thdn, int ply, int only) {
             phi = pn_and(kids, best, defend.options, &unsolved, &delta, &best_d, &dn2, &most);
             if (phi == 0 || delta == 0 || phi >= th_a_pn || delta >= th_a_dn || t->stopped)
                 break;
-            kid = kids + (long)(best * defend.options + best_d) * PN_KID;
+            kid = kids + (long)(best * defend.options + best_d) * PN_WORDS;
             pn_mid(t, kid, th_a_pn - (u32)(unsolved - 1),
                    th_a_dn < pn_beyond(dn2) ? th_a_dn : pn_beyond(dn2), ply + 1, -1);
         }
     }
-    t->arena_used -= (int64_t)n * PN_KID;
+    t->arena_used -= (int64_t)n * PN_WORDS;
     if (t->stopped) return;  /* K keeps its numbers from before */
     pn_set(t, K, pn, dn, pn == 0 ? plies : 0, store);
 }
@@ -260,7 +261,7 @@ int gdl_pn_loss(const u64 *S, int role, int only, int64_t budget, double deadlin
     memset(&t, 0, sizeof(t));
     info[0] = info[1] = 0;
     if (role < 0 || role >= NR || entries < 1 || (entries & (entries - 1))) return -2;
-    if (arena_words < PN_KID) return -2;
+    if (arena_words < PN_WORDS) return -2;
     t.table = table;
     t.mask = (u64)entries - 1;
     t.role = role;
@@ -276,9 +277,8 @@ int gdl_pn_loss(const u64 *S, int role, int only, int64_t budget, double deadlin
     if (only < 0 || only >= counts[role]) return -2;
     root = arena;
     memcpy(root, S, NW * sizeof(u64));
-    root[NW] = (1ULL << 32) | 1ULL;
-    root[NW + 1] = 0;
-    t.arena_used = PN_KID;
+    pn_set(&t, root, 1, 1, 0, 0);
+    t.arena_used = PN_WORDS;
     pn_mid(&t, root, PN_INF, PN_INF, 0, only);
     info[0] = t.nodes;
     if (KID_PN(root) == 0) {

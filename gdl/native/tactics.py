@@ -38,6 +38,16 @@ class Found(NamedTuple):
     """Whether the search ended by itself (not out of budget or time)."""
 
 
+def table_entries(words: int, table_bytes: int) -> int:
+    """The entries of `words` 64-bit words each in a table of at most `table_bytes`: the
+    largest power of two that fits (the library's tables find a state by its hash's low
+    bits)."""
+    entries = 1
+    while entries * 2 * words * 8 <= table_bytes:
+        entries *= 2
+    return entries
+
+
 class LossProof(NamedTuple):
     """What one proof-number search of a move said (`NativeTactics.loss_proof`)."""
 
@@ -71,10 +81,7 @@ class NativeTactics:
         self.role = role
         ffi = native.ffi
         words = native.lib.gdl_tactics_entry_words()
-        entries = 1
-        while entries * 2 * words * 8 <= table_bytes:
-            entries *= 2
-        self.entries = entries
+        self.entries = entries = table_entries(words, table_bytes)
         self.table: Any = ffi.new("uint64_t[]", entries * words)
         self.touch: Any = None
         self.local_table: Any = None
@@ -147,11 +154,8 @@ class NativeTactics:
         ffi = native.ffi
         if self.pn_table is None:
             words = native.lib.gdl_pn_entry_words()
-            entries = 1
-            while entries * 2 * words * 8 <= self.table_bytes:
-                entries *= 2
-            self.pn_entries = entries
-            self.pn_table = ffi.new("uint64_t[]", entries * words)
+            self.pn_entries = table_entries(words, self.table_bytes)
+            self.pn_table = ffi.new("uint64_t[]", self.pn_entries * words)
             self.pn_arena = ffi.new("uint64_t[]", ARENA_WORDS)
         state = ffi.from_buffer("uint64_t[]", bits.to_bytes(native.state_bytes, "little"))
         status = native.lib.gdl_pn_loss(

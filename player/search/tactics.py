@@ -241,9 +241,9 @@ class Tactics:
             raise ValueError(f"no check by {check_by!r}: depth, numbers or both")
         self.role = role
         self.use_native = native
+        """Whether to search in the game's native library where the state has one."""
         self.check_by = check_by or CHECK_BY
         """How `check` searches a move in native code (`CHECK_BY`)."""
-        """Whether to search in the game's native library where the state has one."""
         self.local_share = local_share
         """The share of the native search that goes to the local search (0: none)."""
         self.local_trial = local_trial
