@@ -38,6 +38,7 @@ from ggp.games.base import State  # noqa: E402
 from ggp.gdl.compiled.compiled_game import CompiledState  # noqa: E402
 from ggp.gdl.load import game_from_text  # noqa: E402
 from ggp.gdl.native.attach import attach_native  # noqa: E402
+from ggp.player.search import tactics as tactics_module  # noqa: E402
 from ggp.player.search.tactics import Tactics  # noqa: E402
 from root_diagnosis import replay  # noqa: E402
 from seat_scores import our_seat  # noqa: E402
@@ -109,14 +110,25 @@ def main() -> int:
     parser.add_argument("--all", action="store_true", help="positions: every drop, not lost ones")
     parser.add_argument("--opponent", default="9160,9161,9170,9301,9302")
     parser.add_argument("--last", type=int, default=12, help="logs: our last N moves of each")
+    parser.add_argument(
+        "--max-depth",
+        type=int,
+        help=f"the deepening's cap of plies (default {tactics_module.NATIVE_MAX_DEPTH})",
+    )
     args = parser.parse_args()
+    if args.max_depth is not None:
+        tactics_module.NATIVE_MAX_DEPTH = args.max_depth
     budgets = args.budget or [1_000_000]
     missing = [str(path) for path in args.files if not path.is_file()]
     if missing:
         parser.error(f"no such file: {', '.join(missing)}")
     load_before = os.getloadavg()[0]
     moves = asked(args)
-    print(f"{len(moves)} moves asked of; load {load_before:.1f}", flush=True)
+    print(
+        f"{len(moves)} moves asked of; load {load_before:.1f};"
+        f" the deepening capped at {tactics_module.NATIVE_MAX_DEPTH} plies",
+        flush=True,
+    )
     searches = args.search or list(SEARCHES)
     totals = {(name, budget): [0, 0, 0, 0.0] for name in searches for budget in budgets}
     for where, state, role, move, value in moves:

@@ -3,6 +3,7 @@ use by `ggp.player.search.tactics.Tactics` where a state is native."""
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 from gdl_texts import PENNIES, TICTACTOE
 from ggp.gdl.compiled.compiled_game import CompiledGame, CompiledState
 from ggp.gdl.native.locality import _bit_counts, _more_than, touch_masks
-from ggp.gdl.native.tactics import Found, NativeTactics
+from ggp.gdl.native.tactics import Found, NativeTactics, deepest, frame_bytes
 from ggp.gdl.syntax.terms import to_kif
 from ggp.player.search.tactics import Tactics, Verdict
 from perfect_play import value
@@ -21,6 +22,13 @@ from test_tactics import GUESS, SURE_WIN, after, mover, random_states
 pytestmark = needs_native
 
 CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "gdl-corpus" / "games"
+
+LOST_CONNECT_FOUR = (
+    Path(__file__).resolve().parents[1]
+    / "docs/strength/logs/head-29th/c4a/connectFour.20261205T052608.6630db.0.json"
+)
+"""A Connect Four match our player (the first role) lost to Sancho (a log of the
+repository: the rules are in it)."""
 
 
 def native(text: str, name: str) -> CompiledGame:
@@ -161,6 +169,34 @@ def test_a_budget_stops_the_search_and_the_table_serves_the_next() -> None:
     assert whole.finished and whole.depth == 9 and not whole.found  # a draw, searched whole
     again = tactics.analyse(state, time.monotonic() + 60, 10**7)
     assert again.finished and again.nodes < whole.nodes / 10
+
+
+def test_the_deepening_goes_past_twenty_plies_where_the_lines_are_narrow() -> None:
+    """At step 24 of a lost Connect Four match every move loses within 24 plies: the
+    deepening, capped at 20 plies before, stopped there in half a second, proving
+    nothing, and the move's check was skipped (the search had finished)."""
+    log = json.loads(LOST_CONNECT_FOUR.read_text())
+    state = native(log["x-rules"], "connectFour").initial_state()
+    for joint in log["moves"][:24]:
+        state = state.next_listed(joint)
+    assert isinstance(state, CompiledState)
+    verdict = Tactics(0, local_share=0.0).analyse(state, time.monotonic() + 300, 4_000_000)
+    assert verdict.finished and len(verdict.losses) == len(verdict.moves) == 5
+    assert max(verdict.losses.values()) > 20
+    capped = Tactics(0, local_share=0.0).analyse(
+        state, time.monotonic() + 300, 4_000_000, max_depth=20
+    )
+    assert capped.depth == 20 and not capped.found
+
+
+def test_the_deepening_keeps_its_recursion_within_its_stack() -> None:
+    game = native(TICTACTOE, "ticTacToe")
+    search = NativeTactics(game.native, 0)
+    assert search.deepest == deepest(game.native) >= 64
+    assert deepest(game.native, 3 * frame_bytes(game.native)) == 3
+    search.deepest = 3
+    found = search.search(game.initial_state().bits, 9, 10**7, time.monotonic() + 60)
+    assert found is not None and found.depth == 3
 
 
 def test_a_deadline_stops_the_search() -> None:

@@ -23,6 +23,24 @@ ARENA_WORDS = 1 << 20
 
 MASK64 = (1 << 64) - 1
 
+STACK_BYTES = 1 << 20
+"""Bytes of the caller's stack the deepening's recursion may take at most: a ply is a
+frame of `frame_bytes` (the search runs on the search worker's main thread, whose stack
+is 8 MB where ``ulimit -s`` is Linux's default)."""
+
+
+def frame_bytes(native: NativeRules) -> int:
+    """An upper estimate of the stack one ply of ``gdl_tactics``'s recursion takes on
+    `native` (the locals of ``tactics_node`` and ``tactics_child``: the legal moves, the
+    two sides' orders of at most 400 joint moves, a joint move and three states)."""
+    ints = native.moves_max + 1 + 2 * 400 + 4 * native.roles + 8
+    return 4 * ints + 8 * (native.input_words + 3 * native.words) + 256
+
+
+def deepest(native: NativeRules, stack_bytes: int = STACK_BYTES) -> int:
+    """The most plies the deepening searches on `native` within `stack_bytes`."""
+    return max(1, stack_bytes // frame_bytes(native))
+
 
 class Found(NamedTuple):
     """What one call proved: per legal move of the role (in the order of its input
@@ -100,6 +118,8 @@ class NativeTactics:
         self._info: Any = native.ffi.new("int64_t[]", 3)
         self._wins: Any = native.ffi.new("int[]", native.moves_max + 1)
         self._losses: Any = native.ffi.new("int[]", native.moves_max + 1)
+        self.deepest = deepest(native)
+        """Plies `search` deepens to at most, whatever it is asked (`STACK_BYTES`)."""
 
     def search(
         self,
@@ -111,10 +131,10 @@ class NativeTactics:
         only: int | None = None,
     ) -> Found | None:
         """The role's moves at the state `bits` proven to win or lose within `max_depth`
-        plies, deepening a ply at a time until `budget` states are made or `deadline`
-        (`time.monotonic`); None where nothing can be searched (a terminal state, a role
-        without moves, too many joint moves, `only` not a move).  `local`: the local
-        search (needs touch masks); `only`: the role's move of that index alone."""
+        plies (at most `deepest`), deepening a ply at a time until `budget` states are made
+        or `deadline` (`time.monotonic`); None where nothing can be searched (a terminal
+        state, a role without moves, too many joint moves, `only` not a move).  `local`:
+        the local search (needs touch masks); `only`: the role's move of that index alone."""
         if local and self.touch is None:
             raise ValueError("a local search needs the moves' touch masks")
         native = self.native
@@ -122,7 +142,7 @@ class NativeTactics:
         count = native.lib.gdl_tactics(
             state,
             self.role,
-            max_depth,
+            min(max_depth, self.deepest),
             budget,
             deadline,
             self.local_table if local else self.table,
