@@ -171,15 +171,21 @@ def test_a_budget_stops_the_search_and_the_table_serves_the_next() -> None:
     assert again.finished and again.nodes < whole.nodes / 10
 
 
+def lost_connect_four(step: int) -> CompiledState:
+    """The position at `step` of `LOST_CONNECT_FOUR`, on native code."""
+    log = json.loads(LOST_CONNECT_FOUR.read_text())
+    state = native(log["x-rules"], "connectFour").initial_state()
+    for joint in log["moves"][:step]:
+        state = state.next_listed(joint)
+    assert isinstance(state, CompiledState)
+    return state
+
+
 def test_the_deepening_goes_past_twenty_plies_where_the_lines_are_narrow() -> None:
     """At step 24 of a lost Connect Four match every move loses within 24 plies: the
     deepening, capped at 20 plies before, stopped there in half a second, proving
     nothing, and the move's check was skipped (the search had finished)."""
-    log = json.loads(LOST_CONNECT_FOUR.read_text())
-    state = native(log["x-rules"], "connectFour").initial_state()
-    for joint in log["moves"][:24]:
-        state = state.next_listed(joint)
-    assert isinstance(state, CompiledState)
+    state = lost_connect_four(24)
     verdict = Tactics(0, local_share=0.0).analyse(state, time.monotonic() + 300, 4_000_000)
     assert verdict.finished and len(verdict.losses) == len(verdict.moves) == 5
     assert max(verdict.losses.values()) > 20
@@ -189,14 +195,23 @@ def test_the_deepening_goes_past_twenty_plies_where_the_lines_are_narrow() -> No
     assert capped.depth == 20 and not capped.found
 
 
-def test_the_deepening_keeps_its_recursion_within_its_stack() -> None:
+def test_the_searches_keep_their_recursion_within_its_stack() -> None:
+    """Neither search goes deeper than `NativeTactics.deepest` plies, whatever it is
+    asked: the deepening stops there, and proof numbers count a longer path as out
+    of reach (a loss 24 plies deep is not proven within 10)."""
     game = native(TICTACTOE, "ticTacToe")
-    search = NativeTactics(game.native, 0)
-    assert search.deepest == deepest(game.native) >= 64
+    assert NativeTactics(game.native, 0).deepest == deepest(game.native) >= 64
     assert deepest(game.native, 3 * frame_bytes(game.native)) == 3
-    search.deepest = 3
-    found = search.search(game.initial_state().bits, 9, 10**7, time.monotonic() + 60)
-    assert found is not None and found.depth == 3
+    state = lost_connect_four(24)
+    assert state.game.native is not None
+    for most, proven in ((10, False), (deepest(state.game.native), True)):
+        search = NativeTactics(state.game.native, 0)
+        search.deepest = most
+        found = search.search(state.bits, 60, 4_000_000, time.monotonic() + 300)
+        assert found is not None and found.depth <= most
+        proof = search.loss_proof(state.bits, 0, 4_000_000, time.monotonic() + 300)
+        assert proof is not None and proof.finished and proof.proven == proven
+        assert not proven or 20 < proof.plies <= most
 
 
 def test_a_deadline_stops_the_search() -> None:

@@ -9,8 +9,8 @@ and depth-first proof-number search (df-pn; Nagai 2002, as in Kishimoto, Winands
 Müller and Saito's survey "Game-tree search using proof numbers", ICGA Journal 2012)
 follows such lines as deep as they go, guided by how many leaves remain to be proven:
 
-- ``gdl_pn_loss(S, role, only, budget, deadline, table, entries, arena, arena_words,
-  info)``: whether, at the non-terminal state ``S``, after ``role``'s move at position
+- ``gdl_pn_loss(S, role, only, max_ply, budget, deadline, table, entries, arena,
+  arena_words, info)``: whether, at the non-terminal state ``S``, after ``role``'s move at position
   ``only`` in its list (``gdl_legal``'s order) the other roles (together, with their
   moves at the same time) can force ``role``'s goal to 0.  Returns 1 proven, 0 not
   proven (the search ended: disproven, or out of its reach), -1 not known when it
@@ -33,16 +33,17 @@ Proof number of a state: the least, over the attacker's options, of the sum of
 its successors'; disproof number: the sum, over the options, of the least of its
 successors'.  A terminal state is proven where ``role``'s goal is 0, else
 disproven (broken goals too).  Every game is finite, so the states reachable form
-no cycle; a path longer than ``PN_MAX_PLY`` or an arena too small counts as
+no cycle; a path longer than ``max_ply`` (at most ``PN_MAX_PLY``: the caller bounds
+the recursion's stack, `ggp.gdl.native.tactics.deepest`) or an arena too small counts as
 disproven there, which loses proofs but never makes one: whatever is proven is.
 """
 
 from __future__ import annotations
 
 PN_DECLARATIONS = """
-int gdl_pn_loss(const uint64_t *S, int role, int only, int64_t budget, double deadline,
-                uint64_t *table, int64_t entries, uint64_t *arena, int64_t arena_words,
-                int64_t *info);
+int gdl_pn_loss(const uint64_t *S, int role, int only, int max_ply, int64_t budget,
+                double deadline, uint64_t *table, int64_t entries, uint64_t *arena,
+                int64_t arena_words, int64_t *info);
 int gdl_pn_entry_words(void);
 """
 """What the library exports for the proof-number search (cffi's ``cdef``)."""
@@ -62,7 +63,7 @@ typedef struct {
     int role;
     int64_t nodes, budget;
     double deadline;
-    int stopped;
+    int stopped, max_ply;
     unsigned char *v;
     u64 *arena;
     int64_t arena_words, arena_used;
@@ -192,7 +193,7 @@ static void pn_mid(Pn *t, u64 *K, u32 thpn, u32 thdn, int ply, int only) {
                 sizeof(int) * (size_t)(MOVES_MAX + 1 - i - counts[t->role]));
         counts[t->role] = 1;
     }
-    if (ply >= PN_MAX_PLY || !tactics_sides(t->role, counts, 1, &attack, &defend) ||
+    if (ply >= t->max_ply || !tactics_sides(t->role, counts, 1, &attack, &defend) ||
         t->arena_words - t->arena_used < (int64_t)attack.options * defend.options * PN_WORDS) {
         pn_set(t, K, PN_INF, 0, 0, store);  /* out of reach: disproven here, never proven */
         return;
@@ -250,9 +251,9 @@ static void pn_mid(Pn *t, u64 *K, u32 thpn, u32 thdn, int ply, int only) {
 
 int gdl_pn_entry_words(void) { return PN_WORDS; }
 
-int gdl_pn_loss(const u64 *S, int role, int only, int64_t budget, double deadline,
-                u64 *table, int64_t entries, u64 *arena, int64_t arena_words,
-                int64_t *info) {
+int gdl_pn_loss(const u64 *S, int role, int only, int max_ply, int64_t budget,
+                double deadline, u64 *table, int64_t entries, u64 *arena,
+                int64_t arena_words, int64_t *info) {
     static __thread Pn t;
     unsigned char v[NN];
     int counts[NR], moves[MOVES_MAX + 1];
@@ -261,7 +262,8 @@ int gdl_pn_loss(const u64 *S, int role, int only, int64_t budget, double deadlin
     memset(&t, 0, sizeof(t));
     info[0] = info[1] = 0;
     if (role < 0 || role >= NR || entries < 1 || (entries & (entries - 1))) return -2;
-    if (arena_words < PN_WORDS) return -2;
+    if (arena_words < PN_WORDS || max_ply < 1) return -2;
+    t.max_ply = max_ply < PN_MAX_PLY ? max_ply : PN_MAX_PLY;
     t.table = table;
     t.mask = (u64)entries - 1;
     t.role = role;

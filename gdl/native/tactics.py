@@ -119,7 +119,8 @@ class NativeTactics:
         self._wins: Any = native.ffi.new("int[]", native.moves_max + 1)
         self._losses: Any = native.ffi.new("int[]", native.moves_max + 1)
         self.deepest = deepest(native)
-        """Plies `search` deepens to at most, whatever it is asked (`STACK_BYTES`)."""
+        """Plies `search` deepens to at most, whatever it is asked, and the longest path
+        `loss_proof` follows (`STACK_BYTES`: ``gdl_tactics``'s frame is the larger)."""
 
     def search(
         self,
@@ -182,6 +183,7 @@ class NativeTactics:
             state,
             self.role,
             only,
+            self.deepest,
             budget,
             deadline,
             self.pn_table,
