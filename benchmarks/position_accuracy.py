@@ -27,9 +27,9 @@ It does not run the races, the exact solver's traps, the tactics, pondering or
 tree reuse.  A move is right if its exact value is the position's best.  Each
 SPEC changes the tree (``key=value,...``: ``c``, ``final`` (visits or
 mean), ``transpose``, ``decisive``, ``solver``, ``part_playouts``,
-``part_decisive`` (`SEARCH_PART_DECISIVE`), and
-``batch``, the playouts a leaf, `Game.playout_batch`, measured when the native
-code is attached;
+``part_decisive`` (`SEARCH_PART_DECISIVE`), ``bounded`` (the score-bounded
+search; not in a tree over a part), and ``batch``, the playouts a leaf,
+`Game.playout_batch`, measured when the native code is attached;
 ``serve`` alone is the worker's search unchanged).  It prints, per SPEC, the
 share of right moves over positions x seeds with its 95% Wilson interval, per
 game and over all, the simulations per position, and the load.
@@ -210,6 +210,7 @@ def served_tree(state: State, role: int, spec: dict[str, str], rng: random.Rando
     return MCTS(
         state,
         solver=yes(spec.get("solver", "yes" if SEARCH_SOLVER else "no")),
+        bounded=yes(spec.get("bounded", "no")),
         shallow=SEARCH_SHALLOW,
         evaluator=ServePlayout(SEARCH_DECISIVE if decisive else 0, never),
         **common,
