@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from ggp.gdl.native.rules import NativeRules
+from ggp.gdl.native.tactics_source import TACTICS_JOINTS
 
 TABLE_BYTES = 16 << 20
 """Bytes of a transposition table at most (entries: the largest power of two that fits)."""
@@ -32,8 +33,9 @@ is 8 MB where ``ulimit -s`` is Linux's default)."""
 def frame_bytes(native: NativeRules) -> int:
     """An upper estimate of the stack one ply of ``gdl_tactics``'s recursion takes on
     `native` (the locals of ``tactics_node`` and ``tactics_child``: the legal moves, the
-    two sides' orders of at most 400 joint moves, a joint move and three states)."""
-    ints = native.moves_max + 1 + 2 * 400 + 4 * native.roles + 8
+    two sides' orders of at most `TACTICS_JOINTS` joint moves, a joint move and three
+    states)."""
+    ints = native.moves_max + 1 + 2 * TACTICS_JOINTS + 4 * native.roles + 8
     return 4 * ints + 8 * (native.input_words + 3 * native.words) + 256
 
 

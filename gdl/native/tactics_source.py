@@ -46,10 +46,17 @@ int gdl_tactics_entry_words(void);
 """
 """What the library exports for the tactics (cffi's ``cdef``)."""
 
-TACTICS_RUNTIME = """
+TACTICS_JOINTS = 400
+"""Joint moves a state may have to be searched (``TACTICS_JOINTS`` of the C text; the
+search's two orders of them are on its stack at every ply, `ggp.gdl.native.tactics.frame_bytes`)."""
+
+TACTICS_RUNTIME = (
+    """
 #include <time.h>
 
-#define TACTICS_JOINTS 400  /* joint moves a state may have to be searched */
+#define TACTICS_JOINTS """
+    + str(TACTICS_JOINTS)
+    + """  /* joint moves a state may have to be searched */
 #define TACTICS_CLOCK 256  /* states made between two looks at the clock (chess: 0.2 ms each) */
 #define TT_WORDS (NW + 1)
 #define TT_USED (1ULL << 32)
@@ -378,4 +385,5 @@ stopped:
     return ours;
 }
 """
+)
 """The tactical search (`gdl_tactics`), after the runtime of `ggp.gdl.native.csource`."""
