@@ -453,23 +453,3 @@ def test_rules_that_break_in_the_check_stop_the_tactics_and_the_move_is_answered
     assert answer["move"] in worker.tree.root_state.legal_moves(1)
     assert "the tactics stop: no legal move for o" in capsys.readouterr().err
     assert not worker.tactics.on
-
-
-def test_the_serve_log_says_when_the_local_tactics_stop(capsys, monkeypatch) -> None:
-    worker = worker_at(True, THREAT)
-    search(worker, 1, 8)  # the tactics made
-    tactics = worker.tactics.search
-    assert tactics is not None
-    analyse = tactics.analyse
-
-    def without_local(*args: object, **options: object) -> Verdict:
-        tactics.local_share, tactics.local_trials = 0.0, 12
-        return analyse(*args, **options)
-
-    monkeypatch.setattr(tactics, "analyse", without_local)
-    capsys.readouterr()
-    search(worker, 1, 8)
-    search(worker, 1, 8)  # said once, when it changes
-    said = capsys.readouterr().err
-    evidence = "proved a move the full width had not in 0 of 12 searches with a proof"
-    assert said.count(f"the local tactics stop at move 3: the local search {evidence}") == 1

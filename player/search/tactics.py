@@ -93,15 +93,12 @@ plies, proven in 1.1 million states with the cap at 64 and not at all with it at
 LOCAL_SHARE = 0.5
 """The share of the native search's time and states that goes to its local search
 (`ggp.gdl.native.tactics`), after the full-width one, where the rules give the
-moves' touch masks (`ggp.gdl.native.locality`), until `LOCAL_TRIAL` says otherwise."""
-
-LOCAL_TRIAL = 8
-"""Native searches with a proof (in which the local search ran) after which the local
-search keeps its share for the match only if it has proven some move that the
-full-width search before it had not: else the full-width search gets all of it.  Over
-replayed matches the local search added a proof in 10 of 71 such positions of
-Breakthrough and in none of 364 of ten other games, 264 of them simultaneous
-Connect Four (`benchmarks/local_share.py`, docs/tactics.md)."""
+moves' touch masks (`ggp.gdl.native.locality`), for the whole match.  A trial that
+took it away after 8 searches with a proof and no move proven by it alone (5f3861d to
+f2070b5) stopped it in nearly every Breakthrough match against Sancho 1.61c, at moves 6
+to 39, where it later proves what the full width has not (its first such proof came at
+moves 15 to 53, after up to 685 searches with a proof, in seven of eight matches):
+Breakthrough scored 3 of 14 with the trial and 4 of 8 without it (docs/tactics.md)."""
 
 CHECK_BY = "depth"
 """How `Tactics.check` searches a move alone in native code: ``depth``, deepening over
@@ -238,7 +235,6 @@ class Tactics:
         max_entries: int = MAX_ENTRIES,
         native: bool = True,
         local_share: float = LOCAL_SHARE,
-        local_trial: int = LOCAL_TRIAL,
         check_by: str | None = None,
     ) -> None:
         if check_by not in (None, "depth", "numbers", "both"):
@@ -250,11 +246,6 @@ class Tactics:
         """How `check` searches a move in native code (`CHECK_BY`)."""
         self.local_share = local_share
         """The share of the native search that goes to the local search (0: none)."""
-        self.local_trial = local_trial
-        self.local_trials = 0
-        """Native searches with a proof in which the local search ran."""
-        self.local_added = 0
-        """...and of those, the ones where it proved a move the full width had not."""
         self.native: NativeTactics | None = None
         """The native search and its table, made at the first native state."""
         self.max_entries = max_entries
@@ -421,31 +412,12 @@ class Tactics:
             assert local is not None
             nodes += local.nodes
             local_wins, local_losses = _proven(moves, local.wins), _proven(moves, local.losses)
-            self._weigh_local(set(local_wins) | set(local_losses), set(wins) | set(losses))
             _merge(wins, local_wins)
             _merge(losses, local_losses)
             if wins or len(losses) == len(searched):  # the full-width search's answer too
                 found = Found(found.wins, found.losses, found.nodes, found.depth, True)
         seconds = time.monotonic() - began
         return Verdict(moves, wins, losses, found.depth, found.finished, nodes, seconds)
-
-    def _weigh_local(self, local: set[str], full: set[str]) -> None:
-        """One more search's evidence on the local search (`LOCAL_TRIAL`): the moves the
-        local search proved, and those the full-width search before it proved."""
-        if not local and not full:
-            return
-        self.local_trials += 1
-        self.local_added += bool(local - full)
-        if not self.local_added and self.local_trials >= self.local_trial:
-            self.local_share = 0.0
-
-    def local_evidence(self) -> str:
-        """What the local search has shown in this match, e.g. ``the local search proved
-        a move the full width had not in 0 of 12 searches with a proof``."""
-        return (
-            f"the local search proved a move the full width had not in {self.local_added}"
-            f" of {self.local_trials} searches with a proof"
-        )
 
     # ------------------------------------------------------------ the searches
 

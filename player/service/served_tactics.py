@@ -120,7 +120,7 @@ class ServedTactics:
         if self.search is None or self.search.role != role:
             self.search = Tactics(role)
         try:
-            verdict = self._analyse(state, step, deadline)
+            verdict = self.search.analyse(state, deadline, self._budget(state))
         except GameDefinitionError as error:  # rules that break below: the search alone
             self._stop(error)
             return None
@@ -162,24 +162,10 @@ class ServedTactics:
         if not self.replies:
             return False
         reply = self.replies.pop(0)
-        verdict = self._analyse(reply, step, deadline)
+        verdict = self.search.analyse(reply, deadline, self._budget(reply))
         if not verdict.finished:  # its turn again after the others' (native: deeper each time)
             self.replies.append(reply)
         return True
-
-    def _analyse(self, state: State, step: int, deadline: float) -> Verdict:
-        """The tactics' verdict of `state` by `deadline`; says so when the local search
-        loses its share (`ggp.player.search.tactics.LOCAL_TRIAL`)."""
-        search = self.search
-        assert search is not None
-        local_share = search.local_share
-        verdict = search.analyse(state, deadline, self._budget(state))
-        if search.local_share != local_share:
-            print(
-                f"search worker: the local tactics stop at move {step}: {search.local_evidence()}",
-                file=sys.stderr,
-            )
-        return verdict
 
     def _budget(self, state: State) -> int:
         """The states the tactics may look at from `state`: `NATIVE_TACTICS_NODES` where
