@@ -85,6 +85,16 @@ def game_spec(name: str) -> str:
     return str(corpus) if not name.endswith(".kif") and corpus.exists() else name
 
 
+def rules_played(name: str) -> str:
+    """Which text of `name` the matches play, for the results: a corpus file, a path, or
+    the built-in game of that name (whose GDL twin differs from a corpus game's text:
+    where ../shared is missing, ``breakthrough`` is the built-in game)."""
+    spec = game_spec(name)
+    if spec == str(CORPUS_GAMES / f"{name}.kif"):
+        return f"corpus {name}.kif"
+    return spec if spec.endswith(".kif") else f"built-in {spec}"
+
+
 def start_ours(port: int, serve_args: list[str], log: Path) -> subprocess.Popen:
     command = [sys.executable, "-m", "ggp", "serve", "--host", "127.0.0.1", "--port", str(port)]
     command += ["--name", "ours", *serve_args]
@@ -169,6 +179,7 @@ def play_match(game: str, index: int, ours: str, args, log_dir: Path) -> tuple[d
             side[kind] += count
     match = {
         "match_id": result.match_id,
+        "rules": rules_played(game),
         "ours_role": result.seats.index(agent_of_ours),
         "goals": list(result.goals),
         "steps": result.steps,
@@ -536,8 +547,8 @@ def main() -> int:
                 summarise(report)
                 args.out.write_text(json.dumps(report, indent=1))
                 print(
-                    f"{game} match {len(done)}: goals {match['goals']}, ours role "
-                    f"{match['ours_role']}, {match['steps']} steps, load "
+                    f"{game} match {len(done)} ({match['rules']}): goals {match['goals']}, "
+                    f"ours role {match['ours_role']}, {match['steps']} steps, load "
                     f"{match['load_before']:.1f}->{match['load_after']:.1f}, "
                     f"{match['seconds']} s; ours: {brief(match.get('replies'))}",
                     flush=True,

@@ -233,3 +233,13 @@ def test_a_match_the_opponent_did_not_play_is_not_counted_and_its_game_is_droppe
     printed = capsys.readouterr().out
     assert "not counted: tictactoe" in printed
     assert "the referee played for it" in printed
+
+
+def test_the_results_say_which_text_of_a_game_was_played(tmp_path, monkeypatch):
+    """A corpus game's name plays the corpus's file where ../shared has it, else the
+    built-in game of that name, whose GDL twin is another text: the results say which."""
+    monkeypatch.setattr(strength, "CORPUS_GAMES", tmp_path)
+    assert strength.rules_played("breakthrough") == "built-in breakthrough"
+    (tmp_path / "breakthrough.kif").write_text("(role white)")
+    assert strength.rules_played("breakthrough") == "corpus breakthrough.kif"
+    assert strength.rules_played("/games/mine.kif") == "/games/mine.kif"
