@@ -98,7 +98,8 @@ took it away after 8 searches with a proof and no move proven by it alone (5f386
 f2070b5) stopped it in nearly every Breakthrough match against Sancho 1.61c, at moves 6
 to 39, where it later proves what the full width has not (its first such proof came at
 moves 15 to 53, after up to 685 searches with a proof, in seven of eight matches):
-Breakthrough scored 3 of 14 with the trial and 4 of 8 without it (docs/tactics.md)."""
+Breakthrough scored 3 of 14 with the trial and 4 of 8 without it (docs/tactics.md: the 8
+on the built-in game's GDL twin)."""
 
 CHECK_BY = "depth"
 """How `Tactics.check` searches a move alone in native code: ``depth``, deepening over
