@@ -89,10 +89,9 @@ def rules_played(name: str) -> str:
     """Which text of `name` the matches play, for the results: a corpus file, a path, or
     the built-in game of that name (whose GDL twin differs from a corpus game's text:
     where ../shared is missing, ``breakthrough`` is the built-in game)."""
-    spec = game_spec(name)
-    if spec == str(CORPUS_GAMES / f"{name}.kif"):
+    if game_spec(name) != name:
         return f"corpus {name}.kif"
-    return spec if spec.endswith(".kif") else f"built-in {spec}"
+    return name if name.endswith(".kif") else f"built-in {name}"
 
 
 def start_ours(port: int, serve_args: list[str], log: Path) -> subprocess.Popen:

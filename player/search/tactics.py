@@ -95,11 +95,9 @@ LOCAL_SHARE = 0.5
 (`ggp.gdl.native.tactics`), after the full-width one, where the rules give the
 moves' touch masks (`ggp.gdl.native.locality`), for the whole match.  A trial that
 took it away after 8 searches with a proof and no move proven by it alone (5f3861d to
-f2070b5) stopped it in nearly every Breakthrough match against Sancho 1.61c, at moves 6
-to 39, where it later proves what the full width has not (its first such proof came at
-moves 15 to 53, after up to 685 searches with a proof, in seven of eight matches):
-Breakthrough scored 3 of 14 with the trial and 4 of 8 without it (docs/tactics.md: the 8
-on the built-in game's GDL twin)."""
+f2070b5) stopped it in 13 of 18 Breakthrough matches against Sancho 1.61c, at moves 8
+to 39, where its first proof beyond the full width comes at moves 15 to 53: Breakthrough
+scored 3 of 14 with the trial and 6 of 13 without it (docs/tactics.md)."""
 
 CHECK_BY = "depth"
 """How `Tactics.check` searches a move alone in native code: ``depth``, deepening over
