@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import sys
 
 import pytest
@@ -69,8 +70,11 @@ async def test_replies_come_from_the_search_on_the_interpreter_while_rules_compi
     plays = [line for line in lines if line.startswith("play slow.1: ")]
     searched = [line for line in plays if "the only legal move" not in line]
     assert searched and not any("fallback" in line for line in plays)
-    for line in searched:
-        assert ", 30 simulations, " in line or "proven goal" in line
+    for line in searched:  # every iteration a simulation, or one that met a proven node
+        simulations = re.search(r", (\d+) simulations, ", line)
+        proven = re.search(r", (\d+) iterations on proven nodes", line)
+        iterations = sum(int(found.group(1)) for found in (simulations, proven) if found)
+        assert iterations == 30 or "proven goal" in line, line
         assert "(interpreter; decisive playouts, c=0.35)" in line
     # the start clock's search says so: it takes faster rules whenever they come
     starts = [command for command in searches if command["start"]]
