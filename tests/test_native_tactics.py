@@ -317,15 +317,13 @@ def test_the_bits_more_than_a_limit_of_masks_have_are_counted_as_one_by_one() ->
         assert _more_than(_bit_counts(masks), limit) == counted
 
 
-def scripted_search(moves: int, local_proves: list[bool], calls: list[bool]):
-    """A stand-in for `NativeTactics.search`: the full-width search proves our first
-    move lost and does not finish; the local search proves it too and, at its k-th
-    call, the second move where `local_proves[k]` (the calls, local or not, go to `calls`)."""
+def scripted_search(moves: int, calls: list[bool]):
+    """A stand-in for `NativeTactics.search`: the full-width search and the local one
+    each prove our first move lost and nothing more, without finishing (the calls,
+    local or not, go to `calls`)."""
 
     def search(bits, depth, budget, deadline, local=False, only=None) -> Found:
         losses = [2] + [0] * (moves - 1)
-        if local and local_proves.pop(0):
-            losses[1] = 4
         calls.append(local)
         return Found([0] * moves, losses, 10, 1, False)
 
@@ -343,7 +341,7 @@ def test_the_local_search_keeps_its_share_all_match(monkeypatch) -> None:
     tactics.analyse(state, time.monotonic() + 60, 1000, max_depth=1)  # the search made
     assert tactics.native is not None and tactics.native.touch is not None
     calls: list[bool] = []
-    search = scripted_search(len(state.legal_moves(0)), [False] * 30, calls)
+    search = scripted_search(len(state.legal_moves(0)), calls)
     monkeypatch.setattr(tactics.native, "search", search)
     for _ in range(20):
         verdict = tactics.analyse(state, time.monotonic() + 60, 1000)
