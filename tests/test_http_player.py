@@ -12,7 +12,7 @@ import pytest
 from gdl_texts import BROKEN, PENNIES, TICTACTOE
 from ggp.player.service import http_player
 from ggp.player.service.http_player import CORS_HEADERS, PLAYER, PlayerConfig, create_app
-from ggp.player.service.session import Choice
+from ggp.player.service.session import Choice, played_value
 from ggp.player.service.worker_client import WorkerClient, WorkerTimeout
 from ggp.player.service.worker_pool import WorkerPool
 from ggp_client import GGP_BASE_HEADERS, play_match
@@ -222,6 +222,7 @@ async def test_a_dead_worker_is_replaced_and_brought_in_step(player, caplog) -> 
     assert "the search worker has ended; starting another (1 of at most 2)" in caplog.text
     plays = [r.getMessage() for r in caplog.records if r.getMessage().startswith("play ttt.7:")]
     assert len(plays) == 3 and ", 30 simulations, " in plays[0]  # the new worker searched
+    assert re.search(r" nodes, value \d+", plays[0])  # its mean goal of the move played
     # in step: searched, or with tic-tac-toe solved by then, played exactly
     assert iterations(plays[2]) == 30 or ", proven goal 50" in plays[2]
     assert await send("(stop ttt.7 nil)") == "done"
@@ -414,3 +415,21 @@ async def test_the_log_tells_iterations_on_proven_nodes_apart_from_simulations(
     (line,) = [r.getMessage() for r in caplog.records if r.getMessage().startswith("play ttt.12")]
     assert ", 120 simulations + 300 pondered in 1.50 s, 40 nodes, 9000 iterations on " in line
     assert iterations(line) == 9120
+
+
+async def test_the_log_says_the_searchs_value_of_the_move_played(player, caplog) -> None:
+    client, send = await player()
+    assert await send(f"(start ttt.13 xplayer ({TICTACTOE}) 10 10)") == "ready"
+    session = client.app[PLAYER].sessions["ttt.13"]
+    answer = {"move": "(mark 1 3)", "stats": [["(mark 2 2)", 90, 0.7], ["(mark 1 3)", 10, 0.456]]}
+    assert played_value(answer) == 46  # the move answered, not the most visited
+    assert played_value({**answer, "move": "(mark 3 3)"}) is None  # never searched
+
+    async def play(moves, deadline, seen=None) -> Choice:
+        return Choice("(mark 1 3)", 120, 40, value=played_value(answer), proven=0)
+
+    session.play = play
+    with caplog.at_level(logging.INFO, logger="ggp.player.service.http_player"):
+        assert await send("(play ttt.13 nil)") == "(mark 1 3)"
+    (line,) = [r.getMessage() for r in caplog.records if r.getMessage().startswith("play ttt.13")]
+    assert ", 120 simulations, 40 nodes, value 46, proven goal 0" in line

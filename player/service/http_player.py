@@ -381,6 +381,7 @@ class Player:
             if choice.pondered
             else ""
         )
+        value = "" if choice.value is None else f", value {choice.value}"
         proven = "" if choice.proven is None else f", proven goal {choice.proven}"
         if choice.settled:
             proven += f", {choice.settled} iterations on proven nodes"
@@ -388,7 +389,7 @@ class Player:
         line = f"{choice.line}, " if choice.line else ""  # first: the log line is cut
         return (
             choice.move,
-            f"{line}{choice.sims} simulations{pondered}, {choice.nodes} nodes{proven}"
+            f"{line}{choice.sims} simulations{pondered}, {choice.nodes} nodes{value}{proven}"
             f"{_searched_by(choice)}{tactics}{unchecked}",
         )
 

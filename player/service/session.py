@@ -129,6 +129,15 @@ def answer_grace(margin: float) -> float:
     return min(LATE_ANSWER, margin / 2)
 
 
+def played_value(answer: dict[str, Any]) -> int | None:
+    """The search's mean goal for us of the move it answered, 0 to 100, from the
+    answer's ``stats`` (None where that move has no visits: not searched)."""
+    for move, visits, mean, *_ in answer.get("stats", ()):
+        if move == answer["move"] and visits > 0:
+            return round(100 * mean)
+    return None
+
+
 def clamp_clock(seconds: float) -> float:
     """A clock from a message, at most `MAX_CLOCK` seconds."""
     return min(seconds, MAX_CLOCK)
@@ -173,6 +182,8 @@ class Choice:
     """The search's configuration (`ggp.player.search.races.SearchConfig.describe`)."""
     proven: int | None = None
     """Our goal, proven by the search's solver at this move (None: not proven)."""
+    value: int | None = None
+    """The search's mean goal for us of the move played, 0 to 100 (None: not searched)."""
     line: str = ""
     """In a puzzle, what the search says of its best line (``best goal known ...``)."""
     tactics: str = ""
@@ -685,6 +696,7 @@ class Session:
             reasoner=answer.get("reasoner", ""),
             config=answer.get("config", ""),
             proven=answer.get("proven"),
+            value=played_value(answer),
             line=answer.get("line", ""),
             tactics=answer.get("tactics", ""),
         )
