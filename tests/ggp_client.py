@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Awaitable, Callable
 
 from ggp.games.base import Game, canonical_move
@@ -18,6 +19,14 @@ GGP_BASE_HEADERS = {
     "Content-Type": "text/acl",
 }
 """The headers GGP-Base sends with every message."""
+
+
+def iterations(line: str) -> int:
+    """The iterations of a searched move's line in the player's log: its simulations, and
+    those that ended on proven nodes (nodes made already, terminal ones late in a game)."""
+    sims = re.search(r", (\d+) simulations", line)
+    settled = re.search(r", (\d+) iterations on proven nodes", line)
+    return int(sims[1]) + (int(settled[1]) if settled else 0) if sims else 0
 
 
 def message_moves(joint: list[str]) -> str:

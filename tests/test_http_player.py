@@ -15,7 +15,7 @@ from ggp.player.service.http_player import CORS_HEADERS, PLAYER, PlayerConfig, c
 from ggp.player.service.session import Choice, played_value
 from ggp.player.service.worker_client import WorkerClient, WorkerTimeout
 from ggp.player.service.worker_pool import WorkerPool
-from ggp_client import GGP_BASE_HEADERS, play_match
+from ggp_client import GGP_BASE_HEADERS, iterations, play_match
 
 pytestmark = pytest.mark.asyncio
 
@@ -201,14 +201,6 @@ async def test_info_is_answered_while_a_move_is_searched(player) -> None:
     assert await send("(info)") == "((name ggp-player) (status busy))"
     assert not thinking.done()
     assert (await thinking).startswith("(mark ")
-
-
-def iterations(line: str) -> int:
-    """The iterations of a searched move's log line: its simulations, and those that
-    ended on proven nodes (nodes made already, terminal ones late in tic-tac-toe)."""
-    sims = re.search(r", (\d+) simulations", line)
-    settled = re.search(r", (\d+) iterations on proven nodes", line)
-    return int(sims[1]) + (int(settled[1]) if settled else 0) if sims else 0
 
 
 async def test_a_dead_worker_is_replaced_and_brought_in_step(player, caplog) -> None:

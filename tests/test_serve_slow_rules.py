@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import sys
 
 import pytest
 from gdl_texts import TICTACTOE
 from ggp.player.service.http_player import PLAYER, PlayerConfig, create_app
 from ggp.player.service.worker_client import ANSWER_LIMIT, WorkerClient
-from ggp_client import GGP_BASE_HEADERS, play_match
+from ggp_client import GGP_BASE_HEADERS, iterations, play_match
 
 pytestmark = pytest.mark.asyncio
 
@@ -71,10 +70,7 @@ async def test_replies_come_from_the_search_on_the_interpreter_while_rules_compi
     searched = [line for line in plays if "the only legal move" not in line]
     assert searched and not any("fallback" in line for line in plays)
     for line in searched:  # every iteration a simulation, or one that met a proven node
-        simulations = re.search(r", (\d+) simulations, ", line)
-        proven = re.search(r", (\d+) iterations on proven nodes", line)
-        iterations = sum(int(found.group(1)) for found in (simulations, proven) if found)
-        assert iterations == 30 or "proven goal" in line, line
+        assert iterations(line) == 30 or "proven goal" in line, line
         assert "(interpreter; decisive playouts, c=0.35)" in line
     # the start clock's search says so: it takes faster rules whenever they come
     starts = [command for command in searches if command["start"]]
