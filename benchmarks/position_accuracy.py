@@ -14,8 +14,11 @@ a number of discs in ``--discs``, and asks the exact solver
 value on the board we drop on, the other board left aside: each board is an
 ordinary turn-taking game, see benchmarks/simultaneous_boards.py).  A position
 is kept when some drop keeps a better value than another throws away (a choice
-that matters) and the solver answered within ``--timeout``.  Only ``build``
-knows Connect Four.
+that matters) and the solver answered within ``--timeout``; ``--out`` is written
+again after each kept position, so a build stopped early keeps what it found.  A
+decision left out is named on stderr with the reason: not solved in time, or
+every drop of one value (``every drop -1``: the match was already lost there, so
+the lines tell where a lost match was decided).  Only ``build`` knows Connect Four.
 
 ``grade`` replays each position on native code (the log's rules) and searches it
 as ``ggp serve``'s search worker does at a fixed CPU budget (``--cpu`` seconds of
@@ -136,10 +139,18 @@ def move_name(board: int, column: int) -> str:
 
 
 def build(
-    paths: list[Path], solver: Path, discs: range, timeout: float, opponent_ports: set[int]
+    paths: list[Path],
+    solver: Path,
+    discs: range,
+    timeout: float,
+    opponent_ports: set[int],
+    keep: Callable[[list[Position]], None] = lambda found: None,
 ) -> list[Position]:
-    """The positions of the logs at `paths` (see the module)."""
-    found = []
+    """The positions of the logs at `paths` (see the module).  `keep` is given the
+    positions found so far after each one, so that a build stopped early loses none.
+    Each decision left out says why on stderr: not solved in time, or every drop of
+    one value (the match already decided there, or nothing to choose)."""
+    found: list[Position] = []
     for path in paths:
         match = json.loads(path.read_text())
         role = our_role(match, opponent_ports)
@@ -151,7 +162,12 @@ def build(
             if len(columns) not in discs:
                 continue
             values = exact(solver, columns, timeout)
-            if values is None or len(set(values.values())) < 2:
+            if values is None:
+                print(f"{path.name} step {step}: not solved in {timeout:g} s", file=sys.stderr)
+                continue
+            if len(set(values.values())) < 2:
+                value = next(iter(values.values()), None)
+                print(f"{path.name} step {step}: every drop {value}, left out", file=sys.stderr)
                 continue
             found.append(
                 Position(
@@ -165,6 +181,7 @@ def build(
                 )
             )
             print(f"{path.name} step {step}: {found[-1].values}", file=sys.stderr)
+            keep(found)
     return found
 
 
@@ -322,10 +339,13 @@ def main() -> None:
     if args.command == "build":
         first, _, last = args.discs.partition("-")
         ports = {int(port) for port in args.opponent_ports.split(",")}
-        found = build(
-            args.logs, args.solver, range(int(first), int(last or first) + 1), args.timeout, ports
-        )
-        args.out.write_text(json.dumps([p.as_json() for p in found], indent=1) + "\n")
+
+        def write(found: list[Position]) -> None:
+            args.out.write_text(json.dumps([p.as_json() for p in found], indent=1) + "\n")
+
+        discs = range(int(first), int(last or first) + 1)
+        found = build(args.logs, args.solver, discs, args.timeout, ports, write)
+        write(found)
         print(f"{len(found)} positions from {len(args.logs)} logs -> {args.out}")
         return
     positions = [Position.from_json(p) for p in json.loads(args.positions.read_text())]

@@ -61,3 +61,69 @@ def test_a_move_that_throws_the_value_away_is_graded_wrong(tmp_path, capsys) -> 
     out = grade(tmp_path, capsys, values, "--simulations", "300", "--seeds", "2", "--spec", "c=0.7")
     assert "c=0.7 (300 simulations" in out
     assert "tictactoe                0.000 (0.00-0.66) of 2" in out
+
+
+def fake_solver(tmp_path: Path, values: dict[str, str]) -> Path:
+    """A stand-in for the built connect4_solver: the values of the open columns
+    after the drops given (its first argument), from `values`, in its output's form."""
+    script = tmp_path / "solver"
+    script.write_text(
+        f"#!{sys.executable}\n"
+        "import json, sys\n"
+        f"for column, value in json.loads({json.dumps(json.dumps(values))})[sys.argv[1]]:\n"
+        "    print(f'col {column}: {value}  (1 nodes, 0.0 s)')\n"
+    )
+    script.chmod(0o755)
+    return script
+
+
+def connect_four_log(tmp_path: Path) -> Path:
+    """We are red (the port not Sancho's); our drops at 0, 2 and 4 discs."""
+    log = tmp_path / "connectFour.20261206T000000.abcdef.0.json"
+    moves = [["(drop 4)", "noop"], ["noop", "(drop 4)"], ["(drop 5)", "noop"]]
+    moves += [["noop", "(drop 3)"], ["(drop 2)", "noop"]]
+    log.write_text(
+        json.dumps(
+            {
+                "moves": moves,
+                "x-game": "connectFour",
+                "playerNamesFromHost": ["http://127.0.0.1:40000", "http://127.0.0.1:9160"],
+            }
+        )
+    )
+    return log
+
+
+VALUES = {
+    "44": [[1, "-1"], [2, "+1"], [5, "-1"]],  # a choice that matters: kept
+    "4453": [[1, "-1"], [2, "-1"], [6, "-1"]],  # lost whatever we drop: left out
+}
+
+
+def test_build_keeps_the_choices_that_matter_and_says_why_others_are_left_out(
+    tmp_path, capsys
+) -> None:
+    log, solver = connect_four_log(tmp_path), fake_solver(tmp_path, VALUES)
+    out = tmp_path / "positions.json"
+    old = sys.argv
+    sys.argv = ["position_accuracy.py", "build", str(log), "--solver", str(solver)]
+    sys.argv += ["--discs", "1-4", "--timeout", "30", "--out", str(out)]
+    try:
+        position_accuracy.main()
+    finally:
+        sys.argv = old
+    err = capsys.readouterr().err
+    assert "step 2: {'(drop 1)': -1, '(drop 2)': 1, '(drop 5)': -1}" in err
+    assert "step 4: every drop -1, left out" in err
+    (kept,) = [Position.from_json(p) for p in json.loads(out.read_text())]
+    assert (kept.step, kept.role, kept.played, kept.discs) == (2, 0, "(drop 5)", 2)
+    assert not kept.right(kept.played) and kept.right("(drop 2)")
+
+
+def test_build_hands_over_each_position_as_it_is_found(tmp_path) -> None:
+    log, solver = connect_four_log(tmp_path), fake_solver(tmp_path, VALUES)
+    seen: list[list[int]] = []
+    found = position_accuracy.build(
+        [log], solver, range(1, 5), 30, {9160}, lambda so_far: seen.append([p.step for p in so_far])
+    )
+    assert seen == [[2]] and [p.step for p in found] == [2]
