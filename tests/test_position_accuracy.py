@@ -101,17 +101,13 @@ VALUES = {
 
 
 def test_build_keeps_the_choices_that_matter_and_says_why_others_are_left_out(
-    tmp_path, capsys
+    tmp_path, capsys, monkeypatch
 ) -> None:
     log, solver = connect_four_log(tmp_path), fake_solver(tmp_path, VALUES)
     out = tmp_path / "positions.json"
-    old = sys.argv
-    sys.argv = ["position_accuracy.py", "build", str(log), "--solver", str(solver)]
-    sys.argv += ["--discs", "1-4", "--timeout", "30", "--out", str(out)]
-    try:
-        position_accuracy.main()
-    finally:
-        sys.argv = old
+    argv = ["position_accuracy.py", "build", str(log), "--solver", str(solver), "--discs", "1-4"]
+    monkeypatch.setattr(sys, "argv", [*argv, "--timeout", "30", "--out", str(out)])
+    position_accuracy.main()
     err = capsys.readouterr().err
     assert "step 2: {'(drop 1)': -1, '(drop 2)': 1, '(drop 5)': -1}" in err
     assert "step 4: every drop -1, left out" in err
