@@ -113,6 +113,17 @@ def describe(log: dict, ours: int, step: int | None) -> str:
     return f"step {step} (after {mover(log, before, ours)} {move} at step {before})"
 
 
+def match_record(path: Path) -> dict | None:
+    """The match record at `path`, or None where the file is not one (a positions file or
+    any other JSON given by a wildcard, or no JSON at all)."""
+    try:
+        log = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    fields = {"matchId", "playerNamesFromHost", "moves"}
+    return log if isinstance(log, dict) and fields <= log.keys() else None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("logs", nargs="+", type=Path)
@@ -126,7 +137,10 @@ def main() -> int:
     for serve_log in args.serve_log or []:
         ours_by_match.update(our_values(serve_log.read_text(errors="replace")))
     for path in args.logs:
-        log = json.loads(path.read_text())
+        log = match_record(path)
+        if log is None:
+            print(f"{path.name}: skipped (not a match record of strength.py)")
+            continue
         ours = our_seat(log, ports)
         urls = log["playerNamesFromHost"]
         sancho = next(url for i, url in enumerate(urls) if i != ours)  # its port names its log

@@ -73,3 +73,20 @@ def test_a_match_without_sanchos_log_is_skipped(tmp_path: Path) -> None:
     (tmp_path / "m.2.json").write_text(json.dumps(log))
     lines = run(str(tmp_path / "m.2.json"), "--sancho-logs", str(tmp_path))
     assert lines == ["m.2.json: skipped (no seat of ours, or no m.2-9160.txt)"]
+
+
+def test_files_that_are_not_match_records_are_skipped(tmp_path: Path) -> None:
+    # a positions file beside the match records (a wildcard over a log folder), a list, no JSON
+    (tmp_path / "early-connectFour.json").write_text(json.dumps({"positions": [], "game": "c"}))
+    (tmp_path / "grades.json").write_text(json.dumps([1, 2]))
+    (tmp_path / "notes.json").write_text("not json")
+    log = {"matchId": "m.3", "playerNamesFromHost": [SANCHO, US], "moves": [], "goalValues": None}
+    (tmp_path / "m.3.json").write_text(json.dumps(log))
+    names = ["early-connectFour.json", "grades.json", "notes.json", "m.3.json"]
+    lines = run(*(str(tmp_path / name) for name in names), "--sancho-logs", str(tmp_path))
+    assert lines == [
+        "early-connectFour.json: skipped (not a match record of strength.py)",
+        "grades.json: skipped (not a match record of strength.py)",
+        "notes.json: skipped (not a match record of strength.py)",
+        "m.3.json: skipped (no seat of ours, or no m.3-9160.txt)",
+    ]
