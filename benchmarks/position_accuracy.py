@@ -49,7 +49,6 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -71,6 +70,7 @@ from ggp.player.service.serve_playouts import (  # noqa: E402
 from ggp.server.stats import wilson_interval  # noqa: E402
 from mcts_enhancements import native_game  # noqa: E402
 from root_diagnosis import replay  # noqa: E402
+from seat_scores import our_seat  # noqa: E402
 from simultaneous_boards import board_sequences, exact, parse_move  # noqa: E402
 
 OPPONENT_PORTS = "9160,9161,9170,9301,9302"
@@ -102,16 +102,6 @@ class Position:
     @classmethod
     def from_json(cls, data: dict) -> Position:
         return cls(**data)
-
-
-def our_role(match: dict, opponent_ports: set[int]) -> int | None:
-    """The index of the one player whose URL's port is not an opponent's."""
-    ours = [
-        index
-        for index, url in enumerate(match.get("playerNamesFromHost") or [])
-        if urlparse(url).port not in opponent_ports
-    ]
-    return ours[0] if len(ours) == 1 else None
 
 
 def decisions(match: dict, role: int) -> Iterable[tuple[int, int, str, str]]:
@@ -153,7 +143,7 @@ def build(
     found: list[Position] = []
     for path in paths:
         match = json.loads(path.read_text())
-        role = our_role(match, opponent_ports)
+        role = our_seat(match, opponent_ports)
         if role is None:
             print(f"{path}: which player is ours is not clear, left out", file=sys.stderr)
             continue

@@ -19,17 +19,21 @@ import argparse
 import json
 import sys
 from collections import defaultdict
+from collections.abc import Iterable
 from pathlib import Path
+from urllib.parse import urlparse
 
 from ggp.server.stats import wilson_interval
 
 
-def our_seat(log: dict, opponent_ports: list[str]) -> int | None:
-    """Our role index: the seat whose URL is not on an opponent's port (None: unclear)."""
+def our_seat(log: dict, opponent_ports: Iterable[str | int]) -> int | None:
+    """Our role index: the one seat whose URL's port is not an opponent's (None: unclear,
+    none or several such seats, or no players named)."""
+    ports = {int(port) for port in opponent_ports}
     seats = [
         i
-        for i, url in enumerate(log["playerNamesFromHost"])
-        if not any(url.endswith(f":{port}") for port in opponent_ports)
+        for i, url in enumerate(log.get("playerNamesFromHost") or [])
+        if urlparse(url).port not in ports
     ]
     return seats[0] if len(seats) == 1 else None
 
@@ -45,7 +49,7 @@ def tally(paths: list[Path], opponent_ports: list[str], games: set[str] | None) 
             continue
         log = json.loads(path.read_text())
         goals = log.get("goalValues")
-        ours = our_seat(log, opponent_ports) if "playerNamesFromHost" in log else None
+        ours = our_seat(log, opponent_ports)
         if ours is None or not goals or len(goals) != 2:
             skipped += 1
             continue

@@ -53,3 +53,20 @@ def test_only_the_games_asked_for_are_counted(tmp_path: Path) -> None:
     logs = sorted(str(path) for path in tmp_path.iterdir())
     done = run(*logs, "--games", "hex")
     assert [line.split(" | ")[0] for line in done.stdout.splitlines()[1:]] == ["hex"]
+
+
+def test_our_seat_reads_each_urls_port_whatever_the_ports_are_given_as() -> None:
+    """One reading of a log's players for every log benchmark (position_accuracy's build
+    included): the port parsed from the URL, so a trailing slash or a path does not hide
+    the opponent, and a longer port that merely ends in its digits is not taken for it."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from seat_scores import our_seat
+
+    them_slash = {"playerNamesFromHost": ["http://127.0.0.1:9160/", "http://127.0.0.1:40000"]}
+    assert our_seat(them_slash, ["9160"]) == 1
+    assert our_seat(them_slash, {9160}) == 1
+    longer = {"playerNamesFromHost": ["http://127.0.0.1:19160", "http://127.0.0.1:9160"]}
+    assert our_seat(longer, [9160]) == 0
+    both_ours = {"playerNamesFromHost": ["http://127.0.0.1:40000", "http://127.0.0.1:40001"]}
+    assert our_seat(both_ours, ["9160"]) is None
+    assert our_seat({}, ["9160"]) is None
