@@ -9,6 +9,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from seat_scores import our_seat  # noqa: E402
 
 
 def write_log(folder: Path, name: str, urls: list[str], goals: list[int] | None) -> None:
@@ -59,9 +62,6 @@ def test_our_seat_reads_each_urls_port_whatever_the_ports_are_given_as() -> None
     """One reading of a log's players for every log benchmark (position_accuracy's build
     included): the port parsed from the URL, so a trailing slash or a path does not hide
     the opponent, and a longer port that merely ends in its digits is not taken for it."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from seat_scores import our_seat
-
     them_slash = {"playerNamesFromHost": ["http://127.0.0.1:9160/", "http://127.0.0.1:40000"]}
     assert our_seat(them_slash, ["9160"]) == 1
     assert our_seat(them_slash, {9160}) == 1
