@@ -195,8 +195,8 @@ def test_a_game_whose_every_playout_breaks_has_no_figure(tmp_path: Path, capsys)
 @needs_native
 def test_what_the_player_learns_is_shown_with_the_pieces_distances(capsys) -> None:
     """On native code, as ``ggp serve`` learns: on compiled Python the check learns only
-    where two playouts' CPU time says 1,500 fit in `LEARN_SECONDS`, which Breakthrough's
-    did not on a cold cache (see the next test for that rule)."""
+    where its playouts' CPU time says 1,500 fit in `LEARN_SECONDS`, which two of
+    Breakthrough's did not on a cold cache (see the next tests for that rule)."""
     game = str(GDL_DIR / "breakthrough.kif")
     assert main(["check", game, "--playouts", "2", "--reasoner", "native"]) == 0
     out = capsys.readouterr().out
@@ -206,6 +206,12 @@ def test_what_the_player_learns_is_shown_with_the_pieces_distances(capsys) -> No
     for role in ("white", "black"):
         pieces = f"(cellholds ? ? {role}), 0 to 7 moves; facts at each distance: " + "8 " * 7 + "8"
         assert f"{role}: {pieces}" in learnt
+
+
+def test_the_playouts_cost_leaves_out_the_first_which_compiles_code_on_first_use() -> None:
+    assert check.playout_seconds([5.0, 1.0, 3.0, 2.0]) == 2.0
+    assert check.playout_seconds([9.0, 1.0]) == 1.0
+    assert check.playout_seconds([4.0]) == 4.0
 
 
 def test_rules_too_slow_to_learn_on_in_python_are_not_learnt_on(
