@@ -208,6 +208,11 @@ def test_what_the_player_learns_is_shown_with_the_pieces_distances(capsys) -> No
         assert f"{role}: {pieces}" in learnt
 
 
+def test_no_playouts_to_explore_is_an_explained_error(capsys) -> None:
+    assert main(["check", "tictactoe", "--playouts", "0"]) == 2
+    assert "--playouts must be at least 1, got 0" in capsys.readouterr().err
+
+
 def test_the_playouts_cost_leaves_out_the_first_which_compiles_code_on_first_use() -> None:
     assert check.playout_seconds([5.0, 1.0, 3.0, 2.0]) == 2.0
     assert check.playout_seconds([9.0, 1.0]) == 1.0

@@ -68,6 +68,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.playouts < 1:
+        raise GameError(f"--playouts must be at least 1, got {args.playouts}")
     start = time.perf_counter()
     with progress.status(f"loading {args.game}: validating, grounding and compiling its rules"):
         game = load_for_measure(args.game, True, args.reasoner)
