@@ -99,9 +99,10 @@ def test_searching_and_advancing_leave_no_cyclic_garbage(rules: str) -> None:
             ]
             worker.handle({"cmd": "advance", "joint": joint})
         gc.collect()
-        # Objects of other tests may be found meanwhile: a worker is freed by the
-        # cyclic collector (its methods are its parts' callbacks), with its tree, once
-        # a thread that held it ends.  Only this worker's trees must not be there.
+        # Objects of other tests may be found meanwhile: a worker is freed only by the
+        # cyclic collector (its methods are its parts' callbacks), its tree with it, so
+        # another test's worker released meanwhile is found here.  Only this worker's
+        # trees must not be there.
         cyclic = [
             type(o).__name__
             for o in gc.garbage
