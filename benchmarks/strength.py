@@ -37,7 +37,12 @@ when we started the player, our replies in it and how our search was set up
 `serve_log`), read from its log); per game and overall our score (the mean of
 goal/100, a draw counting half) with its 95% Wilson interval, wins/draws/losses,
 errors, the range of the load, how many of our replies were late (after the
-clock) or fallbacks, and the search's set-ups counted.  ``--plot``
+clock) or fallbacks, and the search's set-ups counted.  Where the players share this
+machine, each side's CPU seconds over each match (user and system, the processes it
+started included: `process_cpu`) and our share of them: ours when we start the player
+or ``--ours-pid`` names it, the opponent's with ``--opponent-pid`` (again for each
+process of n-player games), so that a score can be read beside how much thinking each
+side had.  ``--plot``
 draws the scores with their intervals (matplotlib, the ``plot`` extra).
 
 ``--merge`` joins the results of runs made at once against the same opponent
@@ -73,6 +78,7 @@ from ggp.server.match import RANDOM_ROLE  # noqa: E402
 from ggp.server.results import outcome  # noqa: E402
 from ggp.server.stats import wilson_interval  # noqa: E402
 from ggp.server.tournament import cached_game, run_tournament  # noqa: E402
+from process_cpu import side_cpu_seconds  # noqa: E402
 from referee_serve import free_port, stop_player, wait_until_up  # noqa: E402
 from serve_log import describe, searches_in, searches_summary  # noqa: E402
 
@@ -156,6 +162,7 @@ def play_match(game: str, index: int, ours: str, args, log_dir: Path) -> tuple[d
     playing = sum(role != RANDOM_ROLE for role in roles)
     urls = seats(index, playing, ours, args.opponent)
     load_before = os.getloadavg()[0]
+    cpu_before = {side: side_cpu_seconds(pids) for side, pids in args.cpu_pids.items()}
     began = time.perf_counter()
     (result,) = run_tournament(
         game_spec(game),
@@ -190,8 +197,38 @@ def play_match(game: str, index: int, ours: str, args, log_dir: Path) -> tuple[d
         "seconds": round(time.perf_counter() - began, 1),
         "commit": args.commit,
     }
+    cpu = cpu_seconds(cpu_before, {s: side_cpu_seconds(p) for s, p in args.cpu_pids.items()})
+    if cpu:
+        match["cpu_seconds"] = cpu
     opponents = [role for role, agent in enumerate(result.seats) if agent != agent_of_ours]
     return match, failing_roles(result.errors, result.steps, opponents, roles)
+
+
+def cpu_seconds(
+    before: dict[str, float | None], after: dict[str, float | None]
+) -> dict[str, float]:
+    """Each side's CPU seconds between two readings (`side_cpu_seconds`), for the
+    sides read both times."""
+    return {
+        side: round(after[side] - seconds, 1)
+        for side, seconds in before.items()
+        if seconds is not None and after.get(side) is not None
+    }
+
+
+def cpu_summary(matches: list[dict]) -> dict | None:
+    """Each side's CPU seconds over the matches where both were read, and our share."""
+    both = [m["cpu_seconds"] for m in matches if len(m.get("cpu_seconds", {})) == 2]
+    if not both:
+        return None
+    ours = sum(cpu["ours"] for cpu in both)
+    opponent = sum(cpu["opponent"] for cpu in both)
+    return {
+        "matches": len(both),
+        "ours": round(ours, 1),
+        "opponent": round(opponent, 1),
+        "ours_share": round(ours / (ours + opponent), 3) if ours + opponent > 0 else None,
+    }
 
 
 def failing_roles(
@@ -283,6 +320,9 @@ def summary(matches: list[dict]) -> dict:
     searches = [m["search"] for m in matches if m.get("search")]
     if searches:
         entry["ours_search"] = searches_summary(searches)
+    cpu = cpu_summary(matches)
+    if cpu:
+        entry["cpu_seconds"] = cpu
     return entry
 
 
@@ -317,12 +357,26 @@ def line(name: str, entry: dict) -> str:
     seats = ", ".join(
         f"{points:g} of {count}" for points, count in entry.get("by_seat", ()) if count
     )
+    cpu = entry.get("cpu_seconds")
+    shared = (
+        f"; CPU s ours {cpu['ours']:g}, opponent {cpu['opponent']:g} ({cpu['ours_share']:.0%} ours)"
+        if cpu and cpu["ours_share"] is not None
+        else ""
+    )
     return (
         f"{name}: score {entry['score']:.2f} [{low:.2f}, {high:.2f}] over {entry['matches']} "
         f"W/D/L {entry['wins']}/{entry['draws']}/{entry['losses']} by seat {seats} "
         f"errors {entry['errors']} "
-        f"load {entry['load'][0]:.1f}-{entry['load'][1]:.1f}; ours: {replies}"
+        f"load {entry['load'][0]:.1f}-{entry['load'][1]:.1f}{shared}; ours: {replies}"
     )
+
+
+def cpu_text(match: dict) -> str:
+    """A match's CPU seconds of each side read, for its printed line."""
+    cpu = match.get("cpu_seconds")
+    if not cpu:
+        return ""
+    return ", CPU s " + ", ".join(f"{side} {seconds:g}" for side, seconds in cpu.items())
 
 
 def brief(replies: dict | None) -> dict | None:
@@ -459,6 +513,16 @@ def main() -> int:
     )
     parser.add_argument("--opponent-name", help="the opponent's name in the results (default: URL)")
     parser.add_argument("--ours", help="URL of our player, already running (default: start one)")
+    parser.add_argument(
+        "--ours-pid", type=int, help="with --ours on this machine: its process, for its CPU seconds"
+    )
+    parser.add_argument(
+        "--opponent-pid",
+        type=int,
+        action="append",
+        default=[],
+        help="the opponent's process on this machine, for its CPU seconds (again for each)",
+    )
     parser.add_argument("--serve-args", default="", help="options for the ggp serve we start")
     parser.add_argument("--games", default="connectFour,breakthrough,ticTacToe")
     parser.add_argument("--matches", type=int, default=10, help="matches per game in all")
@@ -497,6 +561,7 @@ def main() -> int:
         parser.error("--opponent is required (unless --merge)")
     report = starting_report(args)
     args.commit = None if args.ours else our_commit()
+    args.cpu_pids = {}
     stop_at = None if args.stop_after is None else time.monotonic() + 60 * args.stop_after
 
     log_dir = args.log_dir or Path(tempfile.mkdtemp(prefix="strength-"))
@@ -509,6 +574,11 @@ def main() -> int:
     else:
         ours = f"http://127.0.0.1:{free_port()}"
         process = start_ours(int(ours.rsplit(":", 1)[1]), shlex.split(args.serve_args), ours_log)
+    ours_pid = process.pid if process is not None else args.ours_pid
+    if ours_pid is not None:
+        args.cpu_pids["ours"] = [ours_pid]
+    if args.opponent_pid:
+        args.cpu_pids["opponent"] = args.opponent_pid
     games = args.games.split(",")
     for game in games:
         report["games"].setdefault(game, {"matches_detail": []})
@@ -549,7 +619,7 @@ def main() -> int:
                     f"{game} match {len(done)} ({match['rules']}): goals {match['goals']}, "
                     f"ours role {match['ours_role']}, {match['steps']} steps, load "
                     f"{match['load_before']:.1f}->{match['load_after']:.1f}, "
-                    f"{match['seconds']} s; ours: {brief(match.get('replies'))}",
+                    f"{match['seconds']} s{cpu_text(match)}; ours: {brief(match.get('replies'))}",
                     flush=True,
                 )
     finally:

@@ -243,3 +243,72 @@ def test_the_results_say_which_text_of_a_game_was_played(tmp_path, monkeypatch):
     (tmp_path / "breakthrough.kif").write_text("(role white)")
     assert strength.rules_played("breakthrough") == "corpus breakthrough.kif"
     assert strength.rules_played("/games/mine.kif") == "/games/mine.kif"
+
+
+def test_each_sides_cpu_seconds_are_the_difference_of_two_readings():
+    before = {"ours": 10.0, "opponent": 5.0}
+    assert strength.cpu_seconds(before, {"ours": 40.25, "opponent": 35.0}) == {
+        "ours": 30.2,
+        "opponent": 30.0,
+    }
+    # a side not read at one end (its process gone) has no figure
+    assert strength.cpu_seconds(before, {"ours": 40.0, "opponent": None}) == {"ours": 30.0}
+    assert strength.cpu_seconds({"ours": None}, {"ours": 3.0}) == {}
+
+
+def test_the_summary_gives_each_sides_cpu_and_our_share_where_both_were_read():
+    first, second, third = match(0, [100, 0]), match(1, [100, 0]), match(0, [0, 100])
+    first["cpu_seconds"] = {"ours": 300.0, "opponent": 200.0}
+    second["cpu_seconds"] = {"ours": 100.0, "opponent": 400.0}
+    third["cpu_seconds"] = {"ours": 999.0}  # the opponent's process was not read
+    report = results({"connectFour": [first, second, third]})
+    cpu = report["overall"]["cpu_seconds"]
+    assert cpu == {"matches": 2, "ours": 400.0, "opponent": 600.0, "ours_share": 0.4}
+    assert "CPU s ours 400, opponent 600 (40% ours)" in strength.line("overall", report["overall"])
+    assert "cpu_seconds" not in results({"hex": [match(0, [100, 0])]})["overall"]
+
+
+def test_our_player_started_by_the_run_has_its_cpu_seconds_recorded(tmp_path, monkeypatch):
+    """--ours-pid names the process of a player already running; its CPU over each
+    match is recorded (here a fake player in this process: this test's own process)."""
+    import os
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from fake_players import FakePlayer, served
+
+    out = tmp_path / "results.json"
+    with served(FakePlayer(), FakePlayer()) as (ours_url, other_url):
+        monkeypatch.setattr(
+            sys,
+            "argv",
+            [
+                "strength.py",
+                "--ours",
+                ours_url,
+                "--ours-pid",
+                str(os.getpid()),
+                "--opponent",
+                other_url,
+                "--opponent-pid",
+                str(os.getpid()),
+                "--games",
+                "tictactoe",
+                "--matches",
+                "1",
+                "--startclock",
+                "5",
+                "--playclock",
+                "5",
+                "--log-dir",
+                str(tmp_path),
+                "--out",
+                str(out),
+            ],
+        )
+        assert strength.main() == 0
+    (played,) = json.loads(out.read_text())["games"]["tictactoe"]["matches_detail"]
+    if not Path("/proc/self/stat").exists():
+        assert "cpu_seconds" not in played
+        return
+    assert set(played["cpu_seconds"]) == {"ours", "opponent"}
+    assert played["cpu_seconds"]["ours"] >= 0
