@@ -189,6 +189,14 @@ def test_the_log_is_read_a_match_at_a_time_in_whole_lines(tmp_path):
     assert strength.replies_of(second, 10.0, "m1")["plays"] == 0
 
 
+def run_tictactoe(monkeypatch, tmp_path: Path, out: Path, matches: int, *players: str) -> None:
+    """strength.py's main on tic-tac-toe at 5 s / 5 s between the players given."""
+    argv = ["strength.py", *players, "--games", "tictactoe", "--matches", str(matches)]
+    argv += ["--startclock", "5", "--playclock", "5", "--log-dir", str(tmp_path), "--out", str(out)]
+    monkeypatch.setattr(sys, "argv", argv)
+    assert strength.main() == 0
+
+
 def test_a_match_the_opponent_did_not_play_is_not_counted_and_its_game_is_dropped(
     tmp_path, monkeypatch, capsys
 ):
@@ -199,30 +207,7 @@ def test_a_match_the_opponent_did_not_play_is_not_counted_and_its_game_is_droppe
     broken = FakePlayer(faults=dict.fromkeys(range(20), "garbage"))
     out = tmp_path / "results.json"
     with served(ours, broken) as (ours_url, broken_url):
-        monkeypatch.setattr(
-            sys,
-            "argv",
-            [
-                "strength.py",
-                "--ours",
-                ours_url,
-                "--opponent",
-                broken_url,
-                "--games",
-                "tictactoe",
-                "--matches",
-                "3",
-                "--startclock",
-                "5",
-                "--playclock",
-                "5",
-                "--log-dir",
-                str(tmp_path),
-                "--out",
-                str(out),
-            ],
-        )
-        assert strength.main() == 0
+        run_tictactoe(monkeypatch, tmp_path, out, 3, "--ours", ours_url, "--opponent", broken_url)
     report = json.loads(out.read_text())
     assert report["games"]["tictactoe"]["matches_detail"] == []
     assert "overall" not in report
@@ -278,34 +263,21 @@ def test_our_player_started_by_the_run_has_its_cpu_seconds_recorded(tmp_path, mo
 
     out = tmp_path / "results.json"
     with served(FakePlayer(), FakePlayer()) as (ours_url, other_url):
-        monkeypatch.setattr(
-            sys,
-            "argv",
-            [
-                "strength.py",
-                "--ours",
-                ours_url,
-                "--ours-pid",
-                str(os.getpid()),
-                "--opponent",
-                other_url,
-                "--opponent-pid",
-                str(os.getpid()),
-                "--games",
-                "tictactoe",
-                "--matches",
-                "1",
-                "--startclock",
-                "5",
-                "--playclock",
-                "5",
-                "--log-dir",
-                str(tmp_path),
-                "--out",
-                str(out),
-            ],
+        pid = str(os.getpid())
+        run_tictactoe(
+            monkeypatch,
+            tmp_path,
+            out,
+            1,
+            "--ours",
+            ours_url,
+            "--ours-pid",
+            pid,
+            "--opponent",
+            other_url,
+            "--opponent-pid",
+            pid,
         )
-        assert strength.main() == 0
     (played,) = json.loads(out.read_text())["games"]["tictactoe"]["matches_detail"]
     if not Path("/proc/self/stat").exists():
         assert "cpu_seconds" not in played
