@@ -46,12 +46,8 @@ def _processes() -> dict[int, tuple[int, float]] | None:
     return processes
 
 
-def tree_cpu_seconds(pid: int) -> float | None:
-    """User and system CPU seconds of process `pid`, of the children it waited for and
-    of its live descendants; None where /proc does not have the process."""
-    processes = _processes()
-    if processes is None or pid not in processes:
-        return None
+def _tree_seconds(processes: dict[int, tuple[int, float]], pid: int) -> float:
+    """The CPU seconds of `pid` and its live descendants among `processes`."""
     children: dict[int, list[int]] = defaultdict(list)
     for child, (parent, _) in processes.items():
         children[parent].append(child)
@@ -63,15 +59,17 @@ def tree_cpu_seconds(pid: int) -> float | None:
     return total
 
 
+def tree_cpu_seconds(pid: int) -> float | None:
+    """User and system CPU seconds of process `pid`, of the children it waited for and
+    of its live descendants; None where /proc does not have the process."""
+    return side_cpu_seconds([pid])
+
+
 def side_cpu_seconds(pids: Iterable[int]) -> float | None:
-    """The CPU seconds of the trees of all `pids` together; None if there are none or
-    one is not found."""
-    total = 0.0
-    found = False
-    for pid in pids:
-        seconds = tree_cpu_seconds(pid)
-        if seconds is None:
-            return None
-        total += seconds
-        found = True
-    return total if found else None
+    """The CPU seconds of the trees of all `pids` together, from one reading of /proc;
+    None if there are none or one is not found."""
+    pids = list(pids)
+    processes = _processes()
+    if not pids or processes is None or any(pid not in processes for pid in pids):
+        return None
+    return sum(_tree_seconds(processes, pid) for pid in pids)

@@ -218,7 +218,9 @@ def cpu_seconds(
 
 def cpu_summary(matches: list[dict]) -> dict | None:
     """Each side's CPU seconds over the matches where both were read, and our share."""
-    both = [m["cpu_seconds"] for m in matches if len(m.get("cpu_seconds", {})) == 2]
+    both = [
+        m["cpu_seconds"] for m in matches if {"ours", "opponent"} <= m.get("cpu_seconds", {}).keys()
+    ]
     if not both:
         return None
     ours = sum(cpu["ours"] for cpu in both)
