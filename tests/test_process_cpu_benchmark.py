@@ -45,7 +45,9 @@ def test_a_live_child_counts_with_its_parent():
             pid for pid, (ppid, _) in process_cpu._processes().items() if ppid == parent.pid
         ]
         assert process_cpu.tree_cpu_seconds(child) >= 0.35
-        assert process_cpu.tree_cpu_seconds(parent.pid) > process_cpu.tree_cpu_seconds(child)
+        # the parent itself may have used no whole clock tick: its tree holds the child's
+        assert process_cpu.tree_cpu_seconds(parent.pid) >= 0.35
+        assert process_cpu.tree_cpu_seconds(parent.pid) >= process_cpu.tree_cpu_seconds(child)
     finally:
         parent.communicate("\n")
 
