@@ -24,6 +24,7 @@ from ggp.player.search import native_search
 from ggp.player.search.heuristic import Heuristic
 from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
 from ggp.player.search.mcts import MCTS
+from ggp.player.search.tree import subtree
 from ggp.player.service import serve_playouts
 from ggp.player.service.search_worker import SearchWorker
 
@@ -98,6 +99,22 @@ def configurations(game: Game) -> dict[str, Callable[[], dict[str, Any]]]:
         },
         "prior": lambda: {"greedy": 3, "prior": HeuristicPrior(heuristic, 3)},
         "capped": lambda: {"solver": True, "max_nodes": 60, "imm": ImplicitMinimax(heuristic, 0.3)},
+        "graph": lambda: {"c": 0.35, "solver": True, "decisive": 1000, "transpose": True},
+        "graph served": lambda: {
+            "c": 0.35,
+            "solver": True,
+            "decisive": 1000,
+            "imm": ImplicitMinimax(heuristic, 0.4),
+            "prior": HeuristicPrior(heuristic, 8),
+            "transpose": True,
+        },
+        "graph capped": lambda: {
+            "solver": True,
+            "max_nodes": 60,
+            "imm": ImplicitMinimax(heuristic, 0.3),
+            "transpose": True,
+        },
+        "graph bounded": lambda: {"c": 0.35, "solver": True, "bounded": True, "transpose": True},
     }
 
 
@@ -163,6 +180,10 @@ def both_ways(game: Game, options: Callable[[], dict[str, Any]], **run: Any) -> 
         "guided",
         "prior",
         "capped",
+        "graph",
+        "graph served",
+        "graph capped",
+        "graph bounded",
     ],
 )
 def test_the_native_tree_decides_as_the_python_tree(name: str, config: str) -> None:
@@ -218,12 +239,15 @@ def test_iterations_that_end_on_terminal_or_proven_nodes_are_counted_apart() -> 
     assert done == 2000 and done - settled == nodes - 1 and nodes <= 16
 
 
-@pytest.mark.parametrize("name", ["breakthrough", "pick race", "three at once"])
+@pytest.mark.parametrize("name", ["breakthrough", "connect_four", "pick race", "three at once"])
 def test_the_python_tree_goes_on_from_the_native_one_unchanged(name: str) -> None:
-    """Handed over mid-match, Breakthrough's tree and the joint nodes of games where
-    several roles choose at once go on in Python as they would have there."""
+    """Handed over mid-match, Breakthrough's tree, Connect Four's graph (its shared
+    nodes one `Node` each, held by depth and state again) and the joint nodes of games
+    where several roles choose at once go on in Python as they would have there."""
     if name == "breakthrough":
         game, config = native_game(name), "served"
+    elif name == "connect_four":
+        game, config = native_game(name), "graph served"
     else:
         game, config = text_game(SIMULTANEOUS[name]), "solver"
     options = configurations(game)[config]
@@ -238,6 +262,11 @@ def test_the_python_tree_goes_on_from_the_native_one_unchanged(name: str) -> Non
     search = MCTS(game.initial_state(), rng=random.Random(7), **options())
     assert decisions(search, game.initial_state(), rounds=3, iterations=300, switch=1) == python
     assert not search.native
+    if search.positions is not None:  # every node held once, under its depth and state
+        nodes = {id(node): node for node in subtree(search.root)}
+        assert len(nodes) == len(search.positions) == search.node_count
+        assert all(search.positions[n.depth, n.state.key()] is n for n in nodes.values())
+        assert sum(len(n.children) for n in nodes.values()) > len(nodes) - 1  # shared ones
 
 
 def test_the_native_tree_holds_more_and_hands_the_most_visited_nodes_over() -> None:

@@ -3,8 +3,9 @@
 `NativeTree` is the optional capability a compiled game with native code offers
 the search (`CompiledGame.native_tree`): `ggp.player.search.native_search` runs
 `MCTS`'s iterations through it where they are the kind the C loop runs, and reads
-its nodes back as states and move texts.  Nodes are numbered, the root 0; a child
-always has a larger number than its parent.
+its nodes back as states and move texts.  Nodes are numbered, the root 0; in a tree
+a child always has a larger number than its parent (in a graph, ``transpose``, a
+node reached again may have a smaller one).
 """
 
 from __future__ import annotations
@@ -117,6 +118,7 @@ class NativeTree:
         joint: int = 0,
         maxn: bool = False,
         bounded: bool = False,
+        transpose: bool = False,
     ) -> None:
         """The search's settings: implicit minimax's weight (None: off), the prior's
         virtual visits (0: off), both with `heuristic` (`heuristic.Heuristic` of fact
@@ -126,8 +128,10 @@ class NativeTree:
         best by it of `guide` safe moves drawn), the node cap (None: none), and the
         most joint moves a node where several roles choose may have to be searched here
         (0: none such, the Python tree takes them), and with `solver` whether its proofs
-        are max^n ones (`ggp.player.search.solver.maxn_bounds`), and whether the search is
-        score-bounded (`MCTS` ``bounded``)."""
+        are max^n ones (`ggp.player.search.solver.maxn_bounds`), whether the search is
+        score-bounded (`MCTS` ``bounded``), and whether the tree is a graph (`MCTS`
+        ``transpose``: a move that leads to a state held at the same depth leads to its
+        node)."""
         tree = self.tree
         tree.c = c
         tree.solver = 2 if solver and maxn else int(solver)
@@ -142,6 +146,7 @@ class NativeTree:
         tree.max_nodes = max_nodes or 0
         tree.stop_on_broken = stop_on_broken
         tree.joint = joint
+        tree.transpose = transpose
         self._finish = None if finish is None else self.native._inputs(finish)
         tree.finish = self.ffi.NULL if self._finish is None else self._finish
         if heuristic is not None:

@@ -9,7 +9,9 @@ at a node, and decoupled UCT where several do (each role chooses its own move by
 own statistics, an edge per joint move: ``t->joint`` of them at most, else such a node
 is left to the Python tree), with the solver's proofs, implicit minimax, the heuristic
 prior (a learnt evaluation of fact counts; neither at nodes where several choose), a
-node cap and random, greedy or decisive playouts.  It
+node cap, random, greedy or decisive playouts, and with ``t->transpose`` the tree a
+graph (`MCTS` ``transpose``: a new edge to a state held at the same depth leads to its
+node, found in an open-addressing table of every node by depth and state).  It
 draws from Python's own Mersenne Twister state (``random.Random.getstate``: 624
 words and the index of the next), exactly as the Python search draws, so that a
 seed's search is the same on either side.
@@ -33,14 +35,15 @@ seed's search is the same on either side.
   broke in ``t->fail``), the iterations in which the rules broke, the playouts run,
   the iterations that ended on a node already proven (no leaf evaluated).
 - ``gdl_tree_reroot(t, node)``: the subtree of `node` alone is kept, `node` the root
-  (0); nodes are renumbered in the order of a depth-first walk.
+  (0); nodes are renumbered in the order of a depth-first walk (a graph's node reached
+  by several paths copied once).
 """
 
 from __future__ import annotations
 
 TREE_STRUCTS = """
 typedef struct {
-    int visits, slots, edges, chooser, moves, decisive, untried, flags, dims;
+    int visits, slots, edges, chooser, moves, decisive, untried, flags, dims, depth;
 } TNode;
 typedef struct { int input, count; double sum; } TSlot;
 typedef struct { int child, allowed; double imm; } TEdge;
@@ -59,6 +62,8 @@ typedef struct {
     int imm, prior, solver, batch, greedy, safe, max_nodes, stop_on_broken, features, guide;
     int joint;  /* at most this many joint moves at a node where several roles choose */
     int bounded;  /* score-bounded (MCTS bounded) */
+    int transpose;  /* a graph: a state reached again at the same depth is one node */
+    int *table, tcap, tcount;  /* with transpose: every node, hashed by depth and state */
     const uint64_t *masks;
     const double *weights;
     const uint64_t *finish;  /* the input bits looked at for wins, or 0: every move */
@@ -175,6 +180,7 @@ void gdl_tree_free(Tree *t) {
     free(t->steps);
     free(t->v);
     free(t->fail);
+    free(t->table);
     free(t);
 }
 
@@ -197,9 +203,70 @@ static void tree_evaluate(const Tree *t, const u64 *S, double *out) {
     for (r = 0; r < NR; r++) out[r] = guide_value(&g, S, r);
 }
 
-/* A new node of state S (its goals and value): its index, or -1 where the rules
-   break in its goals, -2 without memory. */
-static int new_node(Tree *t, const u64 *S) {
+/* The table's slot for depth and state S (splitmix64's finalizer over the words). */
+static u64 state_hash(const u64 *S, int depth) {
+    u64 h = 0x9e3779b97f4a7c15ULL * (u64)(unsigned)(depth + 1);
+    int i;
+    for (i = 0; i < NW; i++) {
+        h ^= S[i];
+        h ^= h >> 30;
+        h *= 0xbf58476d1ce4e5b9ULL;
+        h ^= h >> 27;
+        h *= 0x94d049bb133111ebULL;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
+/* The node of state S at depth, or -1 (with transpose). */
+static int table_find(const Tree *t, const u64 *S, int depth) {
+    u64 i;
+    int node;
+    if (t->tcap == 0) return -1;
+    for (i = state_hash(S, depth) & (u64)(t->tcap - 1);; i = (i + 1) & (u64)(t->tcap - 1)) {
+        node = t->table[i];
+        if (node < 0) return -1;
+        if (t->node[node].depth == depth &&
+            memcmp(t->word + (size_t)node * NW, S, sizeof(u64) * NW) == 0)
+            return node;
+    }
+}
+
+static void table_put(Tree *t, int node) {
+    u64 i = state_hash(t->word + (size_t)node * NW, t->node[node].depth) & (u64)(t->tcap - 1);
+    while (t->table[i] >= 0) i = (i + 1) & (u64)(t->tcap - 1);
+    t->table[i] = node;
+    t->tcount++;
+}
+
+/* The table of every node the tree holds, at least twice their number in slots (0;
+   -2 without memory). */
+static int table_rebuild(Tree *t) {
+    int cap = 1024, i;
+    int *table;
+    while (cap < 2 * (t->n + 1)) cap *= 2;
+    if (cap != t->tcap) {
+        table = realloc(t->table, sizeof(int) * (size_t)cap);
+        if (!table) return -2;
+        t->table = table;
+        t->tcap = cap;
+    }
+    for (i = 0; i < cap; i++) t->table[i] = -1;
+    t->tcount = 0;
+    for (i = 0; i < t->n; i++) table_put(t, i);
+    return 0;
+}
+
+/* Node n, just made, into the table (0; -2 without memory). */
+static int table_add(Tree *t, int n) {
+    if (2 * (t->tcount + 1) > t->tcap) return table_rebuild(t);
+    table_put(t, n);
+    return 0;
+}
+
+/* A new node of state S at depth (its goals and value): its index, or -1 where the
+   rules break in its goals, -2 without memory. */
+static int new_node(Tree *t, const u64 *S, int depth) {
     int n = t->n, g[NR], r;
     TNode *x;
     double *lower;
@@ -210,6 +277,7 @@ static int new_node(Tree *t, const u64 *S) {
     x->slots = x->edges = x->dims = -1;
     x->chooser = -1;
     x->decisive = -1;
+    x->depth = depth;
     memcpy(t->word + (size_t)n * NW, S, sizeof(u64) * NW);
     eval_terminal(S, t->v);
     lower = LOWER(t, n);
@@ -223,12 +291,16 @@ static int new_node(Tree *t, const u64 *S) {
         x->flags = T_TERMINAL | T_BOUNDS | T_PROVEN;
     } else if (t->imm) tree_evaluate(t, S, IMM(t, n));
     t->n = n + 1;
+    if (t->transpose && table_add(t, n) < 0) return -2;
     return n;
 }
 
 int gdl_tree_reset(Tree *t, const u64 *S) {
     t->n = t->nslots = t->nedges = t->ndims = t->joint_edges = 0;
-    return new_node(t, S) == 0 ? 0 : -1;
+    t->tcount = 0;
+    if (t->table)
+        for (int i = 0; i < t->tcap; i++) t->table[i] = -1;
+    return new_node(t, S, 0) == 0 ? 0 : -1;
 }
 
 /* A joint node's block in t->dim: each role's moves (NR), the next untried move of
@@ -678,7 +750,7 @@ static void back_up(Tree *t, int depth, double *rewards, int proof) {
             s->sum += rewards[r];
         }
         if (proof) proof = tree_prove(t, node);
-        if (t->imm && (changed || proof)) changed = imm_back_up(t, node, i);
+        if (t->imm && (changed || proof || t->transpose)) changed = imm_back_up(t, node, i);
         if (t->bounded && (x->flags & T_BOUNDS))  /* rewards within the node's bounds */
             for (r = 0; r < NR; r++) {
                 if (rewards[r] < LOWER(t, node)[r]) rewards[r] = LOWER(t, node)[r];
@@ -702,6 +774,7 @@ static int tree_iterate(Tree *t, u32 *mt, int64_t *out) {
             memcpy(rewards, LOWER(t, node), sizeof(rewards));
             x->visits++;
             out[3]++;
+            proof = t->solver && t->transpose;  /* in a graph, a parent may not know it */
             break;
         }
         if (!(x->flags & T_EXPANDED)) {
@@ -739,7 +812,8 @@ static int tree_iterate(Tree *t, u32 *mt, int64_t *out) {
             D[pick >> 6] |= 1ULL << (pick & 63);
         }
         next_state(t->word + (size_t)node * NW, D, o, t->v);
-        if (t->max_nodes > 0 && t->n >= t->max_nodes) {  /* _evaluate_unstored */
+        child = t->transpose ? table_find(t, o, t->node[node].depth + 1) : -1;
+        if (child < 0 && t->max_nodes > 0 && t->n >= t->max_nodes) {  /* _evaluate_unstored */
             eval_terminal(o, t->v);
             if (TERMINAL) {
                 eval_goal_entries(o, t->v);
@@ -752,9 +826,11 @@ static int tree_iterate(Tree *t, u32 *mt, int64_t *out) {
             } else if (!tree_play_out(t, o, mt, rewards, out)) goto broken;
             break;
         }
-        child = new_node(t, o);
-        if (child == -2) return -2;
-        if (child < 0) goto broken;
+        if (child < 0) {  /* a new node; else the graph's node of that state */
+            child = new_node(t, o, t->node[node].depth + 1);
+            if (child == -2) return -2;
+            if (child < 0) goto broken;
+        }
         t->edge[t->node[node].edges + i].child = child;
         if (t->prior && t->node[child].flags & T_TERMINAL) value = LOWER(t, child);
         else if (t->prior && t->imm) value = IMM(t, child);
@@ -791,6 +867,10 @@ int gdl_tree_search(Tree *t, u32 *mt, int iterations, double *limits, int64_t *o
     double start = clock_seconds(CLOCK_MONOTONIC), now = start, began;
     double cpu = limits[1] >= 0 ? clock_seconds(CLOCK_THREAD_CPUTIME_ID) : 0.0;
     out[0] = 0;
+    if (t->transpose && t->tcount != t->n && table_rebuild(t) < 0) {  /* switched on */
+        out[0] = -2;
+        return 0;
+    }
     while (iterations < 0 || done < iterations) {
         if (t->node[0].flags & T_PROVEN) break;
         if (limits[0] >= 0 && now - start >= limits[0]) break;
@@ -813,19 +893,29 @@ int gdl_tree_search(Tree *t, u32 *mt, int iterations, double *limits, int64_t *o
     return done;
 }
 
-/* Copies node (of the old arrays) and its subtree into t as node t->n, depth first. */
+/* Copies node (of the old arrays) and what it reaches into t as node t->n, depth
+   first; a node reached by several paths (a graph's) once. */
 static int copy_subtree(Tree *t, const Tree *old, int root) {
     int *stack = 0, cap = 0, top = 0, node, copy, i, k, parent, slot, dims, r;
+    int *copies = malloc(sizeof(int) * (size_t)old->n);  /* each old node's copy, or -1 */
     const TNode *x;
-    if (!tree_grow((void **)&stack, &cap, 2, sizeof(int))) return -2;
+    if (!copies || !tree_grow((void **)&stack, &cap, 2, sizeof(int))) {
+        free(copies);
+        return -2;
+    }
+    for (i = 0; i < old->n; i++) copies[i] = -1;
     stack[top++] = root;
     stack[top++] = -1;  /* the edge (in the copy) that points at it */
     while (top > 0) {
         parent = stack[--top];
         node = stack[--top];
+        if (copies[node] >= 0) {
+            t->edge[parent].child = copies[node];
+            continue;
+        }
         x = &old->node[node];
         if (!room_for_node(t)) break;
-        copy = t->n++;
+        copy = copies[node] = t->n++;
         t->node[copy] = *x;
         memcpy(t->word + (size_t)copy * NW, old->word + (size_t)node * NW, sizeof(u64) * NW);
         memcpy(t->val + (size_t)copy * 3 * NR, old->val + (size_t)node * 3 * NR,
@@ -860,6 +950,7 @@ static int copy_subtree(Tree *t, const Tree *old, int root) {
         }
     }
     free(stack);
+    free(copies);
     return top > 0 ? -2 : 0;
 }
 
@@ -875,6 +966,7 @@ int gdl_tree_reroot(Tree *t, int node) {
     t->n = t->cap = t->nslots = t->scap = t->nedges = t->ecap = 0;
     t->ndims = t->dcap = t->joint_edges = 0;
     status = copy_subtree(t, &old, node);
+    if (status == 0 && t->transpose) status = table_rebuild(t);
     free(old.node);
     free(old.word);
     free(old.val);

@@ -157,7 +157,9 @@ class MCTS:
     in games that repeat states.  The first visit of such an edge is
     evaluated from the shared node (a playout, or its proof) like a new leaf.
     A proof reaches the parents the node was proven under at once and each
-    other parent when a path through it next reaches the proven node.
+    other parent when a path through it next reaches the proven node.  On native
+    code the C loop holds the graph too (`ggp.player.search.native_search`), its
+    nodes found by a hash table of depth and state.
 
     With `partial_proofs` (needs `solver`), a node where several roles move at
     once is bounded from the joint moves that have children so far, the others
@@ -366,6 +368,8 @@ class MCTS:
         self._root = native.materialize(self.max_nodes)
         self._nodes, self._exact = min(native.count, self.max_nodes or native.count), True
         self._native = None
+        if self.positions is not None:
+            self.positions = {(node.depth, node.state.key()): node for node in subtree(self._root)}
 
     def search(
         self,

@@ -7,8 +7,9 @@ UCT at nodes where at most one role has a choice and decoupled UCT where several
 choose at once (up to `NATIVE_JOINT_MOVES` joint moves, with the solver's
 full-matrix proofs; not with `partial_proofs`), with the solver's proofs,
 implicit minimax, the heuristic prior (an evaluation of fact counts), a node cap,
-and random, greedy or decisive playouts; RAVE, MAST, transpositions, state tables,
-parts, the shallow proof search and stochastic choice stay on the Python tree.
+transpositions (the tree a graph, as `MCTS` ``transpose`` makes it), and random,
+greedy or decisive playouts; RAVE, MAST, state tables, parts, the shallow proof
+search and stochastic choice stay on the Python tree.
 It draws from the search's `random.Random` as the Python search does, so a seed's
 search makes the same choices with the same statistics on either side.
 
@@ -118,6 +119,7 @@ class NativeSearch:
             joint=0 if search.partial else NATIVE_JOINT_MOVES,
             maxn=search.maxn,
             bounded=search.bounded,
+            transpose=search.positions is not None,
         )
 
     def run(
@@ -207,23 +209,26 @@ class NativeSearch:
         """The tree as `Node`s (the root returned): the whole tree, or where it holds more
         than `limit` nodes, the `limit` most visited (a tree from the root, since a node
         has no more visits than its parent; a move whose child is left out is searched
-        as at the node cap)."""
+        as at the node cap).  A graph's node reached by several moves is one `Node`."""
         count = self.tree.count
         if limit is None or count <= limit:
-            nodes: list[Node] = []
-            depths = [self.depth] * count
-            for index in range(count):  # a child's number is larger than its parent's
-                node = self._node(index, depths[index], _NUMBERS)
-                nodes.append(node)
+            nodes: dict[int, Node] = {0: self._node(0, self.depth, _NUMBERS)}
+            waiting = [0]
+            while waiting:  # each node made once (a graph's too), at its depth
+                node = nodes[waiting.pop()]
                 for child in node.children.values():
-                    depths[child] = node.depth + 1
-            for node in nodes:
+                    if child not in nodes:
+                        nodes[child] = self._node(child, node.depth + 1, _NUMBERS)
+                        waiting.append(child)
+            for node in nodes.values():
                 node.children = {joint: nodes[child] for joint, child in node.children.items()}
             return nodes[0]
         kept: dict[int, Node] = {}
         waiting = [(0, 0, self.depth)]  # (minus the visits through the edge, node, depth)
         while waiting and len(kept) < limit:
             _, index, depth = heapq.heappop(waiting)
+            if index in kept:  # a graph's node, reached again
+                continue
             node = kept[index] = self._node(index, depth, _NUMBERS)
             choosers = node.choosers
             for joint, child in node.children.items():
@@ -321,7 +326,6 @@ def _applies(search: Any) -> bool:
         and search.shallow == 0
         and search.rave is None
         and search.averages is None
-        and search.positions is None
         and search.table is None
         and search.part is None
         and not search.part_playouts
