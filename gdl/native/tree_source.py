@@ -296,10 +296,10 @@ static int new_node(Tree *t, const u64 *S, int depth) {
 }
 
 int gdl_tree_reset(Tree *t, const u64 *S) {
+    int i;
     t->n = t->nslots = t->nedges = t->ndims = t->joint_edges = 0;
     t->tcount = 0;
-    if (t->table)
-        for (int i = 0; i < t->tcap; i++) t->table[i] = -1;
+    for (i = 0; i < t->tcap; i++) t->table[i] = -1;
     return new_node(t, S, 0) == 0 ? 0 : -1;
 }
 
