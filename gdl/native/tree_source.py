@@ -203,7 +203,7 @@ static void tree_evaluate(const Tree *t, const u64 *S, double *out) {
     for (r = 0; r < NR; r++) out[r] = guide_value(&g, S, r);
 }
 
-/* The table's slot for depth and state S (splitmix64's finalizer over the words). */
+/* The hash of depth and state S (splitmix64's finalizer over the words). */
 static u64 state_hash(const u64 *S, int depth) {
     u64 h = 0x9e3779b97f4a7c15ULL * (u64)(unsigned)(depth + 1);
     int i;

@@ -369,7 +369,7 @@ class MCTS:
         self._nodes, self._exact = min(native.count, self.max_nodes or native.count), True
         self._native = None
         if self.positions is not None:
-            self.positions = {(node.depth, node.state.key()): node for node in subtree(self._root)}
+            self.positions = _held(self._root)
 
     def search(
         self,
@@ -784,7 +784,7 @@ class MCTS:
                 self.positions = {}
             child = self._new_node(state, root.depth + 1)
         elif self.positions is not None:
-            self.positions = {(node.depth, node.state.key()): node for node in subtree(child)}
+            self.positions = _held(child)
             self._nodes, self._exact = len(self.positions), True
         else:
             self._nodes -= 1  # the old root goes: the rest is a bound until counted
@@ -828,7 +828,7 @@ class MCTS:
         if child.proven is not None:
             return False
         if self.positions is not None:
-            self.positions = {(node.depth, node.state.key()): node for node in subtree(child)}
+            self.positions = _held(child)
         self.root = child
         self._nodes -= 1  # the old root goes: the rest is a bound until counted
         self._exact = False
@@ -886,6 +886,11 @@ def choose_move(stats: Sequence[MoveStats], rng: random.Random) -> str:
     if stats[0].visits == 0:
         return rng.choice(stats).move
     return stats[0].move
+
+
+def _held(root: Node) -> dict[tuple[int, str], Node]:
+    """Every node `root` reaches, by depth and state key (a graph's `positions`)."""
+    return {(node.depth, node.state.key()): node for node in subtree(root)}
 
 
 def _next_state(node: Node, joint: tuple[int, ...]) -> State:
