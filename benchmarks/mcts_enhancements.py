@@ -43,7 +43,7 @@ from pathlib import Path
 from ggp.games.base import Game
 from ggp.games.playouts import Guide
 from ggp.gdl.compiled.compiled_game import CompiledGame
-from ggp.gdl.load import game_from_file
+from ggp.gdl.load import game_from_file, game_from_text
 from ggp.player.agents import make_agent
 from ggp.player.search.heuristic import CutoffPlayout
 from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
@@ -109,13 +109,17 @@ def heuristic_options(variant: str, game: Game) -> dict[str, object]:
 
 
 def native_game(name: str) -> Game:
-    """The GDL game `name` (corpus name, ``.kif`` path or built-in twin) on native code."""
-    path = Path(name)
-    if path.suffix != ".kif":
-        path = CORPUS_GAMES / f"{name}.kif"
-        if not path.exists():
-            path = TWINS / f"{name}.kif"
-    game = game_from_file(path, reasoner="native")
+    """The GDL game `name` (corpus name, ``.kif`` path, built-in twin, or the rules' text
+    itself, as a match log's ``x-rules`` holds them) on native code."""
+    if "(" in name:
+        game: Game = game_from_text(name, "rules", reasoner="native")
+    else:
+        path = Path(name)
+        if path.suffix != ".kif":
+            path = CORPUS_GAMES / f"{name}.kif"
+            if not path.exists():
+                path = TWINS / f"{name}.kif"
+        game = game_from_file(path, reasoner="native")
     if isinstance(game, CompiledGame) and game.native_build is not None:
         game.native_build.join()
     if getattr(game, "native", None) is None:

@@ -297,15 +297,6 @@ def cached(make: Callable[[str], Game]) -> Callable[[str], Game]:
     return game
 
 
-def native_rules(rules: str) -> Game:
-    """The game of a log's ``x-rules`` (text) or ``x-game`` (a path or corpus name)."""
-    if "(" in rules:
-        path = Path(f"/tmp/position_accuracy.{os.getpid()}.{abs(hash(rules))}.kif")
-        path.write_text(rules)
-        return native_game(str(path))
-    return native_game(rules)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -341,7 +332,7 @@ def main() -> None:
     positions = [Position.from_json(p) for p in json.loads(args.positions.read_text())]
     positions = positions[: args.limit] if args.limit else positions
     cpu = None if args.simulations else (args.cpu or 1.0)
-    games = cached(native_rules)
+    games = cached(native_game)
     results = {}
     for spec in args.spec or ["serve"]:
         load = os.getloadavg()[0]

@@ -109,3 +109,17 @@ def test_a_simultaneous_move_is_shown_for_the_role_asked(tmp_path, capsys) -> No
     assert root_diagnosis.mover(state, "left") == 0
     with pytest.raises(SystemExit, match="'middle' is not a role"):
         root_diagnosis.mover(state, "middle")
+
+
+def test_the_rules_are_read_from_the_log_itself(tmp_path, capsys) -> None:
+    """A match log of `benchmarks/strength.py` holds the rules' text (``x-rules``)."""
+    log = tmp_path / "match.json"
+    log.write_text(json.dumps({"moves": PENNIES_MOVES, "x-rules": PENNIES}))
+    old = sys.argv
+    sys.argv = ["root_diagnosis.py", str(log), "--step", "1", "--role", "left"]
+    sys.argv += ["--simulations", "50"]
+    try:
+        root_diagnosis.main()
+    finally:
+        sys.argv = old
+    assert "step 1: left to move, played Tails" in capsys.readouterr().out
