@@ -36,10 +36,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ggp.games.base import State  # noqa: E402
 from ggp.gdl.compiled.compiled_game import CompiledState  # noqa: E402
-from ggp.gdl.load import game_from_text  # noqa: E402
-from ggp.gdl.native.attach import attach_native  # noqa: E402
 from ggp.player.search import tactics as tactics_module  # noqa: E402
 from ggp.player.search.tactics import Tactics  # noqa: E402
+from mcts_enhancements import native_rules_game  # noqa: E402
 from root_diagnosis import replay  # noqa: E402
 from seat_scores import our_seat  # noqa: E402
 
@@ -49,12 +48,7 @@ FOREVER = 3600.0
 
 def native_state(rules: str, moves: list[list[str]], step: int, name: str) -> CompiledState:
     """The state after `step` joint moves of a match on `rules`, on native code."""
-    game = game_from_text(rules, name, "native")
-    if getattr(game, "native_build", None) is not None:
-        game.native_build.join()
-    if getattr(game, "native_playouts", None) is None:
-        attach_native(game)
-    state = replay(game, moves, step)
+    state = replay(native_rules_game(rules, name), moves, step)
     assert isinstance(state, CompiledState)
     return state
 

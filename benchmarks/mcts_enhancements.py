@@ -109,17 +109,34 @@ def heuristic_options(variant: str, game: Game) -> dict[str, object]:
 
 
 def native_game(name: str) -> Game:
-    """The GDL game `name` (corpus name, ``.kif`` path, built-in twin, or the rules' text
-    itself, as a match log's ``x-rules`` holds them) on native code."""
-    if "(" in name:
-        game: Game = game_from_text(name, "rules", reasoner="native")
-    else:
-        path = Path(name)
-        if path.suffix != ".kif":
-            path = CORPUS_GAMES / f"{name}.kif"
-            if not path.exists():
-                path = TWINS / f"{name}.kif"
-        game = game_from_file(path, reasoner="native")
+    """The GDL game `name` (corpus name, ``.kif`` path or built-in twin) on native code."""
+    path = Path(name)
+    if path.suffix != ".kif":
+        path = CORPUS_GAMES / f"{name}.kif"
+        if not path.exists():
+            path = TWINS / f"{name}.kif"
+    return on_native_code(game_from_file(path, reasoner="native"), name)
+
+
+def native_rules_game(rules: str, name: str = "rules") -> Game:
+    """The game whose rules' text is `rules` (as a match log's ``x-rules`` holds
+    them), named `name`, on native code."""
+    return on_native_code(game_from_text(rules, name, reasoner="native"), name)
+
+
+def log_game(match: dict) -> Game:
+    """The game a match log was played on, on native code: its rules' text
+    (``x-rules``, in the logs of `benchmarks/strength.py`), else the game it names
+    (``x-game``)."""
+    if match.get("x-rules"):
+        return native_rules_game(match["x-rules"], Path(match.get("x-game", "rules")).stem)
+    if match.get("x-game"):
+        return native_game(match["x-game"])
+    raise SystemExit("the log holds no rules and names no game: give the game")
+
+
+def on_native_code(game: Game, name: str) -> Game:
+    """`game` once its native code is built; exits where none could be built."""
     if isinstance(game, CompiledGame) and game.native_build is not None:
         game.native_build.join()
     if getattr(game, "native", None) is None:

@@ -68,7 +68,7 @@ from ggp.player.service.serve_playouts import (  # noqa: E402
     part_decisive_suits,
 )
 from ggp.server.stats import wilson_interval  # noqa: E402
-from mcts_enhancements import native_game  # noqa: E402
+from mcts_enhancements import log_game  # noqa: E402
 from root_diagnosis import replay  # noqa: E402
 from seat_scores import our_seat  # noqa: E402
 from simultaneous_boards import board_sequences, exact, parse_move  # noqa: E402
@@ -265,14 +265,14 @@ def grade(
     seeds: int,
     cpu: float | None,
     simulations: int | None,
-    games: Callable[[str], Game],
+    games: Callable[[dict], Game],
 ) -> dict[str, Grade]:
     """The grades of `spec` per game and over all (key ``all``)."""
     grades: dict[str, Grade] = {"all": Grade()}
     options = parse_spec(spec)
     for index, position in enumerate(positions):
         match = json.loads(Path(position.log).read_text())
-        game = games(match.get("x-rules") or match["x-game"])
+        game = games(match)
         state = replay(game, match["moves"], position.step)
         batch = game.playout_batch
         game.playout_batch = int(options.get("batch", batch))
@@ -286,13 +286,15 @@ def grade(
     return grades
 
 
-def cached(make: Callable[[str], Game]) -> Callable[[str], Game]:
+def cached(make: Callable[[dict], Game]) -> Callable[[dict], Game]:
+    """`make`, building the game of each match log's rules (or named game) once."""
     built: dict[str, Game] = {}
 
-    def game(rules: str) -> Game:
-        if rules not in built:
-            built[rules] = make(rules)
-        return built[rules]
+    def game(match: dict) -> Game:
+        key = match.get("x-rules") or match.get("x-game", "")
+        if key not in built:
+            built[key] = make(match)
+        return built[key]
 
     return game
 
@@ -332,7 +334,7 @@ def main() -> None:
     positions = [Position.from_json(p) for p in json.loads(args.positions.read_text())]
     positions = positions[: args.limit] if args.limit else positions
     cpu = None if args.simulations else (args.cpu or 1.0)
-    games = cached(native_game)
+    games = cached(log_game)
     results = {}
     for spec in args.spec or ["serve"]:
         load = os.getloadavg()[0]

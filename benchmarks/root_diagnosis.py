@@ -43,7 +43,7 @@ from ggp.games.playouts import RANDOM, Decisive, Greedy
 from ggp.player.search import native_search
 from ggp.player.search.mcts import MCTS  # noqa: E402
 from ggp.player.service.worker_pool import combined_move, summed_statistics  # noqa: E402
-from mcts_enhancements import native_game, search_options  # noqa: E402
+from mcts_enhancements import log_game, native_game, search_options  # noqa: E402
 
 
 def replay(game: Game, moves: list[list[str]], step: int) -> State:
@@ -179,13 +179,7 @@ def main() -> None:
     parser.add_argument("--depths", action="store_true", help="show the first tree's shape")
     args = parser.parse_args()
     match = json.loads(args.log.read_text())
-    name = args.game
-    if name is None:
-        rules = match.get("x-rules") or match.get("x-game")
-        if rules is None:
-            raise SystemExit("the log names no rules: give --game")
-        name = rules
-    game = native_game(name)
+    game = native_game(args.game) if args.game else log_game(match)
     state = replay(game, match["moves"], args.step)
     role = mover(state, args.role)
     played = match["moves"][args.step][role]

@@ -42,9 +42,8 @@ import time
 from pathlib import Path
 
 from ggp.games.base import State
-from ggp.gdl.load import game_from_text
-from ggp.gdl.native.attach import attach_native
 from ggp.player.search.tactics import LOCAL_SHARE, Tactics, Verdict
+from mcts_enhancements import native_rules_game
 from seat_scores import our_seat
 
 
@@ -67,12 +66,7 @@ def analyse(
 def our_choices(log: dict, role: int, name: str) -> list[tuple[int, State, str]]:
     """The positions of a match log (its rules, `x-rules`, on native code once built)
     where role `role` had a choice: (ply, state, the move it played)."""
-    game = game_from_text(log["x-rules"], name, "native")
-    if getattr(game, "native_build", None) is not None:
-        game.native_build.join()
-    if getattr(game, "native_playouts", None) is None:
-        attach_native(game)
-    state = game.initial_state()
+    state = native_rules_game(log["x-rules"], name).initial_state()
     found = []
     for ply, joint in enumerate(log["moves"]):
         if len(state.legal_moves(role)) > 1:

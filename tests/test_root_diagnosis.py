@@ -123,3 +123,16 @@ def test_the_rules_are_read_from_the_log_itself(tmp_path, capsys) -> None:
     finally:
         sys.argv = old
     assert "step 1: left to move, played Tails" in capsys.readouterr().out
+
+
+def test_a_game_file_whose_path_holds_a_parenthesis_is_read_as_a_file(tmp_path) -> None:
+    """Only a log's ``x-rules`` is rules' text: a ``.kif`` path is a path whatever it holds."""
+    rules = tmp_path / "pennies (copy).kif"
+    rules.write_text(PENNIES)
+    state = root_diagnosis.replay(root_diagnosis.native_game(str(rules)), PENNIES_MOVES, 1)
+    assert root_diagnosis.mover(state, "left") == 0
+
+
+def test_a_log_without_rules_or_a_game_is_refused() -> None:
+    with pytest.raises(SystemExit, match="holds no rules and names no game"):
+        root_diagnosis.log_game({"moves": PENNIES_MOVES})
