@@ -35,7 +35,11 @@ search; not in a tree over a part), and ``batch``, the playouts a leaf,
 `Game.playout_batch`, measured when the native code is attached;
 ``serve`` alone is the worker's search unchanged).  It prints, per SPEC, the
 share of right moves over positions x seeds with its 95% Wilson interval, per
-game and over all, the simulations per position, and the load.
+game and over all, the simulations per position, and the load; and per SPEC
+after the first, position by position against the first: where it was right
+more often over the seeds, less often, as often, with the sign test's p (the
+seeds of a position mostly agree, so the interval over searches overstates the
+evidence; the positions are the sample).
 """
 
 from __future__ import annotations
@@ -67,7 +71,7 @@ from ggp.player.service.serve_playouts import (  # noqa: E402
     decisive_suits,
     part_decisive_suits,
 )
-from ggp.server.stats import wilson_interval  # noqa: E402
+from ggp.server.stats import sign_test, wilson_interval  # noqa: E402
 from mcts_enhancements import log_game  # noqa: E402
 from root_diagnosis import replay  # noqa: E402
 from seat_scores import our_seat  # noqa: E402
@@ -286,6 +290,26 @@ def grade(
     return grades
 
 
+def paired(first: Grade, other: Grade, seeds: int) -> str:
+    """`other` against `first` position by position: the positions where it was
+    right more often over the seeds, less often, as often, and the sign test's p.
+
+    The seeds of one position mostly agree, so the positions, not the searches,
+    are the sample: an interval over searches overstates the evidence."""
+    if len(first.outcomes) != len(other.outcomes):
+        raise ValueError("paired grades need the same positions and seeds")
+    better = worse = 0
+    for start in range(0, len(first.outcomes), seeds):
+        difference = sum(other.outcomes[start : start + seeds]) - sum(
+            first.outcomes[start : start + seeds]
+        )
+        better += difference > 0
+        worse += difference < 0
+    same = len(first.outcomes) // seeds - better - worse
+    p = sign_test(better, worse)
+    return f"better at {better}, worse at {worse}, same at {same} (sign test p {p:.3f})"
+
+
 def cached(make: Callable[[dict], Game]) -> Callable[[dict], Game]:
     """`make`, building the game of each match log's rules (or named game) once."""
     built: dict[str, Game] = {}
@@ -336,6 +360,7 @@ def main() -> None:
     cpu = None if args.simulations else (args.cpu or 1.0)
     games = cached(log_game)
     results = {}
+    first: dict[str, Grade] = {}
     for spec in args.spec or ["serve"]:
         load = os.getloadavg()[0]
         grades = grade(positions, spec, args.seeds, cpu, args.simulations, games)
@@ -344,6 +369,12 @@ def main() -> None:
         print(f"{spec} ({budget} a search, {args.seeds} seeds, load {load:.1f} to {after:.1f}):")
         for name, found in grades.items():
             print(f"  {name:24} {found.describe()}")
+        if first:
+            print(f"  positions against {(args.spec or ['serve'])[0]}:")
+            for name, found in grades.items():
+                print(f"  {name:24} {paired(first[name], found, args.seeds)}")
+        else:
+            first = grades
         results[spec] = {
             "load": [load, after],
             **{name: found.__dict__ for name, found in grades.items()},

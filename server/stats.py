@@ -48,3 +48,16 @@ def difference_interval(
     below = math.sqrt((score_a - low_a) ** 2 + (high_b - score_b) ** 2)
     above = math.sqrt((high_a - score_a) ** 2 + (score_b - low_b) ** 2)
     return difference - below, difference + above
+
+
+def sign_test(better: int, worse: int) -> float:
+    """The two-sided exact sign test's p-value of `better` against `worse` paired
+    outcomes (ties left out): the chance, were either side as likely to come out
+    ahead in each pair, of a split at least this uneven."""
+    if better < 0 or worse < 0:
+        raise ValueError(f"counts must be >= 0, got {better} and {worse}")
+    pairs = better + worse
+    if pairs == 0:
+        return 1.0
+    tail = sum(math.comb(pairs, k) for k in range(min(better, worse) + 1)) / 2**pairs
+    return min(1.0, 2 * tail)

@@ -6,10 +6,12 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 import position_accuracy  # noqa: E402
-from position_accuracy import Position  # noqa: E402
+from position_accuracy import Grade, Position, paired  # noqa: E402
 
 MOVES = [
     ["(mark 1 1)", "noop"],
@@ -123,3 +125,22 @@ def test_build_hands_over_each_position_as_it_is_found(tmp_path) -> None:
         [log], solver, range(1, 5), 30, {9160}, lambda so_far: seen.append([p.step for p in so_far])
     )
     assert seen == [[2]] and [p.step for p in found] == [2]
+
+
+def test_specs_are_compared_position_by_position() -> None:
+    first, other = Grade(), Grade()
+    for right in (1, 1, 0, 0, 1, 0):  # three positions, two seeds each
+        first.add(bool(right), 10)
+    for right in (0, 0, 1, 1, 1, 0):
+        other.add(bool(right), 10)
+    assert paired(first, other, 2) == "better at 1, worse at 1, same at 1 (sign test p 1.000)"
+    with pytest.raises(ValueError):
+        paired(first, Grade(), 2)
+
+
+def test_a_second_spec_is_shown_against_the_first(tmp_path, capsys) -> None:
+    values = {"(mark 1 3)": 1, "(mark 3 3)": -1, "(mark 2 3)": 0}
+    args = ("--simulations", "300", "--seeds", "2", "--spec", "serve", "--spec", "c=0.7")
+    out = grade(tmp_path, capsys, values, *args)
+    assert "positions against serve:" in out
+    assert "better at 0, worse at 0, same at 1 (sign test p 1.000)" in out

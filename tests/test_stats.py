@@ -3,7 +3,7 @@
 import math
 
 import pytest
-from ggp.server.stats import difference_interval, wilson_interval
+from ggp.server.stats import difference_interval, sign_test, wilson_interval
 
 Z_95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 
@@ -76,3 +76,17 @@ def test_the_difference_interval_is_symmetric_and_stays_within_its_range() -> No
     )
     assert difference_interval(10, 10, 0, 10)[1] == pytest.approx(1.0)
     assert difference_interval(0, 10, 10, 10)[0] == pytest.approx(-1.0)
+
+
+def test_sign_test_matches_the_binomial_tails() -> None:
+    assert sign_test(0, 0) == 1.0
+    assert sign_test(3, 3) == 1.0  # an even split: no evidence either way
+    assert sign_test(5, 0) == pytest.approx(2 / 32)  # all five one way: 2 * 0.5**5
+    assert sign_test(0, 5) == sign_test(5, 0)
+    # 27 against 16: 2 * P(X <= 16), X ~ Binomial(43, 1/2)
+    assert sign_test(27, 16) == pytest.approx(0.126, abs=0.001)
+
+
+def test_sign_test_refuses_negative_counts() -> None:
+    with pytest.raises(ValueError):
+        sign_test(-1, 3)
