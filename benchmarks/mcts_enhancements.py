@@ -38,6 +38,7 @@ import argparse
 import json
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from ggp.games.base import Game
@@ -133,6 +134,20 @@ def log_game(match: dict) -> Game:
     if match.get("x-game"):
         return native_game(match["x-game"])
     raise SystemExit("the log holds no rules and names no game: give the game")
+
+
+def log_games() -> Callable[[dict], Game]:
+    """`log_game`, building each game once: logs of the same rules (else of the
+    same named game) share it."""
+    built: dict[str, Game] = {}
+
+    def game(match: dict) -> Game:
+        key = match.get("x-rules") or match.get("x-game") or ""
+        if key not in built:
+            built[key] = log_game(match)
+        return built[key]
+
+    return game
 
 
 def on_native_code(game: Game, name: str) -> Game:

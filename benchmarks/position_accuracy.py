@@ -72,7 +72,7 @@ from ggp.player.service.serve_playouts import (  # noqa: E402
     part_decisive_suits,
 )
 from ggp.server.stats import sign_test, wilson_interval  # noqa: E402
-from mcts_enhancements import log_game  # noqa: E402
+from mcts_enhancements import log_games  # noqa: E402
 from root_diagnosis import replay  # noqa: E402
 from seat_scores import our_seat  # noqa: E402
 from simultaneous_boards import board_sequences, exact, parse_move  # noqa: E402
@@ -310,19 +310,6 @@ def paired(first: Grade, other: Grade, seeds: int) -> str:
     return f"better at {better}, worse at {worse}, same at {same} (sign test p {p:.3f})"
 
 
-def cached(make: Callable[[dict], Game]) -> Callable[[dict], Game]:
-    """`make`, building the game of each match log's rules (or named game) once."""
-    built: dict[str, Game] = {}
-
-    def game(match: dict) -> Game:
-        key = match.get("x-rules") or match.get("x-game", "")
-        if key not in built:
-            built[key] = make(match)
-        return built[key]
-
-    return game
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -358,7 +345,7 @@ def main() -> None:
     positions = [Position.from_json(p) for p in json.loads(args.positions.read_text())]
     positions = positions[: args.limit] if args.limit else positions
     cpu = None if args.simulations else (args.cpu or 1.0)
-    games = cached(log_game)
+    games = log_games()
     results = {}
     first: dict[str, Grade] = {}
     for spec in args.spec or ["serve"]:

@@ -10,6 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
+import mcts_enhancements  # noqa: E402
 import root_diagnosis  # noqa: E402
 from gdl_texts import PENNIES  # noqa: E402
 
@@ -136,3 +137,12 @@ def test_a_game_file_whose_path_holds_a_parenthesis_is_read_as_a_file(tmp_path) 
 def test_a_log_without_rules_or_a_game_is_refused() -> None:
     with pytest.raises(SystemExit, match="holds no rules and names no game"):
         root_diagnosis.log_game({"moves": PENNIES_MOVES})
+
+
+def test_logs_of_the_same_rules_share_one_game() -> None:
+    games = mcts_enhancements.log_games()
+    first = games({"moves": PENNIES_MOVES, "x-rules": PENNIES})
+    assert games({"moves": [], "x-rules": PENNIES}) is first
+    other = games({"moves": [], "x-rules": PENNIES.replace("Heads", "Crowns")})
+    assert other is not first
+    assert "Crowns" in other.initial_state().all_legal_moves()[0]
