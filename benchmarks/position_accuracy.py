@@ -1,7 +1,7 @@
 """How often does the served search keep a position's exact value? Graded on logged positions.
 
     python benchmarks/position_accuracy.py build LOG.json [LOG.json ...] \\
-        --solver /tmp/connect4_solver --discs 8-24 --out positions.json
+        --solver /tmp/connect4_solver --discs 8-24 [--opponent] --out positions.json
     python benchmarks/position_accuracy.py grade positions.json --cpu 1 --seeds 3 \\
         [--spec serve --spec c=0.7 --spec final=mean ...] [--limit N] [--out grades.json]
 
@@ -18,7 +18,10 @@ that matters) and the solver answered within ``--timeout``; ``--out`` is written
 again after each kept position, so a build stopped early keeps what it found.  A
 decision left out is named on stderr with the reason: not solved in time, or
 every drop of one value (``every drop -1``: the match was already lost there, so
-the lines tell where a lost match was decided).  Only ``build`` knows Connect Four.
+the lines tell where a lost match was decided).  With ``--opponent`` the positions
+are the opponent's decisions instead (how well did Sancho choose where we did?).
+``build`` ends by saying how often the move played in the match kept the best
+value, over all and per role.  Only ``build`` knows Connect Four.
 
 ``grade`` replays each position on native code (the log's rules) and searches it
 as ``ggp serve``'s search worker does at a fixed CPU budget (``--cpu`` seconds of
@@ -86,7 +89,8 @@ CHUNK = 32
 
 @dataclass(frozen=True)
 class Position:
-    """A logged decision of ours and the exact value of each of our legal moves."""
+    """A logged decision of one player (`role`) and the exact value of each of its
+    legal moves."""
 
     log: str
     step: int
@@ -109,8 +113,9 @@ class Position:
 
 
 def decisions(match: dict, role: int) -> Iterable[tuple[int, int, str, str]]:
-    """Our drops in a Connect Four log: (step, board, the board's columns before, move).
-    Board 0 is connectFour's one board; on the simultaneous game, the board we drop on."""
+    """`role`'s drops in a Connect Four log: (step, board, the board's columns before,
+    move).  Board 0 is connectFour's one board; on the simultaneous game, the board
+    dropped on."""
     moves = match["moves"]
     for step, joint in enumerate(moves):
         move = joint[role]
@@ -139,11 +144,13 @@ def build(
     timeout: float,
     opponent_ports: set[int],
     keep: Callable[[list[Position]], None] = lambda found: None,
+    opponent: bool = False,
 ) -> list[Position]:
-    """The positions of the logs at `paths` (see the module).  `keep` is given the
-    positions found so far after each one, so that a build stopped early loses none.
-    Each decision left out says why on stderr: not solved in time, or every drop of
-    one value (the match already decided there, or nothing to choose)."""
+    """The positions of the logs at `paths` (see the module), our decisions or, with
+    `opponent`, the opponent's.  `keep` is given the positions found so far after
+    each one, so that a build stopped early loses none.  Each decision left out says
+    why on stderr: not solved in time, or every drop of one value (the match already
+    decided there, or nothing to choose)."""
     found: list[Position] = []
     for path in paths:
         match = json.loads(path.read_text())
@@ -151,6 +158,8 @@ def build(
         if role is None:
             print(f"{path}: which player is ours is not clear, left out", file=sys.stderr)
             continue
+        if opponent:
+            role = 1 - role
         game = Path(match.get("x-game", path.name.split(".")[0])).stem
         for step, board, columns, move in decisions(match, role):
             if len(columns) not in discs:
@@ -177,6 +186,25 @@ def build(
             print(f"{path.name} step {step}: {found[-1].values}", file=sys.stderr)
             keep(found)
     return found
+
+
+def played_right(positions: list[Position]) -> str:
+    """How often the move played in the match kept the position's best value, over
+    all and per role."""
+    lines = [f"the moves played in the matches: {tally(positions)}"]
+    for role in sorted({p.role for p in positions}):
+        lines.append(f"  as role {role}: {tally([p for p in positions if p.role == role])}")
+    return "\n".join(lines)
+
+
+def tally(positions: list[Position]) -> str:
+    right = sum(p.right(p.played) for p in positions)
+    if not positions:
+        return "no position"
+    low, high = wilson_interval(right, len(positions))
+    return (
+        f"right at {right} of {len(positions)} ({right / len(positions):.2f}, {low:.2f}-{high:.2f})"
+    )
 
 
 def parse_spec(spec: str) -> dict[str, str]:
@@ -319,6 +347,7 @@ def main() -> None:
     make.add_argument("--discs", default="8-24", help="discs on the board, FROM-TO")
     make.add_argument("--timeout", type=float, default=20.0, help="solver seconds a position")
     make.add_argument("--opponent-ports", default=OPPONENT_PORTS)
+    make.add_argument("--opponent", action="store_true", help="the opponent's decisions, not ours")
     make.add_argument("--out", type=Path, required=True)
     judge = commands.add_parser("grade", help="grade the search on positions")
     judge.add_argument("positions", type=Path)
@@ -338,9 +367,10 @@ def main() -> None:
             args.out.write_text(json.dumps([p.as_json() for p in found], indent=1) + "\n")
 
         discs = range(int(first), int(last or first) + 1)
-        found = build(args.logs, args.solver, discs, args.timeout, ports, write)
+        found = build(args.logs, args.solver, discs, args.timeout, ports, write, args.opponent)
         write(found)
         print(f"{len(found)} positions from {len(args.logs)} logs -> {args.out}")
+        print(played_right(found))
         return
     positions = [Position.from_json(p) for p in json.loads(args.positions.read_text())]
     positions = positions[: args.limit] if args.limit else positions

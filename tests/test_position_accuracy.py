@@ -110,12 +110,29 @@ def test_build_keeps_the_choices_that_matter_and_says_why_others_are_left_out(
     argv = ["position_accuracy.py", "build", str(log), "--solver", str(solver), "--discs", "1-4"]
     monkeypatch.setattr(sys, "argv", [*argv, "--timeout", "30", "--out", str(out)])
     position_accuracy.main()
-    err = capsys.readouterr().err
+    captured = capsys.readouterr()
+    err = captured.err
     assert "step 2: {'(drop 1)': -1, '(drop 2)': 1, '(drop 5)': -1}" in err
     assert "step 4: every drop -1, left out" in err
     (kept,) = [Position.from_json(p) for p in json.loads(out.read_text())]
     assert (kept.step, kept.role, kept.played, kept.discs) == (2, 0, "(drop 5)", 2)
     assert not kept.right(kept.played) and kept.right("(drop 2)")
+    assert "the moves played in the matches: right at 0 of 1 (0.00, 0.00-0.79)" in captured.out
+
+
+def test_build_takes_the_opponents_decisions_when_asked(tmp_path, monkeypatch, capsys) -> None:
+    """Sancho (black, port 9160) dropped at 1 and 3 discs: its 3 discs are graded."""
+    values = {"4": [[3, "0"], [4, "+1"]], "445": [[3, "+1"], [6, "-1"]]}
+    log, solver = connect_four_log(tmp_path), fake_solver(tmp_path, values)
+    out = tmp_path / "positions.json"
+    argv = ["position_accuracy.py", "build", str(log), "--solver", str(solver), "--discs", "1-3"]
+    monkeypatch.setattr(sys, "argv", [*argv, "--opponent", "--out", str(out)])
+    position_accuracy.main()
+    found = [Position.from_json(p) for p in json.loads(out.read_text())]
+    assert [(p.step, p.role, p.played) for p in found] == [(1, 1, "(drop 4)"), (3, 1, "(drop 3)")]
+    printed = capsys.readouterr().out
+    assert "the moves played in the matches: right at 2 of 2" in printed
+    assert "  as role 1: right at 2 of 2" in printed
 
 
 def test_build_hands_over_each_position_as_it_is_found(tmp_path) -> None:
