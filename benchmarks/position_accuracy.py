@@ -198,9 +198,9 @@ def played_right(positions: list[Position]) -> str:
 
 
 def tally(positions: list[Position]) -> str:
-    right = sum(p.right(p.played) for p in positions)
     if not positions:
         return "no position"
+    right = sum(p.right(p.played) for p in positions)
     low, high = wilson_interval(right, len(positions))
     return (
         f"right at {right} of {len(positions)} ({right / len(positions):.2f}, {low:.2f}-{high:.2f})"
