@@ -26,7 +26,6 @@ does not, the line is longer than the other reaches).
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import os
 import sys
@@ -35,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from ggp.games.base import Game, State  # noqa: E402
+from ggp.games.base import State  # noqa: E402
 from ggp.gdl.compiled.compiled_game import CompiledState  # noqa: E402
 from ggp.player.search import tactics as tactics_module  # noqa: E402
 from ggp.player.search.tactics import Tactics  # noqa: E402
@@ -47,15 +46,9 @@ FOREVER = 3600.0
 """Seconds a search may take: the budget of states stops it first."""
 
 
-@functools.cache
-def rules_game(rules: str, name: str) -> Game:
-    """The game of `rules` on native code, built once for every position of it."""
-    return native_rules_game(rules, name)
-
-
 def native_state(rules: str, moves: list[list[str]], step: int, name: str) -> CompiledState:
     """The state after `step` joint moves of a match on `rules`, on native code."""
-    state = replay(rules_game(rules, name), moves, step)
+    state = replay(native_rules_game(rules, name), moves, step)
     assert isinstance(state, CompiledState)
     return state
 

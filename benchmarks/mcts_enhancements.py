@@ -35,10 +35,10 @@ variant's goal was the highest:
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import random
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from ggp.games.base import Game
@@ -109,8 +109,10 @@ def heuristic_options(variant: str, game: Game) -> dict[str, object]:
     return options
 
 
+@functools.cache
 def native_game(name: str) -> Game:
-    """The GDL game `name` (corpus name, ``.kif`` path or built-in twin) on native code."""
+    """The GDL game `name` (corpus name, ``.kif`` path or built-in twin) on native code,
+    built once a process (benchmarks ask for the same game at each of its positions)."""
     path = Path(name)
     if path.suffix != ".kif":
         path = CORPUS_GAMES / f"{name}.kif"
@@ -119,9 +121,10 @@ def native_game(name: str) -> Game:
     return on_native_code(game_from_file(path, reasoner="native"), name)
 
 
+@functools.cache
 def native_rules_game(rules: str, name: str = "rules") -> Game:
     """The game whose rules' text is `rules` (as a match log's ``x-rules`` holds
-    them), named `name`, on native code."""
+    them), named `name`, on native code, built once a process."""
     return on_native_code(game_from_text(rules, name, reasoner="native"), name)
 
 
@@ -134,20 +137,6 @@ def log_game(match: dict) -> Game:
     if match.get("x-game"):
         return native_game(match["x-game"])
     raise SystemExit("the log holds no rules and names no game: give the game")
-
-
-def log_games() -> Callable[[dict], Game]:
-    """`log_game`, building each game once: logs of the same rules (else of the
-    same named game) share it."""
-    built: dict[str, Game] = {}
-
-    def game(match: dict) -> Game:
-        key = match.get("x-rules") or match.get("x-game") or ""
-        if key not in built:
-            built[key] = log_game(match)
-        return built[key]
-
-    return game
 
 
 def on_native_code(game: Game, name: str) -> Game:

@@ -75,7 +75,7 @@ from ggp.player.service.serve_playouts import (  # noqa: E402
     part_decisive_suits,
 )
 from ggp.server.stats import sign_test, wilson_interval  # noqa: E402
-from mcts_enhancements import log_games  # noqa: E402
+from mcts_enhancements import log_game  # noqa: E402
 from root_diagnosis import replay  # noqa: E402
 from seat_scores import our_seat  # noqa: E402
 from simultaneous_boards import board_sequences, exact, parse_move  # noqa: E402
@@ -375,12 +375,11 @@ def main() -> None:
     positions = [Position.from_json(p) for p in json.loads(args.positions.read_text())]
     positions = positions[: args.limit] if args.limit else positions
     cpu = None if args.simulations else (args.cpu or 1.0)
-    games = log_games()
     results = {}
     first: dict[str, Grade] = {}
     for spec in args.spec or ["serve"]:
         load = os.getloadavg()[0]
-        grades = grade(positions, spec, args.seeds, cpu, args.simulations, games)
+        grades = grade(positions, spec, args.seeds, cpu, args.simulations, log_game)
         after = os.getloadavg()[0]
         budget = f"{cpu:g} CPU-s" if cpu else f"{args.simulations} simulations"
         print(f"{spec} ({budget} a search, {args.seeds} seeds, load {load:.1f} to {after:.1f}):")

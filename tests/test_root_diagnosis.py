@@ -140,7 +140,7 @@ def test_a_log_without_rules_or_a_game_is_refused() -> None:
 
 
 def test_logs_of_the_same_rules_share_one_game() -> None:
-    games = mcts_enhancements.log_games()
+    games = mcts_enhancements.log_game
     first = games({"moves": PENNIES_MOVES, "x-rules": PENNIES})
     assert games({"moves": [], "x-rules": PENNIES}) is first
     other = games({"moves": [], "x-rules": PENNIES.replace("Heads", "Crowns")})
