@@ -103,8 +103,27 @@ def test_final_choice_by_visits_or_by_mean() -> None:
     assert by_visits.best_move(0) == "(mark 1 1)"
     assert by_mean.best_move(0) == "(mark 1 2)"
     assert [s.move for s in by_mean.statistics(0)[:2]] == ["(mark 1 2)", "(mark 1 1)"]
-    with pytest.raises(GameError, match="visits, mean"):
+    with pytest.raises(GameError, match="visits, mean, lower"):
         MCTS(state, final="best")
+
+
+def test_final_choice_by_the_lower_bound_discounts_means_of_few_visits() -> None:
+    state = TICTACTOE.initial_state()
+    choices = {}
+    for final in ("visits", "mean", "lower"):
+        search = MCTS(state, final=final, rng=random.Random(0))
+        root = search.root
+        for move, visits, total in (
+            ("(mark 1 1)", 100, 50.0),
+            ("(mark 1 2)", 4, 3.6),
+            ("(mark 2 2)", 64, 38.4),
+        ):
+            index = root.moves[0].index(move)
+            root.counts[0][index], root.sums[0][index] = visits, total
+        root.untried[0] = []
+        choices[final] = search.best_move(0)
+    # bounds 0.5 - 0.1 = 0.4, 0.9 - 0.5 = 0.4 and 0.6 - 0.125 = 0.475
+    assert choices == {"visits": "(mark 1 1)", "mean": "(mark 1 2)", "lower": "(mark 2 2)"}
 
 
 def test_a_move_that_wins_at_once_is_always_taken_once_seen() -> None:

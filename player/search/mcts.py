@@ -19,6 +19,7 @@ decisions for a seed.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from array import array
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
     from ggp.player.search.state_table import StateTable
 
 
-FINAL_CHOICES = ("visits", "mean")
+FINAL_CHOICES = ("visits", "mean", "lower")
 
 PROOF_DISTANCE = False
 """At a proven root where one role chooses, play the quickest proven win or the
@@ -113,7 +114,8 @@ class MCTS:
 
     `c` is the exploration constant of UCB1 (mean + c * sqrt(ln N / n)).
     `final` is how `best_move` chooses: ``visits`` (the most visited move,
-    ties broken by mean) or ``mean`` (the best mean among visited moves).
+    ties broken by mean), ``mean`` (the best mean among visited moves) or ``lower``
+    (the best mean - 1/sqrt(visits): a mean found over few visits counts for less).
     With `stochastic`, a role samples its move in proportion to the UCB
     values instead of taking the largest.  Moves not tried yet at a node are
     tried first, in random order, with one exception: once a move is seen to
@@ -729,6 +731,8 @@ class MCTS:
         ]
         if self.final == "mean":
             return sorted(stats, key=lambda s: (s.visits > 0, s.value, s.visits), reverse=True)
+        if self.final == "lower":
+            return sorted(stats, key=_lower_bound, reverse=True)
         return sorted(stats, key=lambda s: (s.visits, s.value), reverse=True)
 
     def best_move(self, role: int) -> str:
@@ -869,6 +873,13 @@ class MCTS:
                 else:
                     del frozen[role]
         node.moves = tuple(moves)
+
+
+def _lower_bound(stats: MoveStats) -> tuple[bool, float, int]:
+    """The key of ``final="lower"``: visited first, then mean - 1/sqrt(visits)."""
+    if stats.visits == 0:
+        return False, 0.0, 0
+    return True, stats.value - 1 / math.sqrt(stats.visits), stats.visits
 
 
 def choose_move(stats: Sequence[MoveStats], rng: random.Random) -> str:
