@@ -30,7 +30,7 @@ import json
 import re
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -90,25 +90,28 @@ def guard_terminal(line: str) -> str:
 
 
 def setup_joint(roles: Sequence[str]) -> list[str]:
+    """The forced joint move that puts the position down."""
     return [SETUP_MOVE] + ["noop"] * (len(roles) - 1)
 
 
-def position_state(match: dict, step: int) -> State:
-    """The state before step `step` of a match log, played by our reasoner on its rules."""
-    game = referee_game_from_text(match["x-rules"], "probed").game
-    state = game.initial_state()
+def logged_position(match: dict, step: int) -> tuple[str, State]:
+    """The rules of a match log (one rule a line) and the state before its step `step`,
+    played by our reasoner."""
+    if not match.get("x-rules"):
+        raise ValueError("the log holds no rules (x-rules): it cannot be set up")
+    referee = referee_game_from_text(match["x-rules"], "probed")
+    assert referee.rules is not None
+    state = referee.game.initial_state()
     for joint in match["moves"][:step]:
         state = state.next(joint)
-    return state
+    return referee.rules, state
 
 
 def checked_setup(match: dict, step: int) -> tuple[Game, str, State]:
     """The setup game of a logged position, its rules' text, and the position in it;
     raises ValueError where the forced move does not lead to the logged state."""
-    state = position_state(match, step)
+    rules, state = logged_position(match, step)
     roles = state.game.roles
-    rules = referee_game_from_text(match["x-rules"], "probed").rules  # one rule a line
-    assert rules is not None
     referee = referee_game_from_text(setup_rules(rules, state.facts(), roles), "probe")
     after = referee.game.initial_state().next(setup_joint(roles))
     if after.facts() != state.facts():
@@ -124,16 +127,19 @@ async def ask(
     role index `role`: (move, "") or (None, what went wrong)."""
     player = RemotePlayer(url)
     setup = MatchSetup(match_id, game, rules, clocks, grace=5.0)
+    started = False
     try:
-        started = await player.start(setup, role)
-        if started.text is None:
-            return None, f"start: {started.error} ({player.problem})"
+        reply = await player.start(setup, role)
+        if reply.text is None:
+            return None, f"start: {reply.error} ({player.problem})"
+        started = True
         first = await player.play(game.initial_state(), None)
         if first.text is None:
             return None, f"the setup move: {first.error} ({player.problem})"
         reply = await player.play(position, setup_joint(game.roles))
-        await player.abort()
     finally:
+        if started:
+            await player.abort()
         await player.close()
     if reply.text is None:
         return None, f"the position's move: {reply.error} ({player.problem})"
@@ -144,7 +150,11 @@ async def ask(
 
 
 def probe(
-    positions: list[Position], url: str, clocks: Clocks, answers: list[dict], keep
+    positions: list[Position],
+    url: str,
+    clocks: Clocks,
+    answers: list[dict],
+    keep: Callable[[list[dict]], None],
 ) -> list[dict]:
     """Ask each position not yet answered in `answers`; `keep` is given the answers after each."""
     done = {(a["log"], a["step"]) for a in answers if a.get("answer")}

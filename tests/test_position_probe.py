@@ -56,7 +56,7 @@ def test_the_forced_move_puts_the_logged_position_down(tmp_path: Path) -> None:
     assert not start.is_terminal()  # no blank cell there: tic-tac-toe's full board
     assert "probego" in start.legal_moves(0) and "noop" in start.legal_moves(1)
     assert "(init" not in text.replace("(init probesetup)", "")
-    logged = position_probe.position_state(match, 4)
+    _, logged = position_probe.logged_position(match, 4)
     assert position.facts() == logged.facts()
     assert "(cell 1 1 x)" in position.facts() and "(control xplayer)" in position.facts()
     assert position.legal_moves(0) == logged.legal_moves(0)
@@ -65,6 +65,11 @@ def test_the_forced_move_puts_the_logged_position_down(tmp_path: Path) -> None:
 def test_rules_that_use_the_setup_words_are_refused() -> None:
     with pytest.raises(ValueError, match="probesetup"):
         position_probe.setup_rules("(role a)\n(init probesetup)", [], ["a"])
+
+
+def test_a_log_without_rules_is_refused() -> None:
+    with pytest.raises(ValueError, match="no rules"):
+        position_probe.checked_setup({"moves": MOVES, "x-game": "tictactoe"}, 4)
 
 
 class FakePlayer:
@@ -146,6 +151,7 @@ def test_an_illegal_or_garbled_answer_is_recorded_not_graded(
     answers = probe(tmp_path, fake_player)
     assert answers[0]["answer"] is None and answers[0]["right"] is None
     assert answers[0]["problem"].startswith("not a legal move")
+    assert fake_player.messages == ["START", "PLAY", "PLAY", "ABORT"]
     assert position_probe.summary(answers) == "no answers of 1 positions"
 
 
