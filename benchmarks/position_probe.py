@@ -43,6 +43,7 @@ from ggp.server.remote import RemotePlayer  # noqa: E402
 from ggp.server.rules import referee_game_from_text  # noqa: E402
 from ggp.server.stats import sign_test, wilson_interval  # noqa: E402
 from position_accuracy import Position  # noqa: E402
+from root_diagnosis import replay  # noqa: E402
 
 INIT_RULE = re.compile(r"\s*\((<=\s*\()?init\b")
 """An init fact, or a rule whose head is one (one rule a line)."""
@@ -101,10 +102,7 @@ def logged_position(match: dict, step: int) -> tuple[str, State]:
         raise ValueError("the log holds no rules (x-rules): it cannot be set up")
     referee = referee_game_from_text(match["x-rules"], "probed")
     assert referee.rules is not None
-    state = referee.game.initial_state()
-    for joint in match["moves"][:step]:
-        state = state.next(joint)
-    return referee.rules, state
+    return referee.rules, replay(referee.game, match["moves"], step)
 
 
 def checked_setup(match: dict, step: int) -> tuple[Game, str, State]:

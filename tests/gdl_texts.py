@@ -1,4 +1,5 @@
-"""Small GDL games written out for the tests of the HTTP player."""
+"""Small GDL games written out for the tests of the HTTP player, and the moves of a
+logged tic-tac-toe match for the tests of the benchmarks that replay logs."""
 
 from __future__ import annotations
 
@@ -131,3 +132,14 @@ STEPPED = """
 another of its moves: that takes blue's piece off the board (both moves removed where
 it stood), so blue has no move after the first step and the part tree proves every
 red move an even end; the tree of joint moves sees that c wins."""
+
+
+TICTACTOE_MOVES = [
+    ["(mark 1 1)", "noop"],
+    ["noop", "(mark 2 1)"],
+    ["(mark 1 2)", "noop"],
+    ["noop", "(mark 2 2)"],
+    ["(mark 3 3)", "noop"],
+]
+"""A tic-tac-toe log's joint moves: at step 4 xplayer, on move, could win at once with
+(mark 1 3); it played (mark 3 3), after which oplayer completes its row with (mark 2 3)."""

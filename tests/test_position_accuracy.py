@@ -11,22 +11,13 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 import position_accuracy  # noqa: E402
+from gdl_texts import TICTACTOE_MOVES  # noqa: E402
 from position_accuracy import Grade, Position, paired  # noqa: E402
-
-MOVES = [
-    ["(mark 1 1)", "noop"],
-    ["noop", "(mark 2 1)"],
-    ["(mark 1 2)", "noop"],
-    ["noop", "(mark 2 2)"],
-    ["(mark 3 3)", "noop"],
-]
-"""Tic-tac-toe where xplayer, on move at step 4, wins at once with (mark 1 3) and
-loses after (mark 3 3) (oplayer completes its row with (mark 2 3))."""
 
 
 def positions(tmp_path: Path, values: dict[str, int]) -> Path:
     log = tmp_path / "match.json"
-    log.write_text(json.dumps({"moves": MOVES, "x-game": "tictactoe"}))
+    log.write_text(json.dumps({"moves": TICTACTOE_MOVES, "x-game": "tictactoe"}))
     position = Position(str(log), 4, 0, values, "(mark 3 3)", "tictactoe", 4)
     path = tmp_path / "positions.json"
     path.write_text(json.dumps([position.as_json()]))

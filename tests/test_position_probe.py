@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-import socket
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,16 +15,10 @@ from ggp.server.rules import referee_game
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 import position_probe  # noqa: E402
+from fake_players import served_apps  # noqa: E402
+from gdl_texts import TICTACTOE_MOVES  # noqa: E402
 from position_accuracy import Position  # noqa: E402
 
-MOVES = [
-    ["(mark 1 1)", "noop"],
-    ["noop", "(mark 2 1)"],
-    ["(mark 1 2)", "noop"],
-    ["noop", "(mark 2 2)"],
-]
-"""Tic-tac-toe where xplayer, on move at step 4, wins at once with (mark 1 3); (mark 2 3)
-only stops oplayer's row."""
 VALUES = {
     "(mark 1 3)": 1,
     "(mark 2 3)": 0,
@@ -45,7 +36,9 @@ def rules() -> str:
 
 def match_log(tmp_path: Path) -> Path:
     log = tmp_path / "match.json"
-    log.write_text(json.dumps({"moves": MOVES, "x-rules": rules(), "x-game": "tictactoe"}))
+    log.write_text(
+        json.dumps({"moves": TICTACTOE_MOVES, "x-rules": rules(), "x-game": "tictactoe"})
+    )
     return log
 
 
@@ -69,17 +62,17 @@ def test_rules_that_use_the_setup_words_are_refused() -> None:
 
 def test_a_log_without_rules_is_refused() -> None:
     with pytest.raises(ValueError, match="no rules"):
-        position_probe.checked_setup({"moves": MOVES, "x-game": "tictactoe"}, 4)
+        position_probe.checked_setup({"moves": TICTACTOE_MOVES, "x-game": "tictactoe"}, 4)
 
 
-class FakePlayer:
-    """A GGP player on a thread of its own: answers START, the setup move, then
-    `answer` at the position, and records every message."""
+class ScriptedPlayer:
+    """A GGP player that answers START, the setup move, then `answer` at the position,
+    and records every message."""
 
     def __init__(self, answer: str) -> None:
         self.answer = answer
         self.messages: list[str] = []
-        self.port = _free_port()
+        self.url = ""
 
     async def handle(self, request: web.Request) -> web.Response:
         text = await request.text()
@@ -92,50 +85,30 @@ class FakePlayer:
             return web.Response(text=self.answer)
         return web.Response(text="aborted")
 
-    def serve(self, started: threading.Event, stop: threading.Event) -> None:
-        async def run() -> None:
-            app = web.Application()
-            app.router.add_post("/", self.handle)
-            runner = web.AppRunner(app)
-            await runner.setup()
-            await web.TCPSite(runner, "127.0.0.1", self.port).start()
-            started.set()
-            while not stop.is_set():
-                await asyncio.sleep(0.02)
-            await runner.cleanup()
-
-        asyncio.run(run())
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    def app(self) -> web.Application:
+        app = web.Application()
+        app.router.add_post("/", self.handle)
+        return app
 
 
 @pytest.fixture
-def fake_player(request) -> Iterator[FakePlayer]:
-    player = FakePlayer(request.param)
-    started, stop = threading.Event(), threading.Event()
-    thread = threading.Thread(target=player.serve, args=(started, stop), daemon=True)
-    thread.start()
-    assert started.wait(10)
-    yield player
-    stop.set()
-    thread.join(10)
+def fake_player(request) -> Iterator[ScriptedPlayer]:
+    player = ScriptedPlayer(request.param)
+    with served_apps(player.app()) as urls:
+        player.url = urls[0]
+        yield player
 
 
-def probe(tmp_path: Path, player: FakePlayer) -> list[dict]:
+def probe(tmp_path: Path, url: str) -> list[dict]:
     position = Position(str(match_log(tmp_path)), 4, 0, VALUES, "(mark 2 3)", "tictactoe", 4)
-    url = f"http://127.0.0.1:{player.port}/"
     return position_probe.probe([position], url, Clocks(5, 5), [], lambda found: None)
 
 
 @pytest.mark.parametrize("fake_player", ["( mark 1 3 )"], indirect=True)
 def test_the_players_move_is_asked_after_the_setup_and_graded(
-    tmp_path: Path, fake_player: FakePlayer
+    tmp_path: Path, fake_player: ScriptedPlayer
 ) -> None:
-    answers = probe(tmp_path, fake_player)
+    answers = probe(tmp_path, fake_player.url)
     assert fake_player.messages == ["START", "PLAY", "PLAY", "ABORT"]
     assert [(a["answer"], a["right"], a["problem"]) for a in answers] == [("(mark 1 3)", True, "")]
     text = position_probe.summary(answers)
@@ -146,9 +119,9 @@ def test_the_players_move_is_asked_after_the_setup_and_graded(
 
 @pytest.mark.parametrize("fake_player", ["(mark 1 1)", "(mark"], indirect=True)
 def test_an_illegal_or_garbled_answer_is_recorded_not_graded(
-    tmp_path: Path, fake_player: FakePlayer
+    tmp_path: Path, fake_player: ScriptedPlayer
 ) -> None:
-    answers = probe(tmp_path, fake_player)
+    answers = probe(tmp_path, fake_player.url)
     assert answers[0]["answer"] is None and answers[0]["right"] is None
     assert answers[0]["problem"].startswith("not a legal move")
     assert fake_player.messages == ["START", "PLAY", "PLAY", "ABORT"]
@@ -156,20 +129,22 @@ def test_an_illegal_or_garbled_answer_is_recorded_not_graded(
 
 
 def test_a_player_that_does_not_answer_is_recorded(tmp_path: Path) -> None:
-    player = FakePlayer("(mark 1 3)")  # nothing listens on its port
-    answers = probe(tmp_path, player)
+    with served_apps(web.Application()) as urls:
+        pass  # the port is free again: nothing listens there
+    answers = probe(tmp_path, urls[0])
     assert answers[0]["answer"] is None
     assert answers[0]["problem"].startswith("start: CE")
 
 
 @pytest.mark.parametrize("fake_player", ["(mark 1 3)"], indirect=True)
 def test_a_rerun_asks_only_the_positions_without_an_answer(
-    tmp_path: Path, fake_player: FakePlayer
+    tmp_path: Path, fake_player: ScriptedPlayer
 ) -> None:
     log = match_log(tmp_path)
     answered = Position(str(log), 4, 0, VALUES, "(mark 2 3)", "tictactoe", 4)
     earlier = [{**answered.as_json(), "answer": "(mark 2 3)", "right": False, "problem": ""}]
-    url = f"http://127.0.0.1:{fake_player.port}/"
-    answers = position_probe.probe([answered], url, Clocks(5, 5), earlier, lambda found: None)
+    answers = position_probe.probe(
+        [answered], fake_player.url, Clocks(5, 5), earlier, lambda found: None
+    )
     assert fake_player.messages == []
     assert answers == earlier

@@ -12,21 +12,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 import mcts_enhancements  # noqa: E402
 import root_diagnosis  # noqa: E402
-from gdl_texts import PENNIES  # noqa: E402
-
-MOVES = [
-    ["(mark 1 1)", "noop"],
-    ["noop", "(mark 2 1)"],
-    ["(mark 1 2)", "noop"],
-    ["noop", "(mark 2 2)"],
-    ["(mark 3 3)", "noop"],
-]
-"""Tic-tac-toe where xplayer, on move at step 4, could win at once with (mark 1 3)."""
+from gdl_texts import PENNIES, TICTACTOE_MOVES  # noqa: E402
 
 
 def run(tmp_path: Path, capsys, *args: str) -> str:
     log = tmp_path / "match.json"
-    log.write_text(json.dumps({"moves": MOVES}))
+    log.write_text(json.dumps({"moves": TICTACTOE_MOVES}))
     argv = ["root_diagnosis.py", str(log), "--game", "tictactoe", *args]
     old = sys.argv
     sys.argv = argv
