@@ -6,6 +6,7 @@ import asyncio
 import gc
 import io
 import json
+import math
 import os
 import threading
 import time
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from gdl_texts import PENNIES, TICTACTOE
-from ggp.games.base import State
+from ggp.games.base import GameError, State
 from ggp.gdl.load import game_from_text
 from ggp.player.search.tree import Node
 from ggp.player.service import search_worker, served_parts
@@ -151,6 +152,19 @@ def test_a_node_limit_given_at_load_caps_the_tree() -> None:
     worker.settle(120)
     # a fresh deadline: on a loaded machine the rules' second build may outlast the first
     assert worker.handle({**search, "until": time.time() + 60})["nodes"] == 51
+
+
+def test_the_final_choice_given_at_load_ranks_the_answer() -> None:
+    worker = SearchWorker()
+    worker.handle({"cmd": "load", "rules": TICTACTOE, "traps": False, "final": "lower"})
+    worker.settle(120)
+    search = {"cmd": "search", "role": 0, "until": time.time() + 60, "iterations": 300}
+    answer = worker.handle(search)
+    lower = [mean - 1 / math.sqrt(visits) for _, visits, mean, *_ in answer["stats"]]
+    assert lower == sorted(lower, reverse=True) and answer["move"] == answer["stats"][0][0]
+    assert worker.tree is not None and worker.tree.final == "lower"
+    with pytest.raises(GameError, match="final must be one of visits, mean, lower"):
+        worker.handle({"cmd": "load", "rules": TICTACTOE, "final": "best"})
 
 
 def test_search_stops_before_a_deadline_already_passed() -> None:

@@ -17,7 +17,7 @@ from served import served
 @pytest.mark.asyncio
 async def test_ggp_serve_plays_a_match_over_loopback_and_stops_on_ctrl_c() -> None:
     options = ["--iterations", "30", "--max-nodes", "5", "--workers", "2", "--races", "no"]
-    options += ["--tactics", "no"]
+    options += ["--tactics", "no", "--final", "lower"]
     async with served(*options, name="e2e") as server:
         assert "e2e listening on" in server.log.decode()
         async with aiohttp.ClientSession() as http:
@@ -35,6 +35,7 @@ async def test_ggp_serve_plays_a_match_over_loopback_and_stops_on_ctrl_c() -> No
     plays = re.findall(r"INFO ggp\.player\.service\.http_player: play e2e\.1: ", log)
     assert len(plays) == len(history)
     assert "2 search worker(s) each" in log and ", no races, no tactics" in log
+    assert ", final choice lower" in log
     assert "60 simulations" in log and "stop e2e.1: done" in log and "stopping" in log
     # Both workers searched 30 simulations, and the node limit, shared, reached
     # each of them: 2 nodes, or 10 in the native library's tree (five times the
@@ -69,3 +70,10 @@ def test_a_port_out_of_range_is_refused_clearly(capsys, port: str, words: str) -
     assert stopped.value.code == 2
     err = capsys.readouterr().err
     assert words in err and "Traceback" not in err
+
+
+def test_an_unknown_final_choice_is_refused_clearly(capsys) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["serve", "--final", "best"])
+    assert stopped.value.code == 2
+    assert "argument --final: invalid choice: 'best'" in capsys.readouterr().err

@@ -137,6 +137,11 @@ def test_the_worker_is_told_whether_to_race_configurations() -> None:
     assert Session("m", "xplayer", 1.0, races=False)._load_command()["races"] is False
 
 
+def test_the_worker_is_told_how_to_choose_the_move_from_its_statistics() -> None:
+    assert Session("m", "xplayer", 1.0)._load_command()["final"] == "visits"
+    assert Session("m", "xplayer", 1.0, final="lower")._load_command()["final"] == "lower"
+
+
 def test_the_worker_is_told_whether_to_search_tactics() -> None:
     assert Session("m", "xplayer", 1.0)._load_command()["tactics"] is TACTICS
     assert Session("m", "xplayer", 1.0, tactics=True)._load_command()["tactics"] is True

@@ -8,6 +8,7 @@ import time
 
 import pytest
 from gdl_texts import PENNIES, TICTACTOE
+from ggp.player.search.mcts import FINAL_CHOICES
 from ggp.player.service.search_worker import SearchWorker
 from ggp.player.service.served_tactics import TACTICS_SHARE
 from ggp.player.service.worker_client import WorkerDied
@@ -60,6 +61,31 @@ def test_a_choice_against_visits_is_not_played_where_another_worker_proved_it_lo
     own_reason = _answer("a", [["b", 5, 0.5, 0.0, 1.0], ["a", 3, 0.6, 0.0, 1.0]])
     assert combined_move([tactics, own_reason]) == "b"
     assert combined_move([own_reason, tactics]) == "b"
+
+
+def test_the_summed_statistics_are_ranked_by_the_final_choice() -> None:
+    """ "a" has the most visits, "b" a better mean over half as many, "c" the best mean
+    over one visit: the most visited, the best lower bound (mean - 1/sqrt(visits))
+    and the best mean are three moves."""
+    first = _answer("a", [["a", 300, 0.50], ["b", 100, 0.60]])
+    second = _answer("a", [["a", 100, 0.50], ["b", 100, 0.62], ["c", 1, 1.0]])
+    chosen = {final: combined_move([first, second], final) for final in FINAL_CHOICES}
+    assert chosen == {"visits": "a", "lower": "b", "mean": "c"}
+    ranked = summed_statistics([first, second], "lower")
+    assert [row[:2] for row in ranked] == [["b", 200], ["a", 400], ["c", 1]]
+    assert ranked[0][2] == pytest.approx(0.61)
+
+
+@pytest.mark.asyncio
+async def test_the_pool_ranks_by_the_final_choice_its_workers_were_loaded_with() -> None:
+    stats = [["a", 300, 0.50], ["b", 200, 0.61]]
+    answer = {"move": "a", "sims": 500, "steps": 0, "nodes": 3, "stats": stats}
+    pool = WorkerPool([_FakeWorker(answer), _FakeWorker(answer)])
+    search = {"cmd": "search", "role": 0, "until": time.time() + 1000, "iterations": None}
+    assert (await pool.request(search, 60))["move"] == "a"
+    pool.send({"cmd": "load", "rules": TICTACTOE, "final": "lower"})
+    combined = await pool.request({**search, "until": time.time() + 1000}, 60)
+    assert combined["move"] == "b" and combined["stats"][0][:2] == ["b", 400]
 
 
 def test_without_any_simulation_the_first_workers_move_is_played() -> None:

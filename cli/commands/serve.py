@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ggp.games.base import GameError
 from ggp.native_notice import probe_warning
+from ggp.player.search.mcts import FINAL_CHOICES
 from ggp.player.service.http_player import (
     DEFAULT_IDLE_CLOCKS,
     DEFAULT_MARGIN,
@@ -134,6 +135,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "its race games (%(default)s)",
     )
     parser.add_argument(
+        "--final",
+        choices=FINAL_CHOICES,
+        default="visits",
+        help="how the move is chosen from the search's root statistics: the most visited "
+        "(visits), the best mean (mean), or the best mean - 1/sqrt(visits) (lower), "
+        "which counts a mean found over few visits for less (docs/mcts-enhancements.md) "
+        "(%(default)s)",
+    )
+    parser.add_argument(
         "--max-tables",
         type=int,
         default=DEFAULT_MAX_TABLES,
@@ -204,6 +214,7 @@ def run(args: argparse.Namespace) -> int:
             races=args.races == "yes",
             tactics=args.tactics == "yes",
             tactics_race=args.tactics == "race",
+            final=args.final,
             idle_clocks=args.idle_clocks,
             max_tables=args.max_tables,
             limits=Limits(args.copy_memory * MIB, args.worker_memory * MIB or None),
@@ -239,13 +250,14 @@ def announce(config: PlayerConfig, addresses: list, warning: str | None = None) 
         log.info("%s listening on http://%s:%d", config.name, *address[:2])
     log.info(
         "margin %.2f s, at most %d match(es) at once, %d search worker(s) each, %s nodes a tree"
-        "%s%s%s",
+        "%s%s%s%s",
         config.margin,
         config.max_matches,
         config.workers,
         f"at most {config.max_nodes:,}" if config.max_nodes else "any number of",
         "" if config.races else ", no races",
         _tactics(config),
+        "" if config.final == "visits" else f", final choice {config.final}",
         f", state tables in {config.table_dir}" if config.table_dir else "",
     )
     if warning is not None:

@@ -729,11 +729,7 @@ class MCTS:
             MoveStats(move, n, sums[i] / n if n else 0.0, lows[i], highs[i])
             for i, (move, n) in enumerate(zip(root.moves[role], counts, strict=True))
         ]
-        if self.final == "mean":
-            return sorted(stats, key=lambda s: (s.visits > 0, s.value, s.visits), reverse=True)
-        if self.final == "lower":
-            return sorted(stats, key=_lower_bound, reverse=True)
-        return sorted(stats, key=lambda s: (s.visits, s.value), reverse=True)
+        return ranked(stats, self.final)
 
     def best_move(self, role: int) -> str:
         """The move to play now for role index `role` (any legal move before any search)."""
@@ -873,6 +869,17 @@ class MCTS:
                 else:
                     del frozen[role]
         node.moves = tuple(moves)
+
+
+def ranked(stats: Sequence[MoveStats], final: str) -> list[MoveStats]:
+    """`stats` best first by the final choice `final` (`FINAL_CHOICES`): ``visits``
+    ranks by visits (ties: the mean), ``mean`` by the mean of the visited moves,
+    ``lower`` by the mean - 1/sqrt(visits) of the visited moves."""
+    if final == "mean":
+        return sorted(stats, key=lambda s: (s.visits > 0, s.value, s.visits), reverse=True)
+    if final == "lower":
+        return sorted(stats, key=_lower_bound, reverse=True)
+    return sorted(stats, key=lambda s: (s.visits, s.value), reverse=True)
 
 
 def _lower_bound(stats: MoveStats) -> tuple[bool, float, int]:

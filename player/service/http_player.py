@@ -25,6 +25,7 @@ from typing import NamedTuple
 from urllib.parse import unquote_plus
 
 from aiohttp import web
+from ggp.player.search.mcts import FINAL_CHOICES
 from ggp.player.search.state_table import prune_tables
 from ggp.player.service.front_page import front_page
 from ggp.player.service.game_client import GameClient
@@ -129,6 +130,9 @@ class PlayerConfig:
     search (`ggp.player.search.tactics`)..."""
     tactics_race: bool = TACTICS_RACE
     """...and where not, whether the races judge them on each game."""
+    final: str = "visits"
+    """How the move is chosen from the search's root statistics
+    (`ggp.player.search.mcts.FINAL_CHOICES`)."""
     idle_clocks: float = DEFAULT_IDLE_CLOCKS
     """A match without a message for this many play clocks since the last reply is ended."""
     max_tables: int = DEFAULT_MAX_TABLES
@@ -158,6 +162,8 @@ class PlayerConfig:
             raise ValueError(f"the tables kept must be at least 1, got {self.max_tables}")
         if self.workers < 1:
             raise ValueError(f"workers must be at least 1, got {self.workers}")
+        if self.final not in FINAL_CHOICES:
+            raise ValueError(f"final must be one of {', '.join(FINAL_CHOICES)}, got {self.final!r}")
 
 
 class _ReplyLine(NamedTuple):
@@ -340,6 +346,7 @@ class Player:
             races=self.config.races,
             tactics=self.config.tactics,
             tactics_race=self.config.tactics_race,
+            final=self.config.final,
             limits=self.config.limits,
             spawn_copy=self._take_copy,
             answer_grace=answer_grace(self.config.margin),

@@ -8,7 +8,7 @@ echoes that ``id``:
 
 - ``{"cmd": "load", "rules": TEXT, "table_dir": DIR or null, "depth": N,
   "max_nodes": N or null, "ponder": S, "traps": B, "races": R, "tactics": T,
-  "tactics_race": A, "tactics_workers": K, "settle": W}``: read the rules and grow a
+  "tactics_race": A, "tactics_workers": K, "final": F, "settle": W}``: read the rules and grow a
   search tree at the initial state on the interpreter, while the compiled game (and its
   native code) is built in the background (`ggp.player.service.staged_rules`: the search
   moves to it when it is ready), with a state table from DIR when given, holding at most
@@ -19,8 +19,10 @@ echoes that ``id``:
   and the move chosen checked after the MCTS search, with the time of K workers
   (`ggp.player.service.served_tactics`; by default 1: the pool gives the tactics of all
   its workers to one); A, by default false, whether the races judge the tactics where T
-  is false (a challenger that turns them on); with W, the answer waits up to W seconds
-  for the compiled game, for benchmarks); answers ``{"roles": [...]}``;
+  is false (a challenger that turns them on); F, by default `SEARCH_FINAL`, how the move
+  is chosen from the root's statistics (`ggp.player.search.mcts.FINAL_CHOICES`); with W,
+  the answer waits up to W seconds for the compiled game, for benchmarks); answers
+  ``{"roles": [...]}``;
 - ``{"cmd": "search", "role": I, "until": T, "iterations": N or null,
   "race": F, "start": S}``: search until T (`time.time()` seconds: the deadline counts
   from when the server sent the command, not from when an earlier command let
@@ -115,7 +117,7 @@ from ggp.player.search.guidance import profile
 from ggp.player.search.heuristic import Heuristic, Learning
 from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
 from ggp.player.search.lines import BestLine
-from ggp.player.search.mcts import MCTS
+from ggp.player.search.mcts import FINAL_CHOICES, MCTS
 from ggp.player.search.puzzle import PuzzleSearch
 from ggp.player.search.races import SearchConfig
 from ggp.player.search.state_table import StateTable, table_path
@@ -170,6 +172,12 @@ SEARCH_C = 0.35
 measured on the Python reasoners).  On native code, where a move gets tens of
 thousands of simulations, 0.35 beat 0.7 at equal time: 0.628 (0.52-0.72) over
 90 matches of Connect Four and Breakthrough (docs/mcts-enhancements.md)."""
+
+SEARCH_FINAL = "visits"
+"""How the move is chosen from the root's statistics (`MCTS`'s ``final``): the most
+visited.  ``lower`` (the best mean - 1/sqrt(visits)) was right more often on 262
+Connect Four middle-game positions graded by a solver (389 of 524 searches against
+379) and is an option of ``ggp serve`` (``--final``) until matches judge it."""
 
 SEARCH_SOLVER = True
 """MCTS-Solver in the search: a proven win is played, a proven loss avoided
@@ -304,6 +312,8 @@ class SearchWorker:
         """With `SEARCH_FACTOR`: the trees over our part and which one a step searches."""
         self.traps_on = SEARCH_TRAPS
         """Whether to solve positions exactly and set traps (``traps`` at load)."""
+        self.final = SEARCH_FINAL
+        """How the trees choose the move from their root's statistics (``final`` at load)."""
         self.traps: Traps | None = None
         """With `traps_on`: the exact values and traps of our role in this match."""
         self.tactics = ServedTactics(self._tactics_stopped)
@@ -355,6 +365,10 @@ class SearchWorker:
         """The answer to one command (without its id)."""
         name = command.get("cmd")
         if name == "load":
+            final = command.get("final", SEARCH_FINAL)
+            if final not in FINAL_CHOICES:
+                raise GameError(f"final must be one of {', '.join(FINAL_CHOICES)}: {final!r}")
+            self.final = final
             answer = self.load(
                 command["rules"],
                 command.get("table_dir"),
@@ -583,6 +597,7 @@ class SearchWorker:
             transpose=config.transpose,
             broken_rules=True,
             maxn=config.maxn,
+            final=self.final,
         )
 
     def configure(self, fields: dict[str, Any]) -> dict[str, Any]:
@@ -973,6 +988,7 @@ class SearchWorker:
             part_playouts=SEARCH_PART_PLAYOUTS,
             evaluator=self.part_playout if part_decisive_suits(part) else self.playout,
             broken_rules=True,
+            final=self.final,
         )
 
     @property

@@ -222,6 +222,7 @@ class Session:
         races: bool = True,
         tactics: bool = TACTICS,
         tactics_race: bool = TACTICS_RACE,
+        final: str = "visits",
         limits: Limits | None = None,
         spawn_copy: Callable[[], Awaitable[GameClient]] | None = None,
         answer_grace: float = 0.0,
@@ -236,6 +237,8 @@ class Session:
         self.races = races
         self.tactics = tactics
         self.tactics_race = tactics_race
+        self.final = final
+        """How the move is chosen from the search's root statistics (``load``'s ``final``)."""
         self.limits = limits or Limits()
         self._spawn = spawn_copy or (lambda: GameClient.spawn(self.limits.copy_memory))
         """Gives a game process (`Player` keeps one ready, so that a start does not wait)."""
@@ -367,6 +370,7 @@ class Session:
             "races": self.races,
             "tactics": self.tactics,
             "tactics_race": self.tactics_race and not self.tactics,
+            "final": self.final,
         }
         if self.table_dir is not None:
             command["table_dir"] = str(self.table_dir)

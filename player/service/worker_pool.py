@@ -5,8 +5,9 @@ A `WorkerPool` has `WorkerClient`'s interface (`spawn`, `alive`, `request`,
 command goes to every worker; each worker grows its own tree from its own
 random seed (each process seeds from the operating system), and a ``search``
 is answered by summing the root statistics of our role over the workers that
-answered in time: the move with the most visits is played (ties: the best
-mean).  A worker whose own choice is not its most visited move has seen more
+answered in time: the move the summed statistics rank first is played, as the
+search's final choice ranks them (``load``'s ``final``; by default the most
+visits, ties: the best mean).  A worker whose own choice is not its most visited move has seen more
 than visits say (a move that wins at once, a proof): its choice is played,
 unless the proofs of the others show it worse than another move;
 so is the choice of a worker whose exact solver settled the position.
@@ -46,7 +47,7 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
-from ggp.player.search.mcts import MoveStats, choose_move
+from ggp.player.search.mcts import MoveStats, choose_move, ranked
 from ggp.player.search.solver import allowed_moves
 from ggp.player.service.worker_client import WorkerClient, WorkerDied, WorkerTimeout
 
@@ -82,6 +83,8 @@ class WorkerPool:
         """Seconds the first answer of each recent search came after the end asked for."""
         self.chosen: dict[str, Any] | None = None
         """The configuration the races chose, as last told to the workers."""
+        self.final = "visits"
+        """How the summed statistics are ranked (the last ``load``'s ``final``)."""
 
     @classmethod
     async def spawn(cls, count: int) -> WorkerPool:
@@ -177,6 +180,8 @@ class WorkerPool:
     def _count(self, command: dict[str, Any]) -> None:
         if command["cmd"] == "advance":
             self.steps += 1
+        elif command["cmd"] == "load":
+            self.final = command.get("final", "visits")
 
     def _living(self) -> list[WorkerClient]:
         """The workers still running (the others are dropped, and logged)."""
@@ -200,7 +205,7 @@ class WorkerPool:
         if any("line_goal" in answer for answer in in_step):
             return best_line_answer(in_step)
         return {
-            "move": combined_move(in_step),
+            "move": combined_move(in_step, self.final),
             "sims": sum(answer["sims"] for answer in in_step),
             "steps": self.steps,
             "nodes": sum(answer["nodes"] for answer in in_step),
@@ -210,7 +215,7 @@ class WorkerPool:
             "cpu": sum(answer.get("cpu", 0.0) for answer in in_step),
             "reasoner": in_step[0].get("reasoner", ""),
             "config": " | ".join(sorted({answer.get("config", "") for answer in in_step})),
-            "stats": summed_statistics(in_step),
+            "stats": summed_statistics(in_step, self.final),
             "proven": next((a["proven"] for a in in_step if a.get("proven") is not None), None),
             "tactics": next((a["tactics"] for a in in_step if a.get("tactics")), ""),
         }
@@ -243,12 +248,13 @@ def best_line_answer(answers: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def summed_statistics(answers: Sequence[dict[str, Any]]) -> list[list[Any]]:
-    """The ``stats`` of several search answers summed, best first:
-    ``[move, visits, mean, lower, upper]``.  Visits and rewards add up; of a
-    move's proven bounds the highest lower and the lowest upper hold (every
-    worker proves from the same rules, so each bound is true; a tree over a part
-    of the state, whose proofs hold in that part alone, sends none)."""
+def summed_statistics(answers: Sequence[dict[str, Any]], final: str = "visits") -> list[list[Any]]:
+    """The ``stats`` of several search answers summed, best first by the final
+    choice `final` (`ggp.player.search.mcts.ranked`): ``[move, visits, mean, lower,
+    upper]``.  Visits and rewards add up; of a move's proven bounds the highest
+    lower and the lowest upper hold (every worker proves from the same rules, so
+    each bound is true; a tree over a part of the state, whose proofs hold in
+    that part alone, sends none)."""
     merged: dict[str, list[float]] = {}
     for answer in answers:
         for move, count, mean, *bounds in answer["stats"]:
@@ -258,18 +264,19 @@ def summed_statistics(answers: Sequence[dict[str, Any]]) -> list[list[Any]]:
             row[1] += count * mean
             row[2], row[3] = max(row[2], lower), min(row[3], upper)
     summed = [
-        [move, n, total / n if n else 0.0, lower, upper]
+        MoveStats(move, n, total / n if n else 0.0, lower, upper)
         for move, (n, total, lower, upper) in merged.items()
     ]
-    return sorted(summed, key=lambda row: (row[1], row[2]), reverse=True)
+    return [[s.move, s.visits, s.value, s.lower, s.upper] for s in ranked(summed, final)]
 
 
-def combined_move(answers: Sequence[dict[str, Any]]) -> str:
-    """The move to play from several workers' answers (see the module's docstring)."""
+def combined_move(answers: Sequence[dict[str, Any]], final: str = "visits") -> str:
+    """The move to play from several workers' answers (see the module's docstring),
+    their statistics ranked by the final choice `final`."""
     for answer in answers:
         if answer.get("exact"):
             return answer["move"]  # the position is solved: this move keeps its value
-    summed = summed_statistics(answers)
+    summed = summed_statistics(answers, final)
     allowed = allowed_moves([row[3] for row in summed], [row[4] for row in summed])
     choosable = {row[0] for i, row in enumerate(summed) if allowed is None or i in allowed}
     for answer in answers:
