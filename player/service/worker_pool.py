@@ -7,8 +7,9 @@ random seed (each process seeds from the operating system), and a ``search``
 is answered by summing the root statistics of our role over the workers that
 answered in time: the move the summed statistics rank first is played, as the
 search's final choice ranks them (``load``'s ``final``; by default the most
-visits, ties: the best mean).  A worker whose own choice is not its most visited move has seen more
-than visits say (a move that wins at once, a proof): its choice is played,
+visits, ties: the best mean).  A worker whose own choice is not the move it
+ranks first has seen more than its statistics say (a move that wins at once, a
+proof): its choice is played,
 unless the proofs of the others show it worse than another move;
 so is the choice of a worker whose exact solver settled the position.
 The solver's bounds are merged too, so a move one worker proved lost is not
