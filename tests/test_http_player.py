@@ -12,7 +12,7 @@ import pytest
 from gdl_texts import BROKEN, PENNIES, TICTACTOE
 from ggp.player.service import http_player
 from ggp.player.service.http_player import CORS_HEADERS, PLAYER, PlayerConfig, create_app
-from ggp.player.service.session import Choice, played_value
+from ggp.player.service.session import Choice, passed_over, played_value
 from ggp.player.service.worker_client import WorkerClient, WorkerTimeout
 from ggp.player.service.worker_pool import WorkerPool
 from ggp_client import GGP_BASE_HEADERS, iterations, play_match
@@ -417,11 +417,19 @@ async def test_the_log_says_the_searchs_value_of_the_move_played(player, caplog)
     assert played_value(answer) == 46  # the move answered, not the most visited
     assert played_value({**answer, "move": "(mark 3 3)"}) is None  # never searched
 
+    assert passed_over(answer) == "(mark 2 2): 90 visits at 70"
+    assert passed_over({**answer, "move": "(mark 2 2)"}) == ""  # the most visited played
+    assert passed_over({**answer, "stats": [["(mark 1 3)", 0, 0.0]]}) == ""  # none visited
+    tied = [["(mark 2 2)", 10, 0.7], ["(mark 1 3)", 10, 0.456]]
+    assert passed_over({**answer, "stats": tied}) == ""  # as visited as any
+
     async def play(moves, deadline, seen=None) -> Choice:
-        return Choice("(mark 1 3)", 120, 40, value=played_value(answer), proven=0)
+        value, over = played_value(answer), passed_over(answer)
+        return Choice("(mark 1 3)", 120, 40, value=value, proven=0, passed_over=over)
 
     session.play = play
     with caplog.at_level(logging.INFO, logger="ggp.player.service.http_player"):
         assert await send("(play ttt.13 nil)") == "(mark 1 3)"
     (line,) = [r.getMessage() for r in caplog.records if r.getMessage().startswith("play ttt.13")]
-    assert ", 120 simulations, 40 nodes, value 46, proven goal 0" in line
+    assert ", 120 simulations, 40 nodes, value 46, over the most visited (mark 2 2): 90 " in line
+    assert "visits at 70, proven goal 0" in line

@@ -389,6 +389,8 @@ class Player:
             else ""
         )
         value = "" if choice.value is None else f", value {choice.value}"
+        if choice.passed_over:
+            value += f", over the most visited {choice.passed_over}"
         proven = "" if choice.proven is None else f", proven goal {choice.proven}"
         if choice.settled:
             proven += f", {choice.settled} iterations on proven nodes"

@@ -138,6 +138,18 @@ def played_value(answer: dict[str, Any]) -> int | None:
     return None
 
 
+def passed_over(answer: dict[str, Any]) -> str:
+    """The most visited move of the answer's ``stats``, its visits and mean goal for us,
+    where the search played a move with fewer visits (``--final lower``, a proof, the
+    tactics); empty where it played the most visited, or nothing was visited."""
+    stats = answer.get("stats") or ()
+    visits = {row[0]: row[1] for row in stats}
+    if not stats or visits.get(answer["move"], 0) >= max(visits.values()):
+        return ""
+    move, most, mean, *_ = max(stats, key=lambda row: row[1])
+    return f"{move}: {most} visits at {round(100 * mean)}"
+
+
 def clamp_clock(seconds: float) -> float:
     """A clock from a message, at most `MAX_CLOCK` seconds."""
     return min(seconds, MAX_CLOCK)
@@ -188,6 +200,8 @@ class Choice:
     """In a puzzle, what the search says of its best line (``best goal known ...``)."""
     tactics: str = ""
     """What the tactical search proved at this move (empty: nothing)."""
+    passed_over: str = ""
+    """The most visited move where another was played (`passed_over`; empty: none)."""
 
 
 @dataclass(frozen=True)
@@ -701,6 +715,7 @@ class Session:
             config=answer.get("config", ""),
             proven=answer.get("proven"),
             value=played_value(answer),
+            passed_over=passed_over(answer),
             line=answer.get("line", ""),
             tactics=answer.get("tactics", ""),
         )
