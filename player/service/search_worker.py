@@ -175,9 +175,11 @@ thousands of simulations, 0.35 beat 0.7 at equal time: 0.628 (0.52-0.72) over
 
 SEARCH_FINAL = "visits"
 """How the move is chosen from the root's statistics (`MCTS`'s ``final``): the most
-visited.  ``lower`` (the best mean - 1/sqrt(visits)) was right more often on 262
-Connect Four middle-game positions graded by a solver (389 of 524 searches against
-379) and is an option of ``ggp serve`` (``--final``) until matches judge it."""
+visited.  ``lower`` (the best mean - 1/sqrt(visits)), right more often on 262 Connect
+Four middle-game positions graded by a solver (389 of 524 searches against 379), lost
+in matches against Sancho 1.61c: 8 of 19 on the four tuning games, Breakthrough 0 of 5,
+where it ranks by the playouts' mean against the tree's implicit-minimax steering
+(docs/results.md); an option of ``ggp serve`` (``--final``)."""
 
 SEARCH_SOLVER = True
 """MCTS-Solver in the search: a proven win is played, a proven loss avoided
