@@ -34,6 +34,7 @@ from ggp.player.search.imm import IMM, PRIOR, HeuristicPrior, ImplicitMinimax
 from ggp.player.search.mcts import (
     DECISIVE,
     DEFAULT_C,
+    DEFAULT_FINAL,
     FINAL_CHOICES,
     GREEDY,
     MAST,
@@ -267,7 +268,7 @@ class MCTSAgent(Agent):
         iterations: int | None = None,
         time: float | None = None,
         c: float = DEFAULT_C,
-        final: str = "visits",
+        final: str = DEFAULT_FINAL,
         stochastic: bool = False,
         table: str | None = None,
         depth: int = 4,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ggp.games.base import GameError
 from ggp.native_notice import probe_warning
-from ggp.player.search.mcts import FINAL_CHOICES
+from ggp.player.search.mcts import DEFAULT_FINAL, FINAL_CHOICES
 from ggp.player.service.http_player import (
     DEFAULT_IDLE_CLOCKS,
     DEFAULT_MARGIN,
@@ -137,7 +137,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--final",
         choices=FINAL_CHOICES,
-        default="visits",
+        default=DEFAULT_FINAL,
         help="how the move is chosen from the search's root statistics: the most visited "
         "(visits), the best mean (mean), or the best mean - 1/sqrt(visits) (lower), "
         "which counts a mean found over few visits for less (docs/mcts-enhancements.md) "
@@ -257,7 +257,7 @@ def announce(config: PlayerConfig, addresses: list, warning: str | None = None) 
         f"at most {config.max_nodes:,}" if config.max_nodes else "any number of",
         "" if config.races else ", no races",
         _tactics(config),
-        "" if config.final == "visits" else f", final choice {config.final}",
+        "" if config.final == DEFAULT_FINAL else f", final choice {config.final}",
         f", state tables in {config.table_dir}" if config.table_dir else "",
     )
     if warning is not None:

@@ -25,7 +25,7 @@ from typing import NamedTuple
 from urllib.parse import unquote_plus
 
 from aiohttp import web
-from ggp.player.search.mcts import FINAL_CHOICES
+from ggp.player.search.mcts import DEFAULT_FINAL, FINAL_CHOICES
 from ggp.player.search.state_table import prune_tables
 from ggp.player.service.front_page import front_page
 from ggp.player.service.game_client import GameClient
@@ -130,7 +130,7 @@ class PlayerConfig:
     search (`ggp.player.search.tactics`)..."""
     tactics_race: bool = TACTICS_RACE
     """...and where not, whether the races judge them on each game."""
-    final: str = "visits"
+    final: str = DEFAULT_FINAL
     """How the move is chosen from the search's root statistics
     (`ggp.player.search.mcts.FINAL_CHOICES`)."""
     idle_clocks: float = DEFAULT_IDLE_CLOCKS

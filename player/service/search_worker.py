@@ -19,7 +19,7 @@ echoes that ``id``:
   and the move chosen checked after the MCTS search, with the time of K workers
   (`ggp.player.service.served_tactics`; by default 1: the pool gives the tactics of all
   its workers to one); A, by default false, whether the races judge the tactics where T
-  is false (a challenger that turns them on); F, by default `SEARCH_FINAL`, how the move
+  is false (a challenger that turns them on); F, by default `DEFAULT_FINAL`, how the move
   is chosen from the root's statistics (`ggp.player.search.mcts.FINAL_CHOICES`); with W,
   the answer waits up to W seconds for the compiled game, for benchmarks); answers
   ``{"roles": [...]}``;
@@ -117,7 +117,7 @@ from ggp.player.search.guidance import profile
 from ggp.player.search.heuristic import Heuristic, Learning
 from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
 from ggp.player.search.lines import BestLine
-from ggp.player.search.mcts import FINAL_CHOICES, MCTS
+from ggp.player.search.mcts import DEFAULT_FINAL, FINAL_CHOICES, MCTS
 from ggp.player.search.puzzle import PuzzleSearch
 from ggp.player.search.races import SearchConfig
 from ggp.player.search.state_table import StateTable, table_path
@@ -172,14 +172,6 @@ SEARCH_C = 0.35
 measured on the Python reasoners).  On native code, where a move gets tens of
 thousands of simulations, 0.35 beat 0.7 at equal time: 0.628 (0.52-0.72) over
 90 matches of Connect Four and Breakthrough (docs/mcts-enhancements.md)."""
-
-SEARCH_FINAL = "visits"
-"""How the move is chosen from the root's statistics (`MCTS`'s ``final``): the most
-visited.  ``lower`` (the best mean - 1/sqrt(visits)), right more often on 262 Connect
-Four middle-game positions graded by a solver (389 of 524 searches against 379), lost
-in matches against Sancho 1.61c: 8 of 19 on the four tuning games, Breakthrough 0 of 5,
-where it ranks by the playouts' mean against the tree's implicit-minimax steering
-(docs/results.md); an option of ``ggp serve`` (``--final``)."""
 
 SEARCH_SOLVER = True
 """MCTS-Solver in the search: a proven win is played, a proven loss avoided
@@ -314,7 +306,7 @@ class SearchWorker:
         """With `SEARCH_FACTOR`: the trees over our part and which one a step searches."""
         self.traps_on = SEARCH_TRAPS
         """Whether to solve positions exactly and set traps (``traps`` at load)."""
-        self.final = SEARCH_FINAL
+        self.final = DEFAULT_FINAL
         """How the trees choose the move from their root's statistics (``final`` at load)."""
         self.traps: Traps | None = None
         """With `traps_on`: the exact values and traps of our role in this match."""
@@ -367,7 +359,7 @@ class SearchWorker:
         """The answer to one command (without its id)."""
         name = command.get("cmd")
         if name == "load":
-            final = command.get("final", SEARCH_FINAL)
+            final = command.get("final", DEFAULT_FINAL)
             if final not in FINAL_CHOICES:
                 raise GameError(f"final must be one of {', '.join(FINAL_CHOICES)}: {final!r}")
             self.final = final

@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ggp.player.search.mcts import DEFAULT_FINAL
 from ggp.player.service import lifeline
 from ggp.player.service.game_client import GameClient
 from ggp.player.service.protocol import NIL, Seen
@@ -236,7 +237,7 @@ class Session:
         races: bool = True,
         tactics: bool = TACTICS,
         tactics_race: bool = TACTICS_RACE,
-        final: str = "visits",
+        final: str = DEFAULT_FINAL,
         limits: Limits | None = None,
         spawn_copy: Callable[[], Awaitable[GameClient]] | None = None,
         answer_grace: float = 0.0,

@@ -48,7 +48,7 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
-from ggp.player.search.mcts import MoveStats, choose_move, ranked
+from ggp.player.search.mcts import DEFAULT_FINAL, MoveStats, choose_move, ranked
 from ggp.player.search.solver import allowed_moves
 from ggp.player.service.worker_client import WorkerClient, WorkerDied, WorkerTimeout
 
@@ -84,7 +84,7 @@ class WorkerPool:
         """Seconds the first answer of each recent search came after the end asked for."""
         self.chosen: dict[str, Any] | None = None
         """The configuration the races chose, as last told to the workers."""
-        self.final = "visits"
+        self.final = DEFAULT_FINAL
         """How the summed statistics are ranked (the last ``load``'s ``final``)."""
 
     @classmethod
@@ -182,7 +182,7 @@ class WorkerPool:
         if command["cmd"] == "advance":
             self.steps += 1
         elif command["cmd"] == "load":
-            self.final = command.get("final", "visits")
+            self.final = command.get("final", DEFAULT_FINAL)
 
     def _living(self) -> list[WorkerClient]:
         """The workers still running (the others are dropped, and logged)."""
@@ -249,7 +249,9 @@ def best_line_answer(answers: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def summed_statistics(answers: Sequence[dict[str, Any]], final: str = "visits") -> list[list[Any]]:
+def summed_statistics(
+    answers: Sequence[dict[str, Any]], final: str = DEFAULT_FINAL
+) -> list[list[Any]]:
     """The ``stats`` of several search answers summed, best first by the final
     choice `final` (`ggp.player.search.mcts.ranked`): ``[move, visits, mean, lower,
     upper]``.  Visits and rewards add up; of a move's proven bounds the highest
@@ -271,7 +273,7 @@ def summed_statistics(answers: Sequence[dict[str, Any]], final: str = "visits") 
     return [[s.move, s.visits, s.value, s.lower, s.upper] for s in ranked(summed, final)]
 
 
-def combined_move(answers: Sequence[dict[str, Any]], final: str = "visits") -> str:
+def combined_move(answers: Sequence[dict[str, Any]], final: str = DEFAULT_FINAL) -> str:
     """The move to play from several workers' answers (see the module's docstring),
     their statistics ranked by the final choice `final`."""
     for answer in answers:
