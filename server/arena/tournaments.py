@@ -207,9 +207,10 @@ class ArenaTournament:
         finally:
             if self.process is not None and self.process.stdin is not None:
                 self.process.stdin.close()
-            if self.status == RUNNING:
+            if self.status == RUNNING:  # the reading failed: a stop still says so
                 self.status = ABORTED
-                self.failure = self.failure or "the tournament's process failed"
+                stopped = "the tournament was stopped" if self.stopped else None
+                self.failure = self.failure or stopped or "the tournament's process failed"
             self.save(store)
 
     async def stop(self) -> None:
