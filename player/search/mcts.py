@@ -281,12 +281,10 @@ class MCTS:
             raise GameError("part playouts are random ones: not with another evaluator")
         if rave and imm is not None:
             raise GameError("RAVE and implicit minimax both change the choice: not together")
-        if final not in FINAL_CHOICES:
-            raise GameError(f"final choice must be one of {', '.join(FINAL_CHOICES)}: {final!r}")
         if max_nodes is not None and max_nodes < 1:
             raise GameError(f"the node limit must be at least 1, got {max_nodes}")
         self.c = c
-        self.final = final
+        self.final = checked_final(final)
         self.broken_rules = broken_rules
         """Whether an iteration in which the rules break is counted in `broken` and
         the search goes on (a player's search: the rules are the game's fault, and
@@ -877,6 +875,13 @@ class MCTS:
                 else:
                     del frozen[role]
         node.moves = tuple(moves)
+
+
+def checked_final(final: str) -> str:
+    """`final`, if it is one of `FINAL_CHOICES` (GameError if not)."""
+    if final not in FINAL_CHOICES:
+        raise GameError(f"final must be one of {', '.join(FINAL_CHOICES)}: {final!r}")
+    return final
 
 
 def ranked(stats: Sequence[MoveStats], final: str) -> list[MoveStats]:

@@ -117,7 +117,7 @@ from ggp.player.search.guidance import profile
 from ggp.player.search.heuristic import Heuristic, Learning
 from ggp.player.search.imm import HeuristicPrior, ImplicitMinimax
 from ggp.player.search.lines import BestLine
-from ggp.player.search.mcts import DEFAULT_FINAL, FINAL_CHOICES, MCTS
+from ggp.player.search.mcts import DEFAULT_FINAL, MCTS, checked_final
 from ggp.player.search.puzzle import PuzzleSearch
 from ggp.player.search.races import SearchConfig
 from ggp.player.search.state_table import StateTable, table_path
@@ -359,10 +359,7 @@ class SearchWorker:
         """The answer to one command (without its id)."""
         name = command.get("cmd")
         if name == "load":
-            final = command.get("final", DEFAULT_FINAL)
-            if final not in FINAL_CHOICES:
-                raise GameError(f"final must be one of {', '.join(FINAL_CHOICES)}: {final!r}")
-            self.final = final
+            self.final = checked_final(command.get("final", DEFAULT_FINAL))
             answer = self.load(
                 command["rules"],
                 command.get("table_dir"),

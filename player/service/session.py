@@ -144,11 +144,11 @@ def passed_over(answer: dict[str, Any]) -> str:
     where the search played a move with fewer visits (``--final lower``, a proof, the
     tactics); empty where it played the most visited, or nothing was visited."""
     stats = answer.get("stats") or ()
-    visits = {row[0]: row[1] for row in stats}
-    if not stats or visits.get(answer["move"], 0) >= max(visits.values()):
+    if not stats:
         return ""
     move, most, mean, *_ = max(stats, key=lambda row: row[1])
-    return f"{move}: {most} visits at {round(100 * mean)}"
+    played = next((row[1] for row in stats if row[0] == answer["move"]), 0)
+    return "" if played >= most else f"{move}: {most} visits at {round(100 * mean)}"
 
 
 def clamp_clock(seconds: float) -> float:
