@@ -7,8 +7,9 @@ without the match's id (`ggp.player.service.search_worker`): when the compiled
 rules and the native library's tree took over, whether a heuristic was learnt (and
 whether it is the material alone), whether decisive playouts were turned on, which
 configurations the races tried with their verdicts, what the search played in the
-end, and the tactics' finds: proofs, wins played at once, and the moves at which they
-overrode the search's choice (proven lost). A match's lines are those between the end of the
+end, the tactics' finds: proofs, wins played at once, and the moves at which they
+overrode the search's choice (proven lost), and how many replies played another move
+than the most visited. A match's lines are those between the end of the
 match before (its ``stop`` line) and its own ``stop`` line, since the matches of
 one log follow each other (one match at a time, as `benchmarks/strength.py` plays them).
 
@@ -51,6 +52,9 @@ RACE_TIME = re.compile(
     r"the tree pondered ([0-9.]+) s"
 )
 PLAYS = re.compile(r"the search plays (.+?)(?:, as the racing worker chose)?$")
+PASSED_OVER = ", over the most visited "
+"""How a reply's line (`ggp.player.service.http_player`) says the move played was not the
+search's most visited (chosen by ``--final``, a proof or the tactics)."""
 MATERIAL_ALONE = "material alone ("
 """How the learnt heuristic's description (the lines after "learnt heuristic", not a
 worker's) begins its last line where the heuristic is the material term alone."""
@@ -79,7 +83,8 @@ def search_of(lines: list[str], match_id: str) -> dict:
     our moves were searched by trees over our part (`ggp.player.search.factored`),
     whether a heuristic was learnt and decisive playouts turned on, what the
     races started from, their verdicts, the configuration played last and how
-    many tactical finds, wins found and overrides of the search's choice."""
+    many tactical finds, wins found and overrides of the search's choice, and how
+    many of our replies played another move than the most visited."""
     decisions: dict = {
         "rules": "interpreter",
         "compiled_after": None,
@@ -97,8 +102,12 @@ def search_of(lines: list[str], match_id: str) -> dict:
         "tactics_overrides": 0,
         "start_simulations": None,
         "race_seconds": None,
+        "passed_over": 0,
     }
+    play = f"play {match_id}: "
     for line in lines:
+        if play in line and PASSED_OVER in line:
+            decisions["passed_over"] += 1
         started = START.search(line)
         if started and started.group(1) == match_id:
             decisions["start_simulations"] = int(started.group(4))
@@ -165,7 +174,7 @@ def searches_summary(searches: list[dict]) -> dict:
     """The decisions of a game's matches counted: the configurations played last
     (where races ran), the rules ended on, in how many a heuristic was learnt and
     decisive playouts turned on, the verdicts by kind and challenger, the
-    tactical finds, wins and overrides."""
+    tactical finds, wins and overrides, the replies that passed the most visited over."""
     verdicts = Counter(
         f"{v['verdict']}: {v['challenger']}" for search in searches for v in search["verdicts"]
     )
@@ -183,6 +192,7 @@ def searches_summary(searches: list[dict]) -> dict:
         "tactics_wins": sum(s.get("tactics_wins", 0) for s in searches),
         "tactics_overrides": sum(s.get("tactics_overrides", 0) for s in searches),
         "race_seconds": _race_seconds(searches),
+        "passed_over": sum(s.get("passed_over", 0) for s in searches),
     }
 
 
@@ -225,7 +235,8 @@ def describe(summary: dict) -> str:
         f"{learnt}; decisive on finishers in "
         f"{summary['decisive_finishers']} of {n}; race verdicts: {races}; "
         f"tactical finds: {summary['tactics_found']} ({summary.get('tactics_wins', 0)} wins, "
-        f"{summary.get('tactics_overrides', 0)} overrides of the search's choice)"
+        f"{summary.get('tactics_overrides', 0)} overrides of the search's choice); "
+        f"replies over the most visited: {summary.get('passed_over', 0)}"
     )
 
 

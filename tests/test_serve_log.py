@@ -37,6 +37,13 @@ LOG = "\n".join(
         "2026-12-01 10:01:00,000 INFO ggp.player.service.http_player: start game.1: ready in "
         "59.4 s, as white, 635357 simulations (interpreter, then native)",
         f"search worker: racing configurations against {PLAIN.describe()}, 0.036 CPU-s a move",
+        "2026-12-01 10:01:10,000 INFO ggp.player.service.http_player: play game.1: (a) in "
+        "9.4 s, 500 simulations, 90 nodes, value 52, over the most visited (b): 301 visits at "
+        "49 (native)",
+        "2026-12-01 10:01:20,000 INFO ggp.player.service.http_player: play game.1: (b) in "
+        "9.4 s, 500 simulations, 90 nodes, value 52 (native)",
+        "2026-12-01 10:01:30,000 INFO ggp.player.service.http_player: play other.7: (b) in "
+        "9.4 s, 500 simulations, 90 nodes, value 52, over the most visited (c): 3 visits at 9",
         verdict("dropped", SearchConfig(c=0.35, rave=True), 0, 4),
         verdict("no verdict, dropped", SearchConfig(c=0.7, imm=True, prior=True), 8.5, 16),
         verdict("out of reach, dropped", SearchConfig(c=0.175), 2.5, 5),
@@ -106,6 +113,7 @@ def test_a_match_s_decisions_are_read_from_the_worker_lines():
     assert second["parts_from_move"] == 0 and first["parts_from_move"] is None
     assert (second["tactics_found"], second["tactics_overrides"]) == (0, 0)
     assert second["race_seconds"] is None
+    assert (first["passed_over"], second["passed_over"]) == (1, 0)  # not another match's
 
 
 def test_a_game_s_decisions_are_counted_and_told_in_a_line(tmp_path):
@@ -128,7 +136,11 @@ def test_a_game_s_decisions_are_counted_and_told_in_a_line(tmp_path):
         "; races took 30 s of the searches and 41 s of pondering (the tree's 180 s) in 1 "
         "matches;" in line
     )
-    assert line.endswith("tactical finds: 2 (1 wins, 1 overrides of the search's choice)")
+    assert summary["passed_over"] == 1
+    assert line.endswith(
+        "tactical finds: 2 (1 wins, 1 overrides of the search's choice); "
+        "replies over the most visited: 1"
+    )
 
 
 def test_a_real_log_of_breakthrough_matches_gives_their_races():
