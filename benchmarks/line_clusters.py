@@ -32,6 +32,10 @@ from pathlib import Path
 
 from ggp.server.stats import wilson_interval
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from opponent_view import match_record  # noqa: E402
+
 DEFAULT_PLIES = 8
 
 
@@ -56,8 +60,9 @@ def effective_matches(points: list[float], lines: list[Hashable]) -> float:
     return min(float(count), count * independent / clustered)
 
 
-def line_of(record: dict, ours_role: int, plies: int) -> tuple:
-    """A match's line: our seat and the first `plies` joint moves of its record."""
+def line_of(record: dict, ours_role: int, plies: int | None) -> tuple:
+    """A match's line: our seat and the first `plies` joint moves of its record (None:
+    every move, the whole match)."""
     return (ours_role, tuple(tuple(joint) for joint in record["moves"][:plies]))
 
 
@@ -68,11 +73,7 @@ def records_by_id(folders: Iterable[Path], wanted: set[str]) -> dict[str, dict]:
         for path in sorted(folder.rglob("*.json")):
             if path.stem not in wanted or path.stem in found:
                 continue
-            try:
-                record = json.loads(path.read_text())
-            except (OSError, ValueError):
-                continue
-            if isinstance(record, dict) and isinstance(record.get("moves"), list):
+            if (record := match_record(path)) is not None:
                 found[path.stem] = record
     return found
 
@@ -84,7 +85,7 @@ def clusters(matches: list[dict], records: dict[str, dict], plies: int) -> dict:
         return {"matches": 0, "missing": len(matches)}
     points = [m["goals"][m["ours_role"]] / 100 for m in kept]
     lines = [(m["game"], *line_of(records[m["match_id"]], m["ours_role"], plies)) for m in kept]
-    whole = [(m["game"], m["ours_role"], json.dumps(records[m["match_id"]]["moves"])) for m in kept]
+    whole = [(m["game"], *line_of(records[m["match_id"]], m["ours_role"], None)) for m in kept]
     score = sum(points)
     effective = effective_matches(points, lines)
     return {

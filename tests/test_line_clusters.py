@@ -43,7 +43,8 @@ def write_run(folder: Path, games: list[tuple[str, int, list[int], list]]) -> Pa
     details = []
     for match_id, role, goals, moves in games:
         details.append({"match_id": match_id, "ours_role": role, "goals": goals})
-        (folder / f"{match_id}.json").write_text(json.dumps({"matchId": match_id, "moves": moves}))
+        record = {"matchId": match_id, "playerNamesFromHost": ["ours", "sancho"], "moves": moves}
+        (folder / f"{match_id}.json").write_text(json.dumps(record))
     results = folder / "results.json"
     results.write_text(json.dumps({"games": {"connectFour": {"matches_detail": details}}}))
     return results
