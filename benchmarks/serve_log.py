@@ -1,6 +1,7 @@
 """How ``ggp serve`` set up its search in each match, read from its log.
 
     python benchmarks/serve_log.py SERVE.log [SERVE.log ...]
+    python benchmarks/serve_log.py --tally SERVE.log [SERVE.log ...]
 
 The search workers write their decisions to the server's log, one line each,
 without the match's id (`ggp.player.service.search_worker`): when the compiled
@@ -15,15 +16,19 @@ one log follow each other (one match at a time, as `benchmarks/strength.py` play
 
 `search_of` gives one match's decisions; `searches_summary` counts them over
 the matches of a game, for the strength results (`benchmarks/strength.py`).
-Run on logs, this prints each match's decisions.
+Run on logs, this prints each match's decisions; with ``--tally``, the races' games
+summed over the matches of each game (`race_tally`), challenger by challenger.
 """
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from collections import Counter
 from pathlib import Path
+
+from ggp.server.stats import wilson_interval
 
 WORKER = "search worker: "
 
@@ -36,8 +41,8 @@ RACING = re.compile(r"racing configurations against (.+), ([0-9.]+) CPU-s a move
 VERDICT = re.compile(
     r"race after \d+ games: (chosen|dropped|no verdict, dropped|out of reach, dropped"
     r"|not confirmed at scale, dropped|won the screen, to be confirmed at scale): "
-    r"(.+?) against .+?: "
-    r"(\d+(?:\.\d+)? of \d+ games \([0-9.]+, [0-9.]+-[0-9.]+\))"
+    r"(.+?) against (.+?): "
+    r"((\d+(?:\.\d+)?) of (\d+) games \([0-9.]+, [0-9.]+-[0-9.]+\))"
 )
 SHORT = {
     "no verdict, dropped": "no verdict",
@@ -136,9 +141,16 @@ def search_of(lines: list[str], match_id: str) -> dict:
         elif TOO_SMALL.match(said):
             decisions["races_too_small"] = True
         elif found := VERDICT.match(said):
-            verdict, challenger, record = found.groups()
+            verdict, challenger, against, record, points, games = found.groups()
             decisions["verdicts"].append(
-                {"verdict": verdict, "challenger": challenger, "record": record}
+                {
+                    "verdict": verdict,
+                    "challenger": challenger,
+                    "against": against,
+                    "record": record,
+                    "points": float(points),
+                    "games": int(games),
+                }
             )
         elif found := RACE_TIME.match(said):
             searched, pondered, tree = map(float, found.groups())
@@ -205,6 +217,44 @@ def _race_seconds(searches: list[dict]) -> dict | None:
     return {"matches": len(timed), **total}
 
 
+def race_tally(searches: dict[str, dict]) -> dict[tuple[str, str, str], dict]:
+    """The race games of every match summed, by game (a match id up to its first dot, as
+    `benchmarks/strength.py` names matches), challenger and the configuration it raced
+    against: what the races' evidence says pooled over a game's matches, where within
+    one match a challenger is dropped after a handful of games.  A challenger's record in
+    a match is its last (a verdict's record counts every game of the race so far, and a
+    screen won and then judged at scale reports the screen twice)."""
+    tally: dict[tuple[str, str, str], dict] = {}
+    for match_id, search in searches.items():
+        game = match_id.split(".", 1)[0]
+        last: dict[tuple[str, str], dict] = {}
+        for verdict in search["verdicts"]:
+            last[(verdict["challenger"], verdict["against"])] = verdict
+        for (challenger, against), verdict in last.items():
+            row = tally.setdefault(
+                (game, challenger, against), {"points": 0.0, "games": 0, "matches": 0}
+            )
+            row["points"] += verdict["points"]
+            row["games"] += verdict["games"]
+            row["matches"] += 1
+    return tally
+
+
+def describe_tally(tally: dict[tuple[str, str, str], dict]) -> list[str]:
+    """A line for each game, challenger and opponent of `race_tally`, most games first
+    within a game, with the challenger's score and its 95% Wilson interval."""
+    lines = []
+    rows = sorted(tally.items(), key=lambda item: (item[0][0], -item[1]["games"]))
+    for (game, challenger, against), row in rows:
+        low, high = wilson_interval(row["points"], row["games"])
+        share = row["points"] / row["games"]
+        lines.append(
+            f"{game}: {challenger} against {against}: {row['points']:g} of {row['games']} "
+            f"race games ({share:.2f}, {low:.2f}-{high:.2f}) in {row['matches']} matches"
+        )
+    return lines
+
+
 def describe(summary: dict) -> str:
     """One line of a game's `searches_summary`."""
     n = summary["matches"]
@@ -240,12 +290,23 @@ def describe(summary: dict) -> str:
     )
 
 
-def main(paths: list[str]) -> int:
-    if not paths:
-        print(__doc__.split("\n\n")[1].strip(), file=sys.stderr)
-        return 2
-    for path in paths:
-        for match_id, decisions in searches_of(Path(path)).items():
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("logs", nargs="+", type=Path, help="serve logs (ggp serve's log file)")
+    parser.add_argument(
+        "--tally",
+        action="store_true",
+        help="the races' games summed over each game's matches, challenger by challenger",
+    )
+    args = parser.parse_args(argv)
+    if args.tally:
+        searches = {}
+        for path in args.logs:
+            searches.update(searches_of(path))
+        print("\n".join(describe_tally(race_tally(searches))))
+        return 0
+    for path in args.logs:
+        for match_id, decisions in searches_of(path).items():
             print(f"{match_id}: {describe(searches_summary([decisions]))}")
             for verdict in decisions["verdicts"]:
                 print(f"    {verdict['verdict']}: {verdict['challenger']}, {verdict['record']}")

@@ -182,3 +182,42 @@ def test_the_strength_results_count_the_searches_of_each_game(capsys):
     assert report["games"]["breakthrough"]["ours_search"]["heuristic"] == 2
     strength.print_summary(report)
     assert f"search: played {DECISIVE.describe()} (1 of 2)" in capsys.readouterr().out
+
+
+def _match(match_id: str, *verdicts: str) -> list[str]:
+    return [
+        *verdicts,
+        f"2026-12-01 10:19:00,000 INFO ggp.player.service.http_player: stop {match_id}: done",
+    ]
+
+
+def test_the_races_games_are_summed_over_a_game_s_matches(tmp_path, capsys):
+    rave = SearchConfig(c=0.35, rave=True)
+    wide = SearchConfig(c=0.7, imm=True, prior=True)
+    lines = [
+        *_match(
+            "hex.1",
+            verdict("won the screen, to be confirmed at scale", DECISIVE, 7, 8),
+            verdict("chosen", DECISIVE, 7, 8),  # the same screen reported again
+            verdict("dropped", rave, 1, 4),
+        ),
+        *_match("hex.2", verdict("out of reach, dropped", DECISIVE, 2, 5)),
+        *_match("chess.3", verdict("no verdict, dropped", wide, 8.5, 16)),
+    ]
+    log = tmp_path / "ours.log"
+    log.write_text("\n".join(lines) + "\n")
+    tally = serve_log.race_tally(serve_log.searches_of(log))
+    against = PLAIN.describe()
+    assert tally == {
+        ("hex", DECISIVE.describe(), against): {"points": 9.0, "games": 13, "matches": 2},
+        ("hex", rave.describe(), against): {"points": 1.0, "games": 4, "matches": 1},
+        ("chess", wide.describe(), against): {"points": 8.5, "games": 16, "matches": 1},
+    }
+    assert serve_log.main(["--tally", str(log)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0] == (
+        f"chess: {wide.describe()} against {against}: 8.5 of 16 race games (0.53, 0.31-0.74) "
+        "in 1 matches"
+    )
+    assert printed[1].startswith(f"hex: {DECISIVE.describe()} against {against}: 9 of 13 ")
+    assert printed[2].startswith(f"hex: {rave.describe()} against ")
