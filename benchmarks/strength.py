@@ -37,7 +37,11 @@ when we started the player, our replies in it and how our search was set up
 `serve_log`), read from its log); per game and overall our score (the mean of
 goal/100, a draw counting half) with its 95% Wilson interval, wins/draws/losses,
 errors, the range of the load, how many of our replies were late (after the
-clock) or fallbacks, and the search's set-ups counted.  Where the players share this
+clock) or fallbacks, and the search's set-ups counted; with two games or more, also
+the mean of the games' scores, each game weighing the same, with its interval
+(`ggp.server.stats.mean_interval`): the overall weighs each game by its matches, so
+a run stopped mid-round, or a pool with more matches of one game, leans towards that
+game.  Where the players share this
 machine, each side's CPU seconds over each match (user and system, the processes it
 started included: `process_cpu`) and our share of them: ours when we start the player
 or ``--ours-pid`` names it, the opponent's with ``--opponent-pid`` (again for each
@@ -76,7 +80,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from ggp.player.agents import Clocks  # noqa: E402
 from ggp.server.match import RANDOM_ROLE  # noqa: E402
 from ggp.server.results import outcome  # noqa: E402
-from ggp.server.stats import wilson_interval  # noqa: E402
+from ggp.server.stats import mean_interval, wilson_interval  # noqa: E402
 from ggp.server.tournament import cached_game, run_tournament  # noqa: E402
 from process_cpu import side_cpu_seconds  # noqa: E402
 from referee_serve import free_port, stop_player, wait_until_up  # noqa: E402
@@ -347,6 +351,16 @@ def summarise(report: dict) -> None:
             every += game["matches_detail"]
     if every:
         report["overall"] = summary(every)
+    played = [game for game in report["games"].values() if game["matches_detail"]]
+    report.pop("games_mean", None)
+    if len(played) > 1:
+        mean, low, high = mean_interval([points_of(game["matches_detail"]) for game in played])
+        report["games_mean"] = {"games": len(played), "score": mean, "interval95": [low, high]}
+
+
+def points_of(matches: list[dict]) -> tuple[float, int]:
+    """Our points and the number of `matches`."""
+    return sum(m["goals"][m["ours_role"]] / 100 for m in matches), len(matches)
 
 
 def line(name: str, entry: dict) -> str:
@@ -468,8 +482,18 @@ def print_summary(report: dict) -> None:
                 print(f"    search: {describe(entry['ours_search'])}")
     if "overall" in report:
         print(line("overall", report["overall"]))
+    if "games_mean" in report:
+        print(games_mean_line(report["games_mean"]))
     for match in report.get("not_counted", []):
         print(f"not counted: {not_counted_line(match)}")
+
+
+def games_mean_line(entry: dict) -> str:
+    low, high = entry["interval95"]
+    return (
+        f"mean of the {entry['games']} games: score {entry['score']:.2f} [{low:.2f}, {high:.2f}], "
+        "each game weighing the same (overall weighs each game by its matches)"
+    )
 
 
 def not_counted_line(match: dict) -> str:

@@ -50,6 +50,31 @@ def difference_interval(
     return difference - below, difference + above
 
 
+def mean_interval(
+    records: list[tuple[float, int]], confidence: float = 0.95
+) -> tuple[float, float, float]:
+    """The mean of several scores, each weighing the same, and its interval:
+    `records` are (points, trials) of independent samples, e.g. a run's games.
+    The interval is built from their Wilson intervals, as `difference_interval`
+    builds one for a difference (the half-widths below and above the mean added
+    in quadrature, over the number of scores: Zou and Donner's MOVER, 2008), so a
+    game of few matches widens it as much as its own interval says.  One record
+    gives its Wilson interval back."""
+    if not records:
+        raise ValueError("a mean of scores needs at least one score")
+    scores, below, above = [], [], []
+    for points, trials in records:
+        low, high = wilson_interval(points, trials, confidence)
+        scores.append(points / trials)
+        below.append(scores[-1] - low)
+        above.append(high - scores[-1])
+    n = len(records)
+    mean = sum(scores) / n
+    low = mean - math.sqrt(sum(x * x for x in below)) / n
+    high = mean + math.sqrt(sum(x * x for x in above)) / n
+    return mean, low, high
+
+
 def sign_test(better: int, worse: int) -> float:
     """The two-sided exact sign test's p-value of `better` against `worse` paired
     outcomes (ties left out): the chance, were either side as likely to come out

@@ -3,7 +3,7 @@
 import math
 
 import pytest
-from ggp.server.stats import difference_interval, sign_test, wilson_interval
+from ggp.server.stats import difference_interval, mean_interval, sign_test, wilson_interval
 
 Z_95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 
@@ -90,3 +90,29 @@ def test_sign_test_matches_the_binomial_tails() -> None:
 def test_sign_test_refuses_negative_counts() -> None:
     with pytest.raises(ValueError):
         sign_test(-1, 3)
+
+
+def test_the_mean_interval_of_one_score_is_its_wilson_interval() -> None:
+    mean, low, high = mean_interval([(18, 59)])
+    assert mean == pytest.approx(18 / 59)
+    assert (low, high) == pytest.approx(wilson_interval(18, 59))
+
+
+def test_the_mean_interval_weighs_each_score_alike_and_adds_half_widths_in_quadrature() -> None:
+    mean, low, high = mean_interval([(2, 10), (80, 100)])
+    assert mean == pytest.approx((0.2 + 0.8) / 2)  # not 82 / 110
+    low_a, high_a = wilson_interval(2, 10)
+    low_b, high_b = wilson_interval(80, 100)
+    assert mean - low == pytest.approx(math.hypot(0.2 - low_a, 0.8 - low_b) / 2)
+    assert high - mean == pytest.approx(math.hypot(high_a - 0.2, high_b - 0.8) / 2)
+    # two samples of the same score: narrower than either alone, within 0..1
+    one = wilson_interval(5, 10)
+    _, low, high = mean_interval([(5, 10), (5, 10)])
+    assert one[0] < low < 0.5 < high < one[1]
+    assert mean_interval([(0, 3), (0, 4)])[1] == 0.0  # no points: nothing below 0
+    assert mean_interval([(3, 3), (4, 4)])[2] == 1.0
+
+
+def test_the_mean_interval_needs_a_score() -> None:
+    with pytest.raises(ValueError):
+        mean_interval([])

@@ -284,3 +284,23 @@ def test_our_player_started_by_the_run_has_its_cpu_seconds_recorded(tmp_path, mo
         return
     assert set(played["cpu_seconds"]) == {"ours", "opponent"}
     assert played["cpu_seconds"]["ours"] >= 0
+
+
+def test_the_games_mean_weighs_each_game_alike_where_the_overall_weighs_matches(capsys):
+    report = results(
+        {
+            "connectFour": [match(0, [0, 100]), match(1, [100, 0]), match(0, [0, 100])],
+            "hex": [match(0, [100, 0])],
+        }
+    )
+    assert report["overall"]["score"] == pytest.approx(1 / 4)
+    entry = report["games_mean"]
+    assert (entry["games"], entry["score"]) == (2, pytest.approx(1 / 2))
+    low, high = entry["interval95"]
+    assert 0.0 <= low < 0.5 < high <= 1.0
+    strength.print_summary(report)
+    assert "mean of the 2 games: score 0.50" in capsys.readouterr().out
+    # one game: its own score is the whole story, and a merge drops a stale mean
+    single = results({"hex": [match(0, [100, 0])]})
+    assert "games_mean" not in single
+    assert "games_mean" not in strength.merged([single, single])
