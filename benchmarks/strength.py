@@ -292,13 +292,13 @@ def replies_of(text: str, playclock: float, match_id: str) -> dict:
 
 def summary(matches: list[dict]) -> dict:
     """Our score over `matches` with its interval, record, errors, load and replies."""
-    points = [m["goals"][m["ours_role"]] / 100 for m in matches]
+    points, count = points_of(matches)
     record = [outcome(m["goals"], m["ours_role"]) for m in matches]
-    low, high = wilson_interval(sum(points), len(points))
+    low, high = wilson_interval(points, count)
     loads = [m[key] for m in matches for key in ("load_before", "load_after")]
     entry = {
-        "matches": len(points),
-        "score": sum(points) / len(points) if points else None,
+        "matches": count,
+        "score": points / count if count else None,
         "interval95": [low, high],
         "wins": record.count(1),
         "draws": record.count(0),
