@@ -22,7 +22,6 @@ above one half.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from pathlib import Path
 
@@ -30,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from ggp.server.stats import difference_interval, wilson_interval  # noqa: E402
+from ggp.server.stats import difference_interval, mean_of_estimates, wilson_interval  # noqa: E402
 from strength import selected_results  # noqa: E402
 
 SAME = ("opponent", "startclock", "playclock")
@@ -72,7 +71,7 @@ def signed(difference: float, low: float, high: float) -> str:
 def compare(a: dict[str, list[dict]], b: dict[str, list[dict]], games: list[str]) -> list[str]:
     """The table's lines: a header, a line per game both sides played, the mean."""
     lines = ["game | a | b | a - b (95%)"]
-    scores_a, scores_b, below, above = [], [], [], []
+    scores_a, scores_b, differences, below, above = [], [], [], [], []
     for game in games:
         points_a, matches_a, commits_a = record(a[game])
         points_b, matches_b, commits_b = record(b[game])
@@ -80,6 +79,7 @@ def compare(a: dict[str, list[dict]], b: dict[str, list[dict]], games: list[str]
         scores_a.append(points_a / matches_a)
         scores_b.append(points_b / matches_b)
         difference = scores_a[-1] - scores_b[-1]
+        differences.append(difference)
         below.append(difference - low)
         above.append(high - difference)
         lines.append(
@@ -88,9 +88,7 @@ def compare(a: dict[str, list[dict]], b: dict[str, list[dict]], games: list[str]
         )
     n = len(games)
     mean_a, mean_b = sum(scores_a) / n, sum(scores_b) / n
-    difference = mean_a - mean_b
-    low = difference - math.sqrt(sum(x * x for x in below)) / n
-    high = difference + math.sqrt(sum(x * x for x in above)) / n
+    difference, low, high = mean_of_estimates(differences, below, above)
     lines.append(
         f"mean of {n} games | {mean_a:.2f} | {mean_b:.2f} | {signed(difference, low, high)}"
     )

@@ -68,8 +68,18 @@ def mean_interval(
         scores.append(points / trials)
         below.append(scores[-1] - low)
         above.append(high - scores[-1])
-    n = len(records)
-    mean = sum(scores) / n
+    return mean_of_estimates(scores, below, above)
+
+
+def mean_of_estimates(
+    estimates: list[float], below: list[float], above: list[float]
+) -> tuple[float, float, float]:
+    """The mean of independent `estimates`, each weighing the same, and its interval
+    from theirs: each one's half-widths `below` and `above` it, added in quadrature
+    over their number (MOVER: `mean_interval` for scores, `compare_runs.py` for the
+    games' differences of two runs)."""
+    n = len(estimates)
+    mean = sum(estimates) / n
     low = mean - math.sqrt(sum(x * x for x in below)) / n
     high = mean + math.sqrt(sum(x * x for x in above)) / n
     return mean, low, high
